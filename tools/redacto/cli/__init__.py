@@ -1,0 +1,10 @@
+"""`redacto` command line: a thin typer layer over the Python API.
+
+Each command module below registers its commands on the shared `app`; the logic lives in
+the library so tests call it directly.
+"""
+
+from redacto.cli import model, prompts, redact  # noqa: F401 - registers commands
+from redacto.cli._app import app
+
+__all__ = ["app"]

@@ -1,0 +1,148 @@
+"""The values that flow through the pipeline: elements, detections, traces.
+
+Every step reads and writes these typed values; nothing crosses a module boundary as a
+loose dict. They mirror the Kotlin data classes in `android/core` field for field.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+
+class Category(StrEnum):
+    """The seven redaction categories; each has its own detect and validate prompts."""
+
+    MEDICAL = "Medical"
+    FINANCIAL = "Financial"
+    LEGAL = "Legal"
+    TACTICAL = "Tactical"
+    JOURNALISM = "Journalism"
+    FIELD_SERVICE = "Field Service"
+    GENERAL = "General"
+
+
+class Mode(StrEnum):
+    """Image mode works on indexed OCR elements; text mode on plain text spans."""
+
+    IMAGE = "image"
+    TEXT = "text"
+
+
+class Step(StrEnum):
+    """The four LLM-driven steps. Engines and traces are keyed by these names."""
+
+    CLASSIFY = "classify"
+    DETECT = "detect"
+    REDACT = "redact"
+    VALIDATE = "validate"
+
+
+class Source(StrEnum):
+    """Who found a detection: a checksum rule, the detector, or the validator."""
+
+    RULE = "rule"
+    DETECT = "detect"
+    VALIDATE = "validate"
+
+
+class Status(StrEnum):
+    """Outcome of one run. A run that could not be verified is never PASS."""
+
+    PASS = "PASS"
+    NEEDS_REVIEW = "NEEDS_REVIEW"
+    ERROR = "ERROR"
+
+
+class Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Box(Frozen):
+    """An axis-aligned rectangle in pixels of the original image (x1, y1 exclusive)."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Box:
+        if self.x1 < self.x0 or self.y1 < self.y0:
+            raise ValueError(f"box corners out of order: {self}")
+        return self
+
+    @property
+    def width(self) -> float:
+        return self.x1 - self.x0
+
+    @property
+    def height(self) -> float:
+        return self.y1 - self.y0
+
+    @property
+    def area(self) -> float:
+        return self.width * self.height
+
+    def as_list(self) -> list[float]:
+        return [self.x0, self.y0, self.x1, self.y1]
+
+
+class Element(Frozen):
+    """One word of the document: its global reading-order index, text and (for images) box."""
+
+    index: int = Field(ge=0)
+    text: str
+    box: Box | None = None
+    page: int = 0
+
+
+class Document(Frozen):
+    """What the pipeline redacts: indexed elements (image mode) or plain text (text mode)."""
+
+    mode: Mode
+    elements: tuple[Element, ...] = ()
+    text: str = ""
+    image_size: tuple[int, int] | None = None
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Document:
+        for position, element in enumerate(self.elements):
+            if element.index != position:
+                raise ValueError("element indices must be 0..n-1 in reading order")
+        return self
+
+    @classmethod
+    def from_text(cls, text: str) -> Document:
+        return cls(mode=Mode.TEXT, text=text)
+
+    @classmethod
+    def from_elements(
+        cls, elements: list[Element], image_size: tuple[int, int] | None = None
+    ) -> Document:
+        return cls(mode=Mode.IMAGE, elements=tuple(elements), image_size=image_size)
+
+    def plain_text(self) -> str:
+        """The document as one string: the text itself, or the elements joined by spaces."""
+        if self.mode is Mode.TEXT:
+            return self.text
+        return " ".join(element.text for element in self.elements)
+
+
+class Span(Frozen):
+    """A character range [start, end) in a text-mode document."""
+
+    start: int = Field(ge=0)
+    end: int = Field(ge=0)
+
+
+class Detection(Frozen):
+    """One identifier found: by element index (image mode) or by value/span (text mode)."""
+
+    label: str
+    source: Source
+    round: int = Field(ge=1)
+    index: int | None = None
+    value: str | None = None
+    span: Span | None = None

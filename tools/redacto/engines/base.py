@@ -1,0 +1,112 @@
+"""The one small interface every model runtime implements.
+
+"Send this system prompt and this user message in a new conversation, give me the reply
+(or its stream)." Each call is a fresh conversation and decoding is greedy: the phone's
+NPU exposes no sampling knobs, so the workstation must not rely on any either.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from redacto.document import Step
+
+OnText = Callable[[str], None]
+
+
+class EngineError(RuntimeError):
+    """The engine could not produce a reply (load failure, runtime error, script exhausted)."""
+
+
+class MissingExtraError(EngineError):
+    """An engine's SDK is not installed; the message names the extra to install."""
+
+    def __init__(self, engine: str, extra: str, module: str) -> None:
+        super().__init__(
+            f"the {engine} engine needs the Python module '{module}': "
+            f"install the '{extra}' extra (pip install -e '.[{extra}]')"
+        )
+
+
+@dataclass(frozen=True)
+class ChatRequest:
+    """One call: a fresh conversation with a system prompt and one user message."""
+
+    step: Step
+    system: str
+    user: str
+    max_output_tokens: int = 512
+
+
+@dataclass(frozen=True)
+class ReplyStats:
+    """What one call cost. Token counts are None where the runtime cannot say."""
+
+    ms: float
+    prompt_tokens: int | None = None
+    output_tokens: int | None = None
+    ttft_ms: float | None = None
+
+
+@dataclass(frozen=True)
+class Reply:
+    """A finished reply: the whole text and its statistics."""
+
+    text: str
+    stats: ReplyStats
+
+
+@dataclass(frozen=True)
+class ModelIdentity:
+    """Which model answered: recorded in every report so results can be traced to a file."""
+
+    uri: str
+    name: str
+    sha256: str | None = None
+
+
+class Engine(ABC):
+    """A model runtime. Implementations must open a new conversation for every call."""
+
+    identity: ModelIdentity
+
+    @abstractmethod
+    def complete(self, request: ChatRequest, on_text: OnText | None = None) -> Reply:
+        """Run one call; `on_text` receives each piece of the reply as it is generated."""
+
+    def close(self) -> None:  # noqa: B027 - optional hook, most engines hold nothing
+        """Release the runtime. Safe to call more than once."""
+
+    def __enter__(self) -> Engine:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+@dataclass
+class LineSplitter:
+    """Turns a stream of text pieces into complete lines, acting on each as soon as it ends.
+
+    Detect and validate use this so boxes can be drawn while the model is still talking.
+    """
+
+    on_line: Callable[[str], None]
+    _pending: list[str] = field(default_factory=list)
+
+    def feed(self, piece: str) -> None:
+        *complete, rest = piece.split("\n")
+        for part in complete:
+            self._pending.append(part)
+            self.on_line("".join(self._pending))
+            self._pending.clear()
+        if rest:
+            self._pending.append(rest)
+
+    def finish(self) -> None:
+        """Flush a last line that had no newline."""
+        if self._pending:
+            self.on_line("".join(self._pending))
+            self._pending.clear()

@@ -1,0 +1,64 @@
+"""`scripted:FILE` — replies from a JSON file, for tests and golden vectors.
+
+The file is `{"classify": [...], "detect": [...], "redact": [...], "validate": [...]}`;
+each list is consumed in call order for its step. Running out is an error, not a silent
+empty reply: a test that makes one call too many must fail.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+from redacto.document import Step
+from redacto.engines.base import ChatRequest, Engine, EngineError, ModelIdentity, OnText, Reply, ReplyStats
+
+
+class ScriptedEngine(Engine):
+    """Answers each step from its own queue of canned replies, streaming them line by line."""
+
+    def __init__(self, replies: dict[Step, list[str]], uri: str = "scripted:<memory>") -> None:
+        self._queues = {step: list(replies.get(step, [])) for step in Step}
+        self.requests: list[ChatRequest] = []
+        self.identity = ModelIdentity(uri=uri, name="scripted")
+
+    @classmethod
+    def from_file(cls, path: str | Path, uri: str | None = None) -> ScriptedEngine:
+        path = Path(path)
+        try:
+            raw = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as error:
+            raise EngineError(f"cannot read scripted replies from {path}: {error}") from error
+        return cls.from_mapping(raw, uri=uri or f"scripted:{path}")
+
+    @classmethod
+    def from_mapping(cls, raw: object, uri: str = "scripted:<memory>") -> ScriptedEngine:
+        if not isinstance(raw, dict):
+            raise EngineError("scripted replies must be a JSON object keyed by step")
+        unknown = set(raw) - {step.value for step in Step}
+        if unknown:
+            raise EngineError(f"scripted replies name unknown steps: {sorted(unknown)}")
+        replies: dict[Step, list[str]] = {}
+        for key, values in raw.items():
+            if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
+                raise EngineError(f"scripted replies for {key!r} must be a list of strings")
+            replies[Step(key)] = values
+        return cls(replies, uri=uri)
+
+    def remaining(self, step: Step) -> int:
+        """How many replies are left for `step` (tests assert the script was used up)."""
+        return len(self._queues[step])
+
+    def complete(self, request: ChatRequest, on_text: OnText | None = None) -> Reply:
+        started = time.perf_counter()
+        self.requests.append(request)
+        queue = self._queues[request.step]
+        if not queue:
+            raise EngineError(f"scripted engine has no reply left for step {request.step.value!r}")
+        text = queue.pop(0)
+        if on_text is not None:
+            for piece in text.splitlines(keepends=True):
+                on_text(piece)
+        ms = (time.perf_counter() - started) * 1000
+        return Reply(text=text, stats=ReplyStats(ms=ms))

@@ -1,0 +1,71 @@
+"""`report.json`: everything one run did, in a typed, versioned shape.
+
+Reports may hold the user's own document values (they are the user's output); logs never do.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from redacto.document import Box, Category, Detection, Status, Step
+
+REPORT_VERSION = 1
+
+
+class StepTrace(BaseModel):
+    """One LLM call: which step, round and chunk, and what it cost."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    step: Step
+    round: int = 1
+    chunk: int | None = None
+    ms: float
+    prompt_tokens: int | None = None
+    output_tokens: int | None = None
+    ttft_ms: float | None = None
+    parse_errors: int = 0
+
+
+class ParseError(BaseModel):
+    """A line the model produced that could not be used, and why (kept for the report)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    step: Step
+    round: int = 1
+    chunk: int | None = None
+    line: str
+    reason: str
+
+
+class ModelInfo(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    uri: str
+    name: str
+    sha256: str | None = None
+
+
+class RunReport(BaseModel):
+    """The run's outcome. `count_shown` must always equal `len(boxes)` in image mode."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    version: int = REPORT_VERSION
+    status: Status
+    mode: str
+    category: Category
+    document_type: str = ""
+    classify_fallback: bool = False
+    rounds: int = 0
+    detections: list[Detection] = Field(default_factory=list)
+    boxes: list[Box] = Field(default_factory=list)
+    count_shown: int = 0
+    not_located: list[Detection] = Field(default_factory=list)
+    validator_missed: list[str] = Field(default_factory=list)
+    steps: list[StepTrace] = Field(default_factory=list)
+    parse_errors: list[ParseError] = Field(default_factory=list)
+    model: ModelInfo
+    ocr: str | None = None
+    error: str | None = None
