@@ -12,7 +12,15 @@ import time
 from pathlib import Path
 
 from redacto.document import Step
-from redacto.engines.base import ChatRequest, Engine, EngineError, ModelIdentity, OnText, Reply, ReplyStats
+from redacto.engines.base import (
+    ChatRequest,
+    Engine,
+    EngineError,
+    ModelIdentity,
+    OnText,
+    Reply,
+    ReplyStats,
+)
 
 
 class ScriptedEngine(Engine):

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Everything Redacto needs on a fresh Debian machine, idempotent: a second run only checks.
+#   Debian: Tesseract (second OCR engine), fonts (corpus rendering), JUnit 5 (Kotlin tests)
+#   .venv:  torch 2.13.0 CPU first (any other version pulls a multi-GB CUDA build), then the
+#           package with all extras, pinned by requirements/constraints.txt
+#   .cache/kotlin: the Kotlin compiler from npm (Maven Central is unreachable here)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+
+say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+
+apt_packages=(tesseract-ocr tesseract-ocr-eng fonts-dejavu-core fonts-liberation junit5)
+missing=()
+for package in "${apt_packages[@]}"; do
+  dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+done
+if ((${#missing[@]})); then
+  say "installing Debian packages: ${missing[*]}"
+  sudo_cmd=()
+  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+stamp=.venv/.redacto-installed
+inputs_hash=$(cat pyproject.toml requirements/constraints.txt | sha256sum | cut -c1-16)
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$inputs_hash" ]; then
+  say "creating the Python environment in .venv (first time: about 5 minutes)"
+  [ -x .venv/bin/python ] || python3.11 -m venv .venv 2>/dev/null || python3 -m venv .venv
+  .venv/bin/python -m pip install -q --upgrade pip
+  .venv/bin/pip install -q torch==2.13.0
+  .venv/bin/pip install -q -c requirements/constraints.txt -e ".[litert,ocr,peer,dev]"
+  echo "$inputs_hash" > "$stamp"
+fi
+
+kotlin_version=2.4.20
+kotlinc=.cache/kotlin/node_modules/kotlin-compiler/bin/kotlinc-jvm
+if [ ! -x "$kotlinc" ]; then
+  say "installing the Kotlin compiler $kotlin_version from npm into .cache/kotlin"
+  mkdir -p .cache/kotlin
+  npm install --silent --no-audit --no-fund --prefix .cache/kotlin "kotlin-compiler@$kotlin_version" >/dev/null
+fi
+
+say "set-up complete ($root)"

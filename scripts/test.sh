@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Every test Redacto has: lint, generated-code staleness, Python tests (the tiny model is
+# built and run for real), and the Kotlin core's JUnit tests. Sets up first (idempotent).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+source .venv/bin/activate
+
+say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+
+say "ruff"
+ruff check tools tests scripts
+ruff format --check tools tests scripts
+
+say "generated Kotlin prompts are up to date"
+redacto prompts kotlin --check
+
+say "Python tests"
+pytest -q "$@"
+
+if [ -x android/core/test.sh ]; then
+  say "Kotlin core tests"
+  bash android/core/test.sh
+fi

@@ -1,0 +1,61 @@
+"""The scripted engine replays canned replies per step, in call order, and fails loudly."""
+
+import json
+
+import pytest
+
+from redacto.document import Step
+from redacto.engines import ChatRequest, EngineError, open_engine
+from redacto.engines.scripted import ScriptedEngine
+
+
+def request(step: Step) -> ChatRequest:
+    return ChatRequest(step=step, system="system", user="user")
+
+
+def test_replies_are_consumed_per_step_in_call_order(tmp_path):
+    script = tmp_path / "replies.json"
+    script.write_text(json.dumps({"detect": ["1:NAME", "2:DATE"], "validate": ["PASS"]}))
+    engine = open_engine(f"scripted:{script}")
+
+    assert engine.complete(request(Step.DETECT)).text == "1:NAME"
+    assert engine.complete(request(Step.VALIDATE)).text == "PASS"
+    assert engine.complete(request(Step.DETECT)).text == "2:DATE"
+    assert engine.identity.uri == f"scripted:{script}"
+
+
+def test_running_out_of_replies_is_an_error():
+    engine = ScriptedEngine.from_mapping({"classify": ["CATEGORY: Medical"]})
+    engine.complete(request(Step.CLASSIFY))
+    with pytest.raises(EngineError, match="no reply left for step 'classify'"):
+        engine.complete(request(Step.CLASSIFY))
+
+
+def test_stream_delivers_the_whole_reply_in_pieces():
+    engine = ScriptedEngine.from_mapping({"detect": ["1:NAME\n2:NAME\n4:DATE"]})
+    pieces: list[str] = []
+    reply = engine.complete(request(Step.DETECT), on_text=pieces.append)
+    assert "".join(pieces) == reply.text
+    assert len(pieces) == 3
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("not json", "cannot read scripted replies"),
+        ('["PASS"]', "must be a JSON object"),
+        ('{"judge": ["PASS"]}', "unknown steps"),
+        ('{"validate": "PASS"}', "must be a list of strings"),
+        ('{"validate": [1]}', "must be a list of strings"),
+    ],
+)
+def test_malformed_scripts_are_rejected(tmp_path, content, message):
+    script = tmp_path / "replies.json"
+    script.write_text(content)
+    with pytest.raises(EngineError, match=message):
+        open_engine(f"scripted:{script}")
+
+
+def test_missing_script_file_is_an_error(tmp_path):
+    with pytest.raises(EngineError, match="cannot read scripted replies"):
+        open_engine(f"scripted:{tmp_path / 'absent.json'}")
