@@ -1,0 +1,94 @@
+"""Validator false-PASS, classification, cost per step and the image ÷ text ratio."""
+
+from __future__ import annotations
+
+import pytest
+from eval_cases import DOCUMENT
+
+from redacto.document import Category, Mode, Status, Step
+from redacto.evaluation.prediction import PredictedSpan, Prediction
+from redacto.evaluation.scorer import score_document
+from redacto.evaluation.summary import f_beta, mode_ratio, summarize_mode
+from redacto.report import StepTrace
+
+PERFECT = (PredictedSpan(start=8, end=18), PredictedSpan(start=38, end=46))
+
+
+def scored(
+    spans: tuple[PredictedSpan, ...],
+    status: Status,
+    category: Category,
+    steps: tuple[StepTrace, ...] = (),
+    mode: Mode = Mode.TEXT,
+    rounds: int = 1,
+):
+    prediction = Prediction(
+        mode=Mode.TEXT,
+        spans=spans,
+        status=status,
+        category=category,
+        steps=steps,
+        rounds=rounds,
+        wall_ms=30_000,
+    )
+    score = score_document(DOCUMENT, prediction)
+    return score.model_copy(update={"mode": mode})
+
+
+def test_false_pass_is_a_pass_on_a_document_that_still_leaks() -> None:
+    scores = [
+        scored(PERFECT[:1], Status.PASS, Category.MEDICAL),  # phone leaked, said PASS
+        scored(PERFECT, Status.PASS, Category.MEDICAL),
+        scored((), Status.NEEDS_REVIEW, Category.GENERAL),
+    ]
+    validator = summarize_mode(Mode.TEXT, scores).validator
+    assert (validator.passes, validator.false_passes) == (2, 1)
+    assert validator.false_pass_rate == 0.5
+    assert validator.leaky_documents == 2
+    assert validator.leaky_passed_rate == 0.5
+    assert validator.status_counts == {"PASS": 2, "NEEDS_REVIEW": 1}
+
+
+def test_classification_accuracy_and_confusion() -> None:
+    scores = [
+        scored(PERFECT, Status.PASS, Category.MEDICAL),
+        scored(PERFECT, Status.PASS, Category.MEDICAL),
+        scored(PERFECT, Status.PASS, Category.GENERAL),
+    ]
+    classification = summarize_mode(Mode.TEXT, scores).classification
+    assert classification.accuracy == pytest.approx(2 / 3)
+    assert classification.confusion == {"Medical": {"Medical": 2, "General": 1}}
+
+
+def trace(step: Step, ms: float, prompt: int, output: int) -> StepTrace:
+    return StepTrace(step=step, ms=ms, prompt_tokens=prompt, output_tokens=output, ttft_ms=10)
+
+
+def test_cost_per_step_and_image_over_text_ratio() -> None:
+    text_steps = (trace(Step.DETECT, 1000, 300, 20), trace(Step.REDACT, 2000, 400, 100))
+    image_steps = (trace(Step.DETECT, 3000, 900, 10), trace(Step.VALIDATE, 500, 200, 2))
+    text = summarize_mode(
+        Mode.TEXT, [scored(PERFECT, Status.PASS, Category.MEDICAL, text_steps, rounds=2)] * 2
+    )
+    image = summarize_mode(
+        Mode.IMAGE,
+        [scored(PERFECT, Status.PASS, Category.MEDICAL, image_steps, Mode.IMAGE)] * 2,
+    )
+    detect = text.cost.steps["detect"]
+    assert (detect.calls, detect.ms_mean, detect.prompt_tokens_per_page) == (2, 1000, 300)
+    assert text.cost.prompt_tokens_per_page == 700
+    assert text.cost.output_tokens_per_page == 120
+    assert text.cost.pages_per_minute == 2.0  # 30 s per page
+    assert text.cost.rounds_mean == 2
+    ratio = mode_ratio(image, text)
+    assert ratio.prompt_tokens_per_page == pytest.approx(1100 / 700)
+    assert ratio.output_tokens_per_page == pytest.approx(12 / 120)
+    assert ratio.ms_per_step == {"detect": 3.0}
+
+
+@pytest.mark.parametrize(
+    ("precision", "recall", "expected"),
+    [(1.0, 1.0, 1.0), (0.0, 0.0, 0.0), (0.5, 1.0, 5 * 0.5 / (2 + 1)), (None, 1.0, None)],
+)
+def test_f2(precision, recall, expected) -> None:
+    assert f_beta(precision, recall) == (pytest.approx(expected) if expected else expected)

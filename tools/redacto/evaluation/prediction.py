@@ -1,0 +1,67 @@
+"""What a system under test produced for one document, in the scorer's own terms.
+
+The scorer never sees the pipeline: anything that redacts (our pipeline, Presidio, a
+hand-written fixture) is turned into a `Prediction` first. Text mode predicts character
+spans of `CorpusDocument.text` that are no longer readable; image mode predicts boxes drawn
+over the rendered page, in its pixels.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from redacto.document import Box, Category, Mode, Status
+from redacto.report import StepTrace
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class PredictedSpan(_Frozen):
+    """Characters `[start, end)` of the document text that the output hides."""
+
+    start: int = Field(ge=0)
+    end: int = Field(ge=0)
+    label: str | None = None
+
+    @model_validator(mode="after")
+    def _ordered(self) -> PredictedSpan:
+        if self.end < self.start:
+            raise ValueError(f"span end {self.end} before start {self.start}")
+        return self
+
+
+class PredictedBox(_Frozen):
+    """A black box drawn on the rendered page (pixels of that page)."""
+
+    box: Box
+    label: str | None = None
+
+
+class Prediction(_Frozen):
+    """One system's output for one document in one mode, plus what it cost.
+
+    `status` is the run's verdict: PASS means the validator accepted the output, which the
+    scorer checks against the gold labels (a PASS with a leak is a false PASS). Systems
+    without a validator (Presidio) leave it None.
+    """
+
+    mode: Mode
+    spans: tuple[PredictedSpan, ...] = ()
+    boxes: tuple[PredictedBox, ...] = ()
+    category: Category | None = None
+    status: Status | None = None
+    rounds: int = 0
+    steps: tuple[StepTrace, ...] = ()
+    parse_errors: int = 0
+    wall_ms: float = 0.0
+    error: str | None = None
+
+    @model_validator(mode="after")
+    def _matches_mode(self) -> Prediction:
+        if self.mode is Mode.TEXT and self.boxes:
+            raise ValueError("a text-mode prediction carries spans, not boxes")
+        if self.mode is Mode.IMAGE and self.spans:
+            raise ValueError("an image-mode prediction carries boxes, not spans")
+        return self
