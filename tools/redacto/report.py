@@ -5,6 +5,8 @@ Reports may hold the user's own document values (they are the user's output); lo
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from redacto.document import Box, Category, Detection, Status, Step
@@ -47,6 +49,15 @@ class ModelInfo(BaseModel):
     sha256: str | None = None
 
 
+class ReviewReason(StrEnum):
+    """Why a run ended NEEDS_REVIEW: what a person should look at."""
+
+    NO_TEXT = "no text found"
+    STILL_FAILING = "validator still failing after the last round"
+    NOTHING_USABLE = "validator failed without naming anything usable"
+    NOT_LOCATED = "detections could not be located"
+
+
 class RunReport(BaseModel):
     """The run's outcome. `count_shown` must always equal `len(boxes)` in image mode."""
 
@@ -63,6 +74,8 @@ class RunReport(BaseModel):
     boxes: list[Box] = Field(default_factory=list)
     count_shown: int = 0
     not_located: list[Detection] = Field(default_factory=list)
+    review_reasons: list[ReviewReason] = Field(default_factory=list)
+    redact_fallback: bool = False
     validator_missed: list[str] = Field(default_factory=list)
     steps: list[StepTrace] = Field(default_factory=list)
     parse_errors: list[ParseError] = Field(default_factory=list)

@@ -1,0 +1,26 @@
+"""The four-step pipeline: classify → detect → redact → validate, in at most three rounds.
+
+`run_pipeline(document, engine, prompts, options=..., on_event=...)` is the entry point;
+each step is a module of its own (`classify`, `detect`, `redact`, `validate`), the line
+parsers live in `parsing`, placeholders in `placeholders`, the text locator in `locator`.
+"""
+
+from redacto.pipeline.run import run_pipeline
+from redacto.pipeline.state import (
+    OnEvent,
+    OutputBudget,
+    Phase,
+    PipelineOptions,
+    PipelineResult,
+    ProgressEvent,
+)
+
+__all__ = [
+    "OnEvent",
+    "OutputBudget",
+    "Phase",
+    "PipelineOptions",
+    "PipelineResult",
+    "ProgressEvent",
+    "run_pipeline",
+]

@@ -1,0 +1,40 @@
+"""Step 1 — Classify: which of the seven categories' prompts should drive detection.
+
+A universal prompt sees at most the first chunk's worth of the document. An answer that
+cannot be read, or names no known category, falls back to General — recorded in the report,
+never an exception: General's detector is the broadest, so the fallback fails safe.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from redacto.document import Category, Document, Step
+from redacto.pipeline.chunking import classify_text
+from redacto.pipeline.parsing import ClassifyParse
+from redacto.pipeline.state import Phase, ProgressEvent, StepContext
+
+
+@dataclass(frozen=True)
+class Classification:
+    category: Category
+    document_type: str
+    fallback: bool
+
+
+def classify(document: Document, context: StepContext) -> Classification:
+    """Ask the model for DOCUMENT_TYPE and CATEGORY; General when the answer is unusable."""
+    context.emit(ProgressEvent(step=Step.CLASSIFY, phase=Phase.START))
+    template = context.prompts.prompt(Step.CLASSIFY, document.mode)
+    system, user = template.render(document=classify_text(document, context.options.chunk_size))
+    parse = ClassifyParse()
+    reply = context.call(Step.CLASSIFY, system, user, on_line=parse.feed)
+    context.record(Step.CLASSIFY, reply, parse.rejected)
+    fallback = parse.category is None
+    result = Classification(
+        category=parse.category or Category.GENERAL,
+        document_type=parse.document_type,
+        fallback=fallback,
+    )
+    context.emit(ProgressEvent(step=Step.CLASSIFY, phase=Phase.END, category=result.category))
+    return result

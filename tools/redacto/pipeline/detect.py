@@ -1,0 +1,156 @@
+"""Step 2 — Detect: the category's own prompt finds the identifiers, one line per item.
+
+Image mode shows the elements as an indexed list, 150 per call, and reads `INDEX:LABEL`
+lines; text mode reads `LABEL: value` lines. Each line is acted on as soon as it is
+complete (the count on screen rises while the model talks). Lines that cannot be used are
+dropped and recorded as parse errors.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from redacto.document import Category, Detection, Document, Mode, Source, Step
+from redacto.pipeline.chunking import Chunk, chunk_elements, format_elements
+from redacto.pipeline.parsing import (
+    IndexItem,
+    LineRejected,
+    RejectReason,
+    TextItem,
+    parse_index_line,
+    parse_text_line,
+)
+from redacto.pipeline.placeholders import value_key
+from redacto.pipeline.state import Phase, ProgressEvent, StepContext
+from redacto.prompts import PromptTemplate
+
+
+def detection_key(detection: Detection) -> int | str:
+    """What makes two detections the same thing: the element (image) or the value (text)."""
+    if detection.index is not None:
+        return detection.index
+    return value_key(detection.value or "")
+
+
+def union_detections(
+    existing: list[Detection], new: list[Detection]
+) -> tuple[list[Detection], list[Detection]]:
+    """Add `new` detections not already present; returns (all, the ones added).
+
+    The first finder of an element or value keeps it (rules run first, then detect, then
+    each validate round), so nothing already detected is ever removed or relabelled.
+    """
+    seen = {detection_key(detection) for detection in existing}
+    added: list[Detection] = []
+    for detection in new:
+        key = detection_key(detection)
+        if key not in seen:
+            seen.add(key)
+            added.append(detection)
+    return [*existing, *added], added
+
+
+@dataclass
+class _Findings:
+    """Detections of one detect step, as the lines arrive, with the running count."""
+
+    context: StepContext
+    category: Category
+    seen: set[int | str]
+    found: list[Detection] = field(default_factory=list)
+    chunks: int | None = None
+
+    def progress(self, phase: Phase, chunk: int | None = None) -> None:
+        self.context.emit(
+            ProgressEvent(
+                step=Step.DETECT,
+                phase=phase,
+                category=self.category,
+                found=len(self.seen),
+                chunk=chunk,
+                chunks=self.chunks,
+            )
+        )
+
+    def keep(
+        self,
+        item: IndexItem | TextItem | LineRejected | None,
+        line: str,
+        rejected: list[LineRejected],
+    ) -> bool:
+        """File one parsed line: a new detection (True), a rejection, or nothing."""
+        if item is None:
+            return False
+        if isinstance(item, LineRejected):
+            rejected.append(item)
+            return False
+        if isinstance(item, IndexItem):
+            detection = Detection(label=item.label, source=Source.DETECT, round=1, index=item.index)
+        else:
+            detection = Detection(label=item.label, source=Source.DETECT, round=1, value=item.value)
+        key = detection_key(detection)
+        if key in self.seen:
+            # Found by a rule already: no fault of the model's. Said twice by it: a duplicate.
+            if any(detection_key(previous) == key for previous in self.found):
+                rejected.append(LineRejected(line, RejectReason.DUPLICATE))
+            return False
+        self.seen.add(key)
+        self.found.append(detection)
+        return True
+
+
+def item_line(item: IndexItem | TextItem) -> str:
+    """The canonical line for an item (`1:NAME`, `NAME: value`)."""
+    if isinstance(item, IndexItem):
+        return f"{item.index}:{item.label}"
+    return f"{item.label}: {item.value}"
+
+
+def detect(
+    document: Document, category: Category, context: StepContext, already: list[Detection]
+) -> list[Detection]:
+    """Run the detector over the document; returns its detections (round 1, source detect).
+
+    `already` (the rule hits) seeds the running count shown to the user; the model naming
+    one of them again is not counted as an error.
+    """
+    template = context.prompts.prompt(Step.DETECT, document.mode, category)
+    labels = frozenset(template.labels)
+    findings = _Findings(context, category, {detection_key(d) for d in already})
+
+    if document.mode is Mode.TEXT:
+        findings.progress(Phase.START)
+        rejected: list[LineRejected] = []
+
+        def on_text_line(line: str) -> None:
+            if findings.keep(parse_text_line(line, labels), line, rejected):
+                findings.progress(Phase.PROGRESS)
+
+        system, user = template.render(document=document.text)
+        reply = context.call(Step.DETECT, system, user, on_line=on_text_line)
+        context.record(Step.DETECT, reply, rejected)
+        findings.progress(Phase.END)
+        return findings.found
+
+    chunks = chunk_elements(document.elements, context.options.chunk_size)
+    findings.chunks = len(chunks)
+    findings.progress(Phase.START, 0)
+    for chunk in chunks:
+        _detect_chunk(chunk, template, labels, findings)
+    findings.progress(Phase.END, len(chunks) - 1)
+    return findings.found
+
+
+def _detect_chunk(
+    chunk: Chunk, template: PromptTemplate, labels: frozenset[str], findings: _Findings
+) -> None:
+    """One fresh call for one chunk; indices outside it are the model's error."""
+    rejected: list[LineRejected] = []
+
+    def on_index_line(line: str) -> None:
+        if findings.keep(parse_index_line(line, labels, chunk.index_range), line, rejected):
+            findings.progress(Phase.PROGRESS, chunk.number)
+
+    system, user = template.render(elements=format_elements(chunk.elements, {}))
+    reply = findings.context.call(Step.DETECT, system, user, on_line=on_index_line)
+    findings.context.record(Step.DETECT, reply, rejected, chunk=chunk.number)

@@ -1,0 +1,246 @@
+"""Find where a detected value sits in the original text, despite OCR noise.
+
+The model reports values as it read them ("inquire@blucurrent.mail"); the text holds what
+OCR read ("inquire@blucurrent. mail"). The locator tries four levels, strictest first, and
+stops at the first that finds something:
+
+1. exact — the value verbatim, on word boundaries, every occurrence;
+2. normalized — the same letters and digits ignoring case, quotes, punctuation and
+   whitespace, on word boundaries, every occurrence;
+3. unique occurrence — one approximate occurrence (edit distance up to a third of the
+   length, values of 4+ letters/digits); two or more candidates are ambiguous and rejected;
+4. substring — the longest common run of at least 5 letters/digits (and at least half the
+   value), widened to its whole whitespace-delimited token ("MRN4471829",
+   "inquire@blucurrent."), every occurrence.
+
+Anything else is "not located" (`None`): the caller reports it and fails closed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from redacto.document import Span
+
+MIN_FUZZY_LENGTH = 4
+MIN_SUBSTRING_LENGTH = 5
+MAX_FUZZY_LENGTH = 64
+
+
+class LocateMethod(StrEnum):
+    EXACT = "exact"
+    NORMALIZED = "normalized"
+    UNIQUE = "unique"
+    SUBSTRING = "substring"
+
+
+@dataclass(frozen=True)
+class Located:
+    """Where a value was found (spans sorted, non-overlapping) and by which level."""
+
+    method: LocateMethod
+    spans: tuple[Span, ...]
+
+
+def skeleton(text: str) -> str:
+    """Letters and digits only, case-folded: the form values are compared in."""
+    return "".join(ch.casefold() for ch in text if ch.isalnum())
+
+
+def edit_distance(a: str, b: str) -> int:
+    """Levenshtein distance (insertions, deletions, substitutions all cost 1)."""
+    previous = list(range(len(b) + 1))
+    for i, char_a in enumerate(a, 1):
+        current = [i]
+        for j, char_b in enumerate(b, 1):
+            current.append(
+                min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (char_a != char_b))
+            )
+        previous = current
+    return previous[-1]
+
+
+class Locator:
+    """Locates values in one text; build once per document, call `locate` per value."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        chars: list[str] = []
+        origin: list[int] = []
+        for position, ch in enumerate(text):
+            if ch.isalnum():
+                for folded in ch.casefold():
+                    chars.append(folded)
+                    origin.append(position)
+        self._skeleton = "".join(chars)
+        self._origin = origin
+
+    def locate(self, value: str) -> Located | None:
+        """Find `value`'s spans, or None when it is not located."""
+        value = value.strip()
+        if not value:
+            return None
+        spans = self._exact(value)
+        if spans:
+            return Located(LocateMethod.EXACT, spans)
+        target = skeleton(value)
+        if not target:
+            return None
+        spans = self._normalized(target)
+        if spans:
+            return Located(LocateMethod.NORMALIZED, spans)
+        spans = self._unique(target)
+        if spans:
+            return Located(LocateMethod.UNIQUE, spans)
+        spans = self._substring(target)
+        if spans:
+            return Located(LocateMethod.SUBSTRING, spans)
+        return None
+
+    # -- helpers ---------------------------------------------------------------------
+
+    def _alnum_at(self, position: int) -> bool:
+        return 0 <= position < len(self.text) and self.text[position].isalnum()
+
+    def _on_boundaries(self, start: int, end: int) -> bool:
+        """No letter or digit glued to either side of an alphanumeric edge of the match."""
+        left_ok = not (self.text[start].isalnum() and self._alnum_at(start - 1))
+        right_ok = not (self.text[end - 1].isalnum() and self._alnum_at(end))
+        return left_ok and right_ok
+
+    def _span_of(self, first: int, last: int) -> tuple[int, int]:
+        """Original [start, end) of skeleton positions first..last inclusive."""
+        return self._origin[first], self._origin[last] + 1
+
+    def _widen(self, start: int, end: int) -> tuple[int, int]:
+        while self._alnum_at(start - 1):
+            start -= 1
+        while self._alnum_at(end):
+            end += 1
+        return start, end
+
+    def _widen_to_token(self, start: int, end: int) -> tuple[int, int]:
+        """Widen to the whitespace-delimited token, minus its outer punctuation."""
+        while start > 0 and not self.text[start - 1].isspace():
+            start -= 1
+        while end < len(self.text) and not self.text[end].isspace():
+            end += 1
+        while start < end and not self.text[start].isalnum():
+            start += 1
+        while end > start and not self.text[end - 1].isalnum():
+            end -= 1
+        return start, end
+
+    def _skeleton_hits(self, target: str) -> list[int]:
+        hits, at = [], self._skeleton.find(target)
+        while at != -1:
+            hits.append(at)
+            at = self._skeleton.find(target, at + 1)
+        return hits
+
+    # -- the four levels -------------------------------------------------------------
+
+    def _exact(self, value: str) -> tuple[Span, ...]:
+        spans: list[Span] = []
+        at = self.text.find(value)
+        while at != -1:
+            end = at + len(value)
+            if self._on_boundaries(at, end) and (not spans or at >= spans[-1].end):
+                spans.append(Span(start=at, end=end))
+            at = self.text.find(value, at + 1)
+        return tuple(spans)
+
+    def _normalized(self, target: str) -> tuple[Span, ...]:
+        spans: list[Span] = []
+        for hit in self._skeleton_hits(target):
+            start, end = self._span_of(hit, hit + len(target) - 1)
+            if self._on_boundaries(start, end) and (not spans or start >= spans[-1].end):
+                spans.append(Span(start=start, end=end))
+        return tuple(spans)
+
+    def _unique(self, target: str) -> tuple[Span, ...]:
+        length = len(target)
+        if length < MIN_FUZZY_LENGTH or length > MAX_FUZZY_LENGTH:
+            return ()
+        budget = max(1, (length + 1) // 3)
+        candidates: dict[tuple[int, int], int] = {}
+        for first, last, distance in self._fuzzy_matches(target, budget):
+            start, end = self._widen(*self._span_of(first, last))
+            if len(skeleton(self.text[start:end])) > length + budget:
+                continue
+            key = (start, end)
+            candidates[key] = min(distance, candidates.get(key, distance))
+        occurrences = _drop_overlaps(candidates)
+        if len(occurrences) != 1:
+            return ()
+        start, end = occurrences[0]
+        return (Span(start=start, end=end),)
+
+    def _fuzzy_matches(self, target: str, budget: int) -> list[tuple[int, int, int]]:
+        """(first, last, distance) skeleton windows within `budget` edits of `target`."""
+        text = self._skeleton
+        length = len(target)
+        # Sellers: row[j] = fewest edits turning target into some text substring ending at j.
+        ends: list[tuple[int, int]] = []
+        costs = [0] * (len(text) + 1)
+        previous_column = list(range(length + 1))
+        for j, char in enumerate(text, 1):
+            column = [0]
+            for i in range(1, length + 1):
+                column.append(
+                    min(
+                        previous_column[i] + 1,
+                        column[i - 1] + 1,
+                        previous_column[i - 1] + (target[i - 1] != char),
+                    )
+                )
+            costs[j] = column[length]
+            previous_column = column
+        for j in range(1, len(text) + 1):
+            cost = costs[j]
+            if cost > budget:
+                continue
+            left = costs[j - 1] if j > 1 else budget + 1
+            right = costs[j + 1] if j < len(text) else budget + 1
+            if cost <= left and cost <= right:
+                ends.append((j, cost))
+        matches: list[tuple[int, int, int]] = []
+        for end, _ in ends:
+            best: tuple[int, int] | None = None
+            for start in range(max(0, end - length - budget), max(0, end - length + budget) + 1):
+                if start >= end:
+                    break
+                distance = edit_distance(target, text[start:end])
+                if best is None or distance < best[1]:
+                    best = (start, distance)
+            if best is not None and best[1] <= budget:
+                matches.append((best[0], end - 1, best[1]))
+        return matches
+
+    def _substring(self, target: str) -> tuple[Span, ...]:
+        shortest = max(MIN_SUBSTRING_LENGTH, (len(target) + 1) // 2)
+        for size in range(len(target), shortest - 1, -1):
+            for offset in range(len(target) - size + 1):
+                hits = self._skeleton_hits(target[offset : offset + size])
+                if hits:
+                    widened = {
+                        self._widen_to_token(*self._span_of(hit, hit + size - 1)) for hit in hits
+                    }
+                    return tuple(
+                        Span(start=start, end=end) for start, end in _drop_overlaps(widened)
+                    )
+        return ()
+
+
+def _drop_overlaps(
+    spans: dict[tuple[int, int], int] | set[tuple[int, int]],
+) -> list[tuple[int, int]]:
+    """Merge overlapping (start, end) pairs into disjoint ranges, sorted by start."""
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if merged and start < merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return merged

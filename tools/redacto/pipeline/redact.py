@@ -1,0 +1,255 @@
+"""Step 3 — Redact: replace every detection with its `[LABEL_N]` placeholder.
+
+Image mode is deterministic and lossless: a detected index is its element's box, and the
+redacted element list shows the placeholder instead of the word. Text mode asks the model
+to rewrite the text with placeholders (it copes with OCR noise and its own "corrections"),
+then trusts only what it can check: the answer must be the original text with some pieces
+replaced, each replaced piece must be one of the detections. The locator's spans are always
+added, so a model that misses something cannot unredact it. A detection that neither finds
+is "not located": reported, and the run fails closed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from redacto.document import Box, Detection, Document, Element, Span, Step
+from redacto.pipeline.detect import detection_key
+from redacto.pipeline.locator import Locator, edit_distance, skeleton
+from redacto.pipeline.parsing import PLACEHOLDER_PATTERN
+from redacto.pipeline.placeholders import PlaceholderBook
+from redacto.pipeline.state import Phase, ProgressEvent, StepContext
+
+MIN_SHARED_RUN = 5
+
+
+@dataclass(frozen=True)
+class ImageRedaction:
+    """Placeholders shown per detected index, and the boxes to burn (one per index)."""
+
+    shown: dict[int, str]
+    boxes: tuple[Box, ...]
+    elements: tuple[Element, ...]
+    not_located: tuple[Detection, ...]
+
+    @property
+    def text(self) -> str:
+        return " ".join(element.text for element in self.elements)
+
+
+@dataclass(frozen=True)
+class Replacement:
+    """One span of the original text and the placeholder that replaces it."""
+
+    span: Span
+    placeholder: str
+    detection: Detection
+
+
+@dataclass(frozen=True)
+class TextRedaction:
+    """The redacted text, what was replaced, and whether the model's answer was used as-is."""
+
+    text: str
+    replacements: tuple[Replacement, ...]
+    not_located: tuple[Detection, ...]
+    model_answer_accepted: bool
+    model_pieces: tuple[tuple[Span, Detection], ...] = ()
+
+
+def redact_elements(
+    document: Document, detections: list[Detection], context: StepContext, round_number: int
+) -> ImageRedaction:
+    """Map each detected index to its box and placeholder (numbered in reading order)."""
+    context.emit(ProgressEvent(step=Step.REDACT, phase=Phase.START, round=round_number))
+    by_index = {d.index: d for d in detections if d.index is not None}
+    book = PlaceholderBook()
+    shown: dict[int, str] = {}
+    boxes: list[Box] = []
+    not_located: list[Detection] = []
+    for index in sorted(by_index):
+        element = document.elements[index]
+        shown[index] = book.assign(by_index[index].label, element.text)
+        if element.box is None:
+            not_located.append(by_index[index])
+        else:
+            boxes.append(element.box)
+    elements = tuple(
+        element.model_copy(update={"text": shown[element.index]})
+        if element.index in shown
+        else element
+        for element in document.elements
+    )
+    context.emit(
+        ProgressEvent(step=Step.REDACT, phase=Phase.END, round=round_number, found=len(boxes))
+    )
+    return ImageRedaction(shown, tuple(boxes), elements, tuple(not_located))
+
+
+def redact_text(
+    document: Document,
+    detections: list[Detection],
+    context: StepContext,
+    round_number: int,
+    *,
+    ask_model: bool = True,
+    earlier_pieces: tuple[tuple[Span, Detection], ...] = (),
+) -> TextRedaction:
+    """Redact text-mode detections: the model's checked answer plus the locator's spans.
+
+    `earlier_pieces` are spans a checked model answer of an earlier round tied to a
+    detection; they stay redacted even if this round's answer is unusable.
+    """
+    context.emit(ProgressEvent(step=Step.REDACT, phase=Phase.START, round=round_number))
+    text = document.text
+    found: list[tuple[Span, Detection]] = list(earlier_pieces)
+    locator = Locator(text)
+    for detection in detections:
+        if detection.span is not None:
+            found.append((detection.span, detection))
+        located = locator.locate(detection.value or "")
+        if located is not None:
+            found.extend((span, detection) for span in located.spans)
+    accepted = False
+    pieces: list[tuple[Span, Detection]] | None = None
+    if ask_model and detections:
+        template = context.prompts.prompt(Step.REDACT, document.mode)
+        listing = "\n".join(f"{d.label}: {d.value}" for d in detections)
+        system, user = template.render(document=text, detections=listing)
+        reply = context.call(Step.REDACT, system, user)
+        context.record(Step.REDACT, reply, [], round_number)
+        pieces = align_answer(text, reply.text, detections)
+        if pieces is not None:
+            found.extend(pieces)
+            covered = {detection_key(detection) for _, detection in pieces}
+            accepted = all(detection_key(d) in covered for d in detections)
+    replacements = _number(_merge(found))
+    covered_keys = {detection_key(detection) for _, detection in found}
+    not_located = tuple(d for d in detections if detection_key(d) not in covered_keys)
+    redacted = _apply(text, replacements)
+    context.emit(
+        ProgressEvent(
+            step=Step.REDACT, phase=Phase.END, round=round_number, found=len(replacements)
+        )
+    )
+    return TextRedaction(
+        redacted, tuple(replacements), not_located, accepted, (*earlier_pieces, *(pieces or ()))
+    )
+
+
+def align_answer(
+    original: str, answer: str, detections: list[Detection]
+) -> list[tuple[Span, Detection]] | None:
+    """Read the model's redacted text back as spans of the original, or None if rewritten.
+
+    The answer must be the original (surrounding whitespace aside) with some pieces replaced
+    by placeholders; each replaced piece must match one detection's value. Any other change
+    — a fixed typo, a dropped sentence, a redacted diagnosis — rejects the whole answer.
+    """
+    answer = answer.strip()
+    offset = len(original) - len(original.lstrip())
+    body = original.strip()
+    parts = PLACEHOLDER_PATTERN.split(answer)
+    # split() yields literal, label, number, literal, label, number, ..., literal
+    literals = parts[0::3]
+    labels = parts[1::3]
+    if not body.startswith(literals[0]):
+        return None
+    position = len(literals[0])
+    pieces: list[tuple[Span, Detection]] = []
+    for number, label in enumerate(labels, 1):
+        literal = literals[number]
+        if number == len(labels):
+            end = len(body) - len(literal)
+            if not body.endswith(literal) or end <= position:
+                return None
+        else:
+            if not literal:
+                return None  # two placeholders back to back: the split between them is unknown
+            end = body.find(literal, position + 1)
+            if end == -1:
+                return None
+        gap_start = position + (len(body[position:end]) - len(body[position:end].lstrip()))
+        gap_end = position + len(body[position:end].rstrip())
+        owner = _owner(body[gap_start:gap_end], label, detections)
+        if owner is None:
+            return None
+        pieces.append((Span(start=offset + gap_start, end=offset + gap_end), owner))
+        position = end + len(literal)
+    if not labels and answer != body:
+        return None
+    return pieces
+
+
+def _owner(piece: str, label: str, detections: list[Detection]) -> Detection | None:
+    """The detection a replaced piece stands for, preferring one with the same label."""
+    matching = [d for d in detections if values_match(piece, d.value or "")]
+    same_label = [d for d in matching if d.label == label]
+    return (same_label or matching or [None])[0]
+
+
+def values_match(piece: str, value: str) -> bool:
+    """Could OCR noise or a model "correction" turn one into the other?
+
+    Same letters and digits; or within a third of the length in edits; or sharing a run
+    of at least 5 letters/digits that is at least half the shorter one.
+    """
+    a, b = skeleton(piece), skeleton(value)
+    if not a or not b:
+        return piece.strip() == value.strip() and bool(piece.strip())
+    if a == b:
+        return True
+    shorter = min(len(a), len(b))
+    budget = max(1, (len(b) + 1) // 3)
+    if abs(len(a) - len(b)) <= budget and edit_distance(a, b) <= budget:
+        return True
+    return _longest_shared_run(a, b) >= max(MIN_SHARED_RUN, (shorter + 1) // 2)
+
+
+def _longest_shared_run(a: str, b: str) -> int:
+    best = 0
+    previous = [0] * (len(b) + 1)
+    for char_a in a:
+        current = [0] * (len(b) + 1)
+        for j, char_b in enumerate(b, 1):
+            if char_a == char_b:
+                current[j] = previous[j - 1] + 1
+                best = max(best, current[j])
+        previous = current
+    return best
+
+
+def _merge(found: list[tuple[Span, Detection]]) -> list[tuple[Span, Detection]]:
+    """Disjoint spans in reading order; overlapping ones merge, the longest finder names it."""
+    merged: list[tuple[Span, Detection, int]] = []
+    for span, detection in sorted(found, key=lambda item: (item[0].start, -item[0].end)):
+        if span.end <= span.start:
+            continue
+        if merged and span.start < merged[-1][0].end:
+            last_span, owner, owner_length = merged[-1]
+            if span.end - span.start > owner_length:
+                owner, owner_length = detection, span.end - span.start
+            end = max(last_span.end, span.end)
+            merged[-1] = (Span(start=last_span.start, end=end), owner, owner_length)
+        else:
+            merged.append((span, detection, span.end - span.start))
+    return [(span, owner) for span, owner, _ in merged]
+
+
+def _number(spans: list[tuple[Span, Detection]]) -> list[Replacement]:
+    book = PlaceholderBook()
+    return [
+        Replacement(span, book.assign(detection.label, detection.value or ""), detection)
+        for span, detection in spans
+    ]
+
+
+def _apply(text: str, replacements: list[Replacement]) -> str:
+    pieces: list[str] = []
+    position = 0
+    for replacement in replacements:
+        pieces.append(text[position : replacement.span.start])
+        pieces.append(replacement.placeholder)
+        position = replacement.span.end
+    pieces.append(text[position:])
+    return "".join(pieces)

@@ -1,0 +1,155 @@
+"""The pipeline, top to bottom: classify, detect, then redact and validate in rounds.
+
+`run_pipeline` is the one place to read the data flow; each step lives in its own module.
+A privacy tool fails closed: anything it could not verify ends NEEDS_REVIEW, never PASS,
+and an engine failure ends ERROR with no redacted output claimed.
+"""
+
+from __future__ import annotations
+
+from redacto.document import Category, Detection, Document, Mode, Span, Status
+from redacto.engines import Engine, EngineError
+from redacto.pipeline.classify import Classification, classify
+from redacto.pipeline.detect import detect, union_detections
+from redacto.pipeline.parsing import Verdict
+from redacto.pipeline.redact import ImageRedaction, TextRedaction, redact_elements, redact_text
+from redacto.pipeline.state import OnEvent, PipelineOptions, PipelineResult, StepContext
+from redacto.pipeline.validate import validate
+from redacto.prompts import PromptLibrary
+from redacto.report import ModelInfo, ReviewReason, RunReport
+
+
+def run_pipeline(
+    document: Document,
+    engine: Engine,
+    prompts: PromptLibrary,
+    *,
+    options: PipelineOptions | None = None,
+    on_event: OnEvent | None = None,
+) -> PipelineResult:
+    """Redact one document. Engine failures become an ERROR result, never an exception."""
+    context = StepContext(engine, prompts, options or PipelineOptions(), on_event)
+    run = _Run(document, context)
+    try:
+        return run.execute()
+    except EngineError as error:
+        return run.failed(error)
+
+
+class _Run:
+    """The state of one run as the steps fill it in."""
+
+    def __init__(self, document: Document, context: StepContext) -> None:
+        self.document = document
+        self.context = context
+        self.classification = Classification(Category.GENERAL, "", fallback=False)
+        self.detections: list[Detection] = []
+        self.named_by_validator: list[str] = []
+        self.rounds = 0
+        self.reasons: list[ReviewReason] = []
+        self.model_pieces: tuple[tuple[Span, Detection], ...] = ()
+
+    def execute(self) -> PipelineResult:
+        if not self.document.plain_text().strip():
+            self.reasons.append(ReviewReason.NO_TEXT)
+            return self.finished(self.redact(ask_model=False), Verdict.FAIL)
+
+        # 1. Classify
+        self.classification = classify(self.document, self.context)
+        category = self.classification.category
+
+        # 2. Detect (the checksum rules first; their hits are unioned, never subtracted)
+        rule_hits = self.rule_detections(category)
+        self.detections = rule_hits
+        model_hits = detect(self.document, category, self.context, already=rule_hits)
+        self.detections, _ = union_detections(self.detections, model_hits)
+
+        # 3–4. Redact and validate, adding what the validator names, for at most N rounds
+        verdict = Verdict.FAIL
+        for round_number in range(1, self.context.options.max_rounds + 1):
+            self.rounds = round_number
+            redaction = self.redact(round_number=round_number)
+            check = validate(
+                self.document, redaction, self.detections, category, self.context, round_number
+            )
+            self.named_by_validator.extend(check.named)
+            verdict = check.verdict
+            if verdict is Verdict.PASS:
+                break
+            if not check.missed:
+                self.reasons.append(ReviewReason.NOTHING_USABLE)
+                break
+            self.detections, _ = union_detections(self.detections, check.missed)
+            if round_number == self.context.options.max_rounds:
+                # Out of rounds: keep everything found in the output, unverified.
+                self.reasons.append(ReviewReason.STILL_FAILING)
+                redaction = self.redact(round_number=round_number, ask_model=False)
+        return self.finished(redaction, verdict)
+
+    def rule_detections(self, category: Category) -> list[Detection]:
+        if not self.context.options.rules:
+            return []
+        from redacto.rules import find_rule_detections
+
+        return list(find_rule_detections(self.document, category))
+
+    def redact(
+        self, round_number: int = 1, *, ask_model: bool = True
+    ) -> ImageRedaction | TextRedaction:
+        if self.document.mode is Mode.IMAGE:
+            return redact_elements(self.document, self.detections, self.context, round_number)
+        redaction = redact_text(
+            self.document,
+            self.detections,
+            self.context,
+            round_number,
+            ask_model=ask_model,
+            earlier_pieces=self.model_pieces,
+        )
+        self.model_pieces = redaction.model_pieces
+        return redaction
+
+    def finished(
+        self, redaction: ImageRedaction | TextRedaction, verdict: Verdict
+    ) -> PipelineResult:
+        if redaction.not_located:
+            self.reasons.append(ReviewReason.NOT_LOCATED)
+        status = (
+            Status.PASS if verdict is Verdict.PASS and not self.reasons else Status.NEEDS_REVIEW
+        )
+        report = self.report(status)
+        report.not_located = list(redaction.not_located)
+        if isinstance(redaction, ImageRedaction):
+            report.boxes = list(redaction.boxes)
+            report.count_shown = len(redaction.boxes)
+            return PipelineResult(
+                report=report,
+                redacted_text=redaction.text,
+                redacted_elements=redaction.elements,
+                boxes=redaction.boxes,
+            )
+        report.count_shown = len(redaction.replacements)
+        report.redact_fallback = not redaction.model_answer_accepted and bool(self.detections)
+        return PipelineResult(report=report, redacted_text=redaction.text)
+
+    def failed(self, error: EngineError) -> PipelineResult:
+        report = self.report(Status.ERROR)
+        report.error = f"{type(error).__name__}: {error}"
+        return PipelineResult(report=report)
+
+    def report(self, status: Status) -> RunReport:
+        identity = self.context.engine.identity
+        return RunReport(
+            status=status,
+            mode=self.document.mode.value,
+            category=self.classification.category,
+            document_type=self.classification.document_type,
+            classify_fallback=self.classification.fallback,
+            rounds=self.rounds,
+            detections=list(self.detections),
+            review_reasons=list(self.reasons),
+            validator_missed=list(self.named_by_validator),
+            steps=list(self.context.traces),
+            parse_errors=list(self.context.parse_errors),
+            model=ModelInfo(uri=identity.uri, name=identity.name, sha256=identity.sha256),
+        )

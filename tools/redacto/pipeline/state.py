@@ -1,0 +1,166 @@
+"""What the steps share: options, progress events, the call context and the result.
+
+Steps are plain functions of the document and the detections so far; the `StepContext`
+carries what every step needs (engine, prompts, options, where events go) and collects
+the per-call traces and parse errors that end up in `report.json`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+
+from redacto.document import Box, Category, Element, Step
+from redacto.engines import ChatRequest, Engine, LineSplitter, Reply
+from redacto.pipeline.chunking import CHUNK_SIZE
+from redacto.pipeline.parsing import LineRejected
+from redacto.prompts import PromptLibrary
+from redacto.report import ParseError, RunReport, StepTrace
+
+STEP_NUMBERS = {Step.CLASSIFY: 1, Step.DETECT: 2, Step.REDACT: 3, Step.VALIDATE: 4}
+
+
+@dataclass(frozen=True)
+class OutputBudget:
+    """Most tokens each step may generate; redact rewrites the whole text."""
+
+    classify: int = 64
+    detect: int = 512
+    redact: int = 1024
+    validate: int = 256
+
+    def for_step(self, step: Step) -> int:
+        return int(getattr(self, step.value))
+
+
+@dataclass(frozen=True)
+class PipelineOptions:
+    """Knobs of one run. The defaults are the product's behaviour."""
+
+    rules: bool = True
+    chunk_size: int = CHUNK_SIZE
+    max_rounds: int = 3
+    budget: OutputBudget = field(default_factory=OutputBudget)
+
+
+class Phase(StrEnum):
+    START = "start"
+    PROGRESS = "progress"
+    END = "end"
+
+
+@dataclass(frozen=True)
+class ProgressEvent:
+    """A step started, found something, or ended. Carries counts, never document values."""
+
+    step: Step
+    phase: Phase
+    round: int = 1
+    category: Category | None = None
+    found: int = 0
+    chunk: int | None = None
+    chunks: int | None = None
+    verdict: str | None = None
+
+    def describe(self) -> str:
+        """The progress line, e.g. `Step 2/4: Detecting Medical identifiers… 7 found`."""
+        number = STEP_NUMBERS[self.step]
+        prefix = f"Step {number}/4: "
+        part = ""
+        if self.chunks and self.chunks > 1 and self.chunk is not None:
+            part = f" (part {self.chunk + 1}/{self.chunks})"
+        again = f" (round {self.round})" if self.round > 1 else ""
+        if self.step is Step.CLASSIFY:
+            tail = f" {self.category.value}" if self.phase is Phase.END and self.category else ""
+            return f"{prefix}Classifying document…{tail}"
+        if self.step is Step.DETECT:
+            kind = f"{self.category.value} " if self.category else ""
+            return f"{prefix}Detecting {kind}identifiers{part}… {self.found} found"
+        if self.step is Step.REDACT:
+            return f"{prefix}Redacting{again}… {self.found} redacted"
+        said = [self.verdict] if self.verdict else []
+        if self.found:
+            said.append(f"{self.found} missed")
+        outcome = f" {', '.join(said)}" if said else ""
+        return f"{prefix}Validating{again}{part}…{outcome}"
+
+
+OnEvent = Callable[[ProgressEvent], None]
+
+
+@dataclass(frozen=True)
+class PipelineResult:
+    """A finished run. Outputs are None when the run ended in ERROR (nothing to claim)."""
+
+    report: RunReport
+    redacted_text: str | None = None
+    redacted_elements: tuple[Element, ...] | None = None
+    boxes: tuple[Box, ...] = ()
+
+
+@dataclass
+class StepContext:
+    """Engine, prompts and options for the steps, plus the traces they record."""
+
+    engine: Engine
+    prompts: PromptLibrary
+    options: PipelineOptions
+    on_event: OnEvent | None = None
+    traces: list[StepTrace] = field(default_factory=list)
+    parse_errors: list[ParseError] = field(default_factory=list)
+
+    def emit(self, event: ProgressEvent) -> None:
+        if self.on_event is not None:
+            self.on_event(event)
+
+    def call(
+        self, step: Step, system: str, user: str, on_line: Callable[[str], None] | None = None
+    ) -> Reply:
+        """One fresh, greedy conversation; with `on_line`, each line is acted on as it ends."""
+        request = ChatRequest(
+            step=step,
+            system=system,
+            user=user,
+            max_output_tokens=self.options.budget.for_step(step),
+        )
+        started = time.perf_counter()
+        if on_line is None:
+            reply = self.engine.complete(request)
+        else:
+            splitter = LineSplitter(on_line=on_line)
+            reply = self.engine.complete(request, on_text=splitter.feed)
+            splitter.finish()
+        if reply.stats.ms <= 0:
+            elapsed = (time.perf_counter() - started) * 1000
+            reply = Reply(text=reply.text, stats=replace(reply.stats, ms=elapsed))
+        return reply
+
+    def record(
+        self,
+        step: Step,
+        reply: Reply,
+        rejected: list[LineRejected],
+        round_number: int = 1,
+        chunk: int | None = None,
+    ) -> None:
+        """Keep the call's trace and the lines it could not use."""
+        self.traces.append(
+            StepTrace(
+                step=step,
+                round=round_number,
+                chunk=chunk,
+                ms=round(reply.stats.ms, 3),
+                prompt_tokens=reply.stats.prompt_tokens,
+                output_tokens=reply.stats.output_tokens,
+                ttft_ms=reply.stats.ttft_ms,
+                parse_errors=len(rejected),
+            )
+        )
+        self.parse_errors.extend(
+            ParseError(
+                step=step, round=round_number, chunk=chunk, line=item.line, reason=item.reason
+            )
+            for item in rejected
+        )

@@ -1,0 +1,190 @@
+"""Step 4 — Validate: an independent judge reads only the redacted output.
+
+A fresh conversation with the category's validate prompt sees the redacted element list
+(image mode, chunked like detect) or the redacted text, never the detector's answer. It says
+`PASS`, or `FAIL` and the items still readable, in the detect step's format. Anything but a
+clean PASS is FAIL. Named items become detections (source validate, this round) when they
+are usable: a known label, inside the chunk, not redacted already, present in the document.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from redacto.document import Category, Detection, Document, Mode, Source, Step
+from redacto.pipeline.chunking import chunk_elements, format_elements
+from redacto.pipeline.detect import detection_key, item_line
+from redacto.pipeline.locator import Locator
+from redacto.pipeline.parsing import (
+    IndexItem,
+    LineRejected,
+    RejectReason,
+    TextItem,
+    Verdict,
+    VerdictParse,
+    parse_index_line,
+    parse_text_line,
+)
+from redacto.pipeline.redact import ImageRedaction, TextRedaction
+from redacto.pipeline.state import Phase, ProgressEvent, StepContext
+
+
+@dataclass
+class Validation:
+    """The judge's verdict, the usable missed items, and every item it named (as lines)."""
+
+    verdict: Verdict = Verdict.PASS
+    missed: list[Detection] = field(default_factory=list)
+    named: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _Judge(ABC):
+    context: StepContext
+    category: Category
+    round_number: int
+    known: set[int | str]
+    chunks: int | None = None
+    outcome: Validation = field(default_factory=Validation)
+
+    def progress(self, phase: Phase, chunk: int | None = None) -> None:
+        verdict = self.outcome.verdict.value if phase is Phase.END else None
+        self.context.emit(
+            ProgressEvent(
+                step=Step.VALIDATE,
+                phase=phase,
+                round=self.round_number,
+                category=self.category,
+                found=len(self.outcome.missed),
+                chunk=chunk,
+                chunks=self.chunks,
+                verdict=verdict,
+            )
+        )
+
+    def run(
+        self,
+        system: str,
+        user: str,
+        parse_item: Callable[[str], IndexItem | TextItem | LineRejected | None],
+        chunk: int | None = None,
+    ) -> None:
+        """One fresh call; each completed line is read as the verdict or a missed item."""
+        verdict = VerdictParse()
+        rejected: list[LineRejected] = []
+
+        def on_line(line: str) -> None:
+            rest = verdict.feed(line)
+            if rest is None:
+                return
+            item = parse_item(rest)
+            if item is None:
+                return
+            if isinstance(item, LineRejected):
+                rejected.append(LineRejected(line, item.reason))
+                return
+            self.outcome.named.append(item_line(item))
+            reason = self._admit(item)
+            if reason is not None:
+                rejected.append(LineRejected(line, reason))
+            else:
+                self.progress(Phase.PROGRESS, chunk)
+
+        reply = self.context.call(Step.VALIDATE, system, user, on_line=on_line)
+        if verdict.final() is Verdict.FAIL:
+            self.outcome.verdict = Verdict.FAIL
+        self.context.record(
+            Step.VALIDATE, reply, [*verdict.rejected, *rejected], self.round_number, chunk
+        )
+
+    @abstractmethod
+    def _admit(self, item: IndexItem | TextItem) -> RejectReason | None:
+        """Make a named item a detection, or say why it cannot be one."""
+
+    def _named_twice(self, key: int | str) -> bool:
+        return any(detection_key(missed) == key for missed in self.outcome.missed)
+
+
+@dataclass
+class _ImageJudge(_Judge):
+    def _admit(self, item: IndexItem | TextItem) -> RejectReason | None:
+        assert isinstance(item, IndexItem)
+        if self._named_twice(item.index):
+            return RejectReason.DUPLICATE
+        if item.index in self.known:
+            return RejectReason.ALREADY_REDACTED
+        self.known.add(item.index)
+        self.outcome.missed.append(
+            Detection(
+                label=item.label, source=Source.VALIDATE, round=self.round_number, index=item.index
+            )
+        )
+        return None
+
+
+@dataclass
+class _TextJudge(_Judge):
+    locator: Locator | None = None
+    redaction: TextRedaction | None = None
+
+    def _admit(self, item: IndexItem | TextItem) -> RejectReason | None:
+        assert isinstance(item, TextItem) and self.locator and self.redaction
+        detection = Detection(
+            label=item.label, source=Source.VALIDATE, round=self.round_number, value=item.value
+        )
+        if self._named_twice(detection_key(detection)):
+            return RejectReason.DUPLICATE
+        if detection_key(detection) in self.known:
+            return RejectReason.ALREADY_REDACTED
+        located = self.locator.locate(item.value)
+        if located is None:
+            return RejectReason.NOT_IN_DOCUMENT
+        redacted = [replacement.span for replacement in self.redaction.replacements]
+        if all(
+            any(span.start >= done.start and span.end <= done.end for done in redacted)
+            for span in located.spans
+        ):
+            return RejectReason.ALREADY_REDACTED
+        self.known.add(detection_key(detection))
+        self.outcome.missed.append(detection)
+        return None
+
+
+def validate(
+    document: Document,
+    redaction: ImageRedaction | TextRedaction,
+    detections: list[Detection],
+    category: Category,
+    context: StepContext,
+    round_number: int,
+) -> Validation:
+    """Judge the redacted output; returns the verdict and the usable missed items."""
+    template = context.prompts.prompt(Step.VALIDATE, document.mode, category)
+    labels = frozenset(template.labels)
+    known = {detection_key(detection) for detection in detections}
+    if document.mode is Mode.IMAGE:
+        assert isinstance(redaction, ImageRedaction)
+        chunks = chunk_elements(redaction.elements, context.options.chunk_size)
+        judge: _Judge = _ImageJudge(context, category, round_number, known, len(chunks))
+        judge.progress(Phase.START, 0)
+        for chunk in chunks:
+            system, user = template.render(elements=format_elements(chunk.elements, {}))
+            judge.run(
+                system,
+                user,
+                lambda line, chunk=chunk: parse_index_line(line, labels, chunk.index_range),
+                chunk.number,
+            )
+        judge.progress(Phase.END, len(chunks) - 1)
+        return judge.outcome
+    assert isinstance(redaction, TextRedaction)
+    judge = _TextJudge(
+        context, category, round_number, known, locator=Locator(document.text), redaction=redaction
+    )
+    judge.progress(Phase.START)
+    system, user = template.render(document=redaction.text)
+    judge.run(system, user, lambda line: parse_text_line(line, labels))
+    judge.progress(Phase.END)
+    return judge.outcome
