@@ -1,0 +1,275 @@
+"""Each recognizer against a table of texts: what it must find, and near misses it must not.
+
+Every row runs the whole rule set of a category on plain text, so a row also fails when
+another recognizer steals the match or mislabels it.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from redacto.document import Category, Document
+from redacto.rules import find_rule_matches
+
+
+def found(text: str, category: Category = Category.GENERAL) -> list[tuple[str, str]]:
+    return [(m.recognizer, m.value) for m in find_rule_matches(Document.from_text(text), category)]
+
+
+def table(recognizer: str, rows: list[tuple[str, list[str]]]):
+    return [
+        pytest.param(recognizer, text, values, id=f"{recognizer}:{text}") for text, values in rows
+    ]
+
+
+CASES = [
+    *table(
+        "email",
+        [
+            ("Write to jane.doe@example.com today", ["jane.doe@example.com"]),
+            ("JANE_DOE+tax@mail.example.co.uk.", ["JANE_DOE+tax@mail.example.co.uk"]),
+            ("inquire@blucurrent. mail", ["inquire@blucurrent. mail"]),  # OCR broke the dot
+            ("sent to jane@gmail.com. she replied", ["jane@gmail.com"]),
+            ("jane@example. Then we met", []),  # a sentence ends, not an OCR break
+            ("follow us @ acme.com", []),  # prose around '@' is not an address
+            ("contact @acme", []),
+            (".jane@example.com", []),  # local part may not start with a dot
+            ("jane..doe@example.com", []),
+            ("jane@localhost", []),
+        ],
+    ),
+    *table(
+        "phone",
+        [
+            ("Call (555) 123-4567 now", ["(555) 123-4567"]),
+            ("555.123.4567", ["555.123.4567"]),
+            ("555-123-4567 x204", ["555-123-4567 x204"]),
+            ("+1 415 555 2671", ["+1 415 555 2671"]),
+            ("+14155552671", ["+14155552671"]),
+            ("+44 20 7946 0958", ["+44 20 7946 0958"]),
+            ("+49 (30) 1234567", ["+49 (30) 1234567"]),
+            ("Tel: 4155552671", ["4155552671"]),
+            ("Phone 555-1234", ["555-1234"]),
+            ("Fax: 020 7946 0958", ["020 7946 0958"]),
+            ("Order 4155552671", []),  # bare ten digits need a phone word
+            ("Order 555-1234", []),
+            ("Ref 020 7946 0958", []),
+            ("155-123-4567", []),  # North American area codes never start with 0 or 1
+            ("000-000-0000", []),
+            ("555-123-45678", []),
+            ("+1 2", []),  # too few digits
+        ],
+    ),
+    *table(
+        "payment_card",
+        [
+            ("Visa 4111 1111 1111 1111", ["4111 1111 1111 1111"]),
+            ("4111-1111-1111-1111", ["4111-1111-1111-1111"]),
+            ("4111111111111111", ["4111111111111111"]),
+            ("Amex 3782 822463 10005", ["3782 822463 10005"]),
+            ("MC 5500 0000 0000 0004 due", ["5500 0000 0000 0004"]),
+            ("Discover 6011 1111 1111 1117", ["6011 1111 1111 1117"]),
+            ("Diners 3056 930902 5904", ["3056 930902 5904"]),
+            ("4111 1111 1111 1112", []),  # Luhn fails
+            ("1234 5678 9012 3452", []),  # Luhn passes, no card network starts with 1
+            ("4111 1111-1111 1111", []),  # mixed separators are not one number
+            ("41111111111111111111", []),  # twenty digits
+            ("378282246310005 0", ["378282246310005"]),
+        ],
+    ),
+    *table(
+        "card_expiry",
+        [
+            ("Exp 12/27", ["12/27"]),
+            ("Valid thru 03 / 2029", ["03 / 2029"]),
+            ("Ratio 12/27", []),  # needs its context
+            ("Exp 13/27", []),  # no month 13
+        ],
+    ),
+    *table(
+        "card_security_code",
+        [
+            ("CVV: 123", ["123"]),
+            ("Security code 4821", ["4821"]),
+            ("Room 123", []),
+        ],
+    ),
+    *table(
+        "iban",
+        [
+            ("IBAN DE89 3704 0044 0532 0130 00", ["DE89 3704 0044 0532 0130 00"]),
+            ("GB29NWBK60161331926819", ["GB29NWBK60161331926819"]),
+            ("NL91 ABNA 0417 1643 00 paid", ["NL91 ABNA 0417 1643 00"]),
+            ("BE68 5390 0754 7034 BANK", ["BE68 5390 0754 7034"]),  # cut at Belgium's 16
+            ("FR14 2004 1010 0505 0001 3M02 606", ["FR14 2004 1010 0505 0001 3M02 606"]),
+            ("DE89 3704 0044 0532 0130 01", []),  # mod 97 fails
+            ("DE89 3704 0044 0532 0130", []),  # too short for Germany
+            ("ZZ89 3704 0044 0532 0130 00", []),  # no such country
+        ],
+    ),
+    *table(
+        "ssn",
+        [
+            ("SSN 123-45-6789", ["123-45-6789"]),
+            ("078 05 1120", ["078 05 1120"]),
+            ("SSN: 123456789", ["123456789"]),
+            ("Social Security No. 123456789", ["123456789"]),
+            ("000-12-3456", []),
+            ("666-12-3456", []),
+            ("912-34-5678", []),  # 9xx areas are never issued as SSNs
+            ("123-00-4567", []),
+            ("123-45-0000", []),
+            ("123-45 6789", []),  # mixed separators
+            ("Order 123456789", []),  # bare digits need "SSN" nearby
+        ],
+    ),
+    *table(
+        "tax_id",
+        [
+            ("EIN 12-3456789", ["12-3456789"]),
+            ("ITIN: 912-73-4567", ["912-73-4567"]),
+            ("Tax ID 123456780", ["123456780"]),
+            ("Part 12-3456789", []),
+        ],
+    ),
+    *table(
+        "date",
+        [
+            ("DOB 3/15/48", ["3/15/48"]),
+            ("on 03/15/1948.", ["03/15/1948"]),
+            ("15.03.1948", ["15.03.1948"]),
+            ("31-12-2024", ["31-12-2024"]),
+            ("2024-02-29", ["2024-02-29"]),
+            ("March 5, 2024", ["March 5, 2024"]),
+            ("MAR. 5TH 2024", ["MAR. 5TH 2024"]),
+            ("5 March 2024", ["5 March 2024"]),
+            ("05-Mar-24", ["05-Mar-24"]),
+            ("the 5th of March", ["5th of March"]),
+            ("seen March 2024", ["March 2024"]),
+            ("March 15", ["March 15"]),
+            ("2023-02-29", []),  # not a leap year
+            ("13/13/2024", []),
+            ("2024-13-01", []),
+            ("1.2.10", []),  # a version number
+            ("v1.2.2024.5", []),
+            ("in 2024", []),  # a bare year is not a date
+            ("Marching 5 bands", []),
+            ("February 30, 2024", []),
+        ],
+    ),
+    *table(
+        "mrn",
+        [
+            ("MRN: 4471829", ["4471829"]),
+            ("Medical Record Number: MR-0098812", ["MR-0098812"]),
+            ("Patient ID A12345", ["A12345"]),
+            ("Order 4471829", []),
+            ("MRN: 123", []),  # too short to identify anyone
+        ],
+    ),
+    *table(
+        "routing_number",
+        [
+            ("Routing 021000021", ["021000021"]),
+            ("ABA: 011000015", ["011000015"]),
+            ("Routing 021000022", []),  # checksum fails
+        ],
+    ),
+    *table(
+        "account_number",
+        [
+            ("Account Number: 1234 5678 9012", ["1234 5678 9012"]),
+            ("Acct # 000123456789", ["000123456789"]),
+            ("A/C 98765-4321", ["98765-4321"]),
+            ("Invoice 1234 5678 9012", []),
+        ],
+    ),
+    *table(
+        "member_id",
+        [
+            ("Member ID: XJH123456789", ["XJH123456789"]),
+            ("Policy No. 55-88812-3", ["55-88812-3"]),
+            ("Group Number 884201", ["884201"]),
+            ("Model XJH123456789", []),
+        ],
+    ),
+    *table(
+        "ip_address",
+        [
+            ("from 192.168.1.20 at", ["192.168.1.20"]),
+            ("8.8.8.8", ["8.8.8.8"]),
+            ("2001:db8::8a2e:370:7334", ["2001:db8::8a2e:370:7334"]),
+            ("fe80:0:0:0:204:61ff:fe9d:f156", ["fe80:0:0:0:204:61ff:fe9d:f156"]),
+            ("::ffff:192.0.2.128", ["::ffff:192.0.2.128"]),
+            ("256.1.1.1", []),
+            ("127.0.0.1", []),
+            ("10:30:45", []),  # a time
+            ("::1", []),
+            ("1.2.3.4.5", []),
+        ],
+    ),
+    *table(
+        "personal_url",
+        [
+            ("https://www.linkedin.com/in/jane-doe,", ["https://www.linkedin.com/in/jane-doe"]),
+            ("facebook.com/jane.doe", ["facebook.com/jane.doe"]),
+            ("http://example.edu/~jdoe/cv.html", ["http://example.edu/~jdoe/cv.html"]),
+            (
+                "https://portal.clinic.org/patients/users/4471",
+                ["https://portal.clinic.org/patients/users/4471"],
+            ),
+            (
+                "https://shop.com/track?email=jane@x.com",
+                ["https://shop.com/track?email=jane@x.com"],
+            ),
+            ("https://www.chase.com/contact", []),  # an institution's own page
+            ("https://www.linkedin.com/", []),
+            ("www.linkedin.com/company/acme", []),
+        ],
+    ),
+]
+
+
+@pytest.mark.parametrize(("recognizer", "text", "values"), CASES)
+def test_recognizer_table(recognizer: str, text: str, values: list[str]) -> None:
+    hits = found(text)
+    assert [value for _, value in hits] == values
+    assert all(name == recognizer for name, _ in hits)
+
+
+@pytest.mark.parametrize(
+    ("text", "category", "values"),
+    [
+        ("Questions? 1-800-555-0199", Category.FINANCIAL, []),
+        ("Questions? 1-800-555-0199", Category.GENERAL, ["1-800-555-0199"]),
+        ("Call (888) 555-1234", Category.FINANCIAL, []),
+        ("Call +1 877 555 1234", Category.FINANCIAL, []),
+        ("Call (415) 555-1234", Category.FINANCIAL, ["(415) 555-1234"]),
+        ("Account 800 555 0199", Category.FINANCIAL, []),  # the toll-free reading shadows it
+        ("Statement date 03/15/2024", Category.FINANCIAL, []),
+        ("Account opened 2024-03-05", Category.FINANCIAL, []),  # a date, not an account number
+        ("DOB 03/15/1948", Category.FINANCIAL, ["03/15/1948"]),
+        ("Date of birth (MM/DD/YYYY): 03/15/1948", Category.LEGAL, ["03/15/1948"]),
+        ("Admitted 03/15/2024", Category.MEDICAL, ["03/15/2024"]),
+        ("Visit 03/15/2024", Category.FIELD_SERVICE, []),
+        ("Exp 12/27", Category.MEDICAL, []),  # card expiry runs in Financial and General only
+    ],
+)
+def test_category_selection_and_preserve_rules(
+    text: str, category: Category, values: list[str]
+) -> None:
+    assert [value for _, value in found(text, category)] == values
+
+
+def test_labels_follow_the_recognizer() -> None:
+    document = Document.from_text("jane@x.com 4111 1111 1111 1111 MRN 4471829 SSN 123-45-6789")
+    labels = [(m.recognizer, m.label) for m in find_rule_matches(document, Category.GENERAL)]
+    assert labels == [("email", "EMAIL"), ("payment_card", "CARD"), ("mrn", "MRN"), ("ssn", "SSN")]
+
+
+def test_recognizer_filter_runs_only_the_named_ones() -> None:
+    document = Document.from_text("jane@x.com (555) 123-4567")
+    only_phone = find_rule_matches(document, Category.GENERAL, recognizers={"phone"})
+    assert [m.recognizer for m in only_phone] == ["phone"]
+    with pytest.raises(KeyError, match="no_such"):
+        find_rule_matches(document, Category.GENERAL, recognizers={"no_such"})

@@ -1,0 +1,222 @@
+"""Load the recognizers and the per-category rule sets from their YAML files.
+
+Everything is checked at load time — unknown validators, labels outside
+`prompts/labels.yaml`, unknown recognizers or categories, patterns that do not compile — so
+a bad edit fails on import with a message that names the file and the entry.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from redacto.document import Category
+from redacto.rules.validators import VALIDATORS, Validator
+
+RULES_DIR = Path(__file__).resolve().parent
+RECOGNIZERS_FILE = RULES_DIR / "recognizers.yaml"
+CATEGORIES_FILE = RULES_DIR / "categories.yaml"
+LABELS_FILE = RULES_DIR.parents[2] / "prompts" / "labels.yaml"
+
+# ASCII semantics match java.util.regex's defaults, so both languages read patterns alike.
+REGEX_FLAGS = re.ASCII
+
+
+class RulesConfigError(ValueError):
+    """A rules YAML file, or the label vocabulary it refers to, is malformed."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class ContextSpec(_Strict):
+    """Phrases that must appear among the `window` words before a match."""
+
+    words: tuple[str, ...] = Field(min_length=1)
+    window: int = Field(default=4, ge=1, le=20)
+
+
+class PatternSpec(_Strict):
+    """One regular expression of a recognizer, as written in the YAML."""
+
+    name: str
+    regex: str
+    validator: str | None = None
+    needs_context: bool = False
+
+
+class RecognizerSpec(_Strict):
+    label: str
+    description: str
+    validator: str | None = None
+    needs_context: bool = False
+    context: ContextSpec | None = None
+    patterns: tuple[PatternSpec, ...] = ()
+    patterns_from: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Pattern:
+    """A compiled pattern with its validator and whether it needs context words."""
+
+    name: str
+    regex: re.Pattern[str]
+    validator_name: str | None
+    needs_context: bool
+
+    validator: Validator | None
+
+
+@dataclass(frozen=True, slots=True)
+class Recognizer:
+    """A named detector of one kind of identifier: patterns, validators, context, label.
+
+    `context_phrases` are the context words split into lower-case word runs, ready to be
+    compared with the words before a match.
+    """
+
+    name: str
+    label: str
+    description: str
+    patterns: tuple[Pattern, ...]
+    context: ContextSpec | None
+    context_phrases: tuple[tuple[str, ...], ...] = ()
+
+
+class PreserveRule(_Strict):
+    """Keeps a recognizer's match readable when its digits fully match `digits`."""
+
+    recognizer: str
+    digits: str
+    reason: str
+
+    def keeps(self, recognizer: str, value: str) -> bool:
+        if recognizer != self.recognizer:
+            return False
+        only_digits = re.sub(r"[^0-9]", "", value)
+        return re.fullmatch(self.digits, only_digits, REGEX_FLAGS) is not None
+
+
+class CategoryRuleSet(_Strict):
+    """The recognizers a category runs (in priority order) and what it preserves."""
+
+    category: Category
+    recognizers: tuple[str, ...]
+    preserve: tuple[PreserveRule, ...] = ()
+
+
+@dataclass(frozen=True)
+class RuleCatalog:
+    """Every recognizer, by name in priority order, and every category's rule set."""
+
+    recognizers: dict[str, Recognizer]
+    categories: dict[Category, CategoryRuleSet]
+
+
+def _read_yaml(path: Path, top_key: str) -> dict:
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise RulesConfigError(f"missing file: {path}") from None
+    except yaml.YAMLError as error:
+        raise RulesConfigError(f"{path}: invalid YAML: {error}") from None
+    if not isinstance(data, dict) or not isinstance(data.get(top_key), dict):
+        raise RulesConfigError(f"{path}: expected a mapping under '{top_key}:'")
+    return data[top_key]
+
+
+def load_label_names(path: Path = LABELS_FILE) -> frozenset[str]:
+    """The label vocabulary's names, from `prompts/labels.yaml`."""
+    return frozenset(str(name) for name in _read_yaml(path, "labels"))
+
+
+def _build_recognizer(
+    name: str, spec: RecognizerSpec, specs: dict[str, RecognizerSpec], path: Path
+) -> Recognizer:
+    source = spec
+    if spec.patterns_from is not None:
+        if spec.patterns:
+            raise RulesConfigError(f"{path}: {name}: give patterns or patterns_from, not both")
+        source = specs.get(spec.patterns_from)  # type: ignore[assignment]
+        if source is None or source.patterns_from is not None:
+            raise RulesConfigError(f"{path}: {name}: patterns_from must name a plain recognizer")
+    if not source.patterns:
+        raise RulesConfigError(f"{path}: {name}: no patterns")
+    patterns = []
+    for pattern in source.patterns:
+        validator_name = pattern.validator or source.validator or spec.validator
+        if validator_name is not None and validator_name not in VALIDATORS:
+            raise RulesConfigError(f"{path}: {name}: unknown validator {validator_name!r}")
+        needs_context = spec.needs_context or source.needs_context or pattern.needs_context
+        if needs_context and spec.context is None:
+            raise RulesConfigError(f"{path}: {name}: {pattern.name} needs context words")
+        try:
+            compiled = re.compile(pattern.regex, REGEX_FLAGS)
+        except re.error as error:
+            raise RulesConfigError(f"{path}: {name}.{pattern.name}: bad regex: {error}") from None
+        validator = VALIDATORS[validator_name] if validator_name else None
+        patterns.append(Pattern(pattern.name, compiled, validator_name, needs_context, validator))
+    phrases = (
+        tuple(tuple(phrase.lower().split()) for phrase in spec.context.words)
+        if spec.context
+        else ()
+    )
+    return Recognizer(name, spec.label, spec.description, tuple(patterns), spec.context, phrases)
+
+
+def load_recognizers(
+    path: Path = RECOGNIZERS_FILE, labels: frozenset[str] | None = None
+) -> dict[str, Recognizer]:
+    """Every recognizer in `recognizers.yaml`, in file (priority) order."""
+    labels = load_label_names() if labels is None else labels
+    specs: dict[str, RecognizerSpec] = {}
+    for name, entry in _read_yaml(path, "recognizers").items():
+        try:
+            specs[name] = RecognizerSpec(**(entry or {}))
+        except (TypeError, ValidationError) as error:
+            raise RulesConfigError(f"{path}: recognizer {name}: {error}") from None
+        if specs[name].label not in labels:
+            raise RulesConfigError(
+                f"{path}: recognizer {name}: label {specs[name].label!r} is not in "
+                f"prompts/labels.yaml ({', '.join(sorted(labels))})"
+            )
+    return {name: _build_recognizer(name, spec, specs, path) for name, spec in specs.items()}
+
+
+def load_categories(
+    recognizers: dict[str, Recognizer], path: Path = CATEGORIES_FILE
+) -> dict[Category, CategoryRuleSet]:
+    """Each category's rule set; its recognizers are put in priority order."""
+    priority = {name: position for position, name in enumerate(recognizers)}
+    rule_sets: dict[Category, CategoryRuleSet] = {}
+    for name, entry in _read_yaml(path, "categories").items():
+        try:
+            rule_set = CategoryRuleSet(category=name, **(entry or {}))
+        except (TypeError, ValidationError) as error:
+            raise RulesConfigError(f"{path}: category {name}: {error}") from None
+        named = set(rule_set.recognizers) | {rule.recognizer for rule in rule_set.preserve}
+        unknown = sorted(named - set(recognizers))
+        if unknown:
+            raise RulesConfigError(f"{path}: category {name}: unknown recognizers {unknown}")
+        for rule in rule_set.preserve:
+            try:
+                re.compile(rule.digits, REGEX_FLAGS)
+            except re.error as error:
+                raise RulesConfigError(f"{path}: {name}: bad preserve regex: {error}") from None
+        ordered = tuple(sorted(set(rule_set.recognizers), key=priority.__getitem__))
+        rule_sets[rule_set.category] = rule_set.model_copy(update={"recognizers": ordered})
+    missing = [category.value for category in Category if category not in rule_sets]
+    if missing:
+        raise RulesConfigError(f"{path}: categories without rules: {missing}")
+    return rule_sets
+
+
+def load_catalog() -> RuleCatalog:
+    """The recognizers and category rule sets shipped with the package."""
+    recognizers = load_recognizers()
+    return RuleCatalog(recognizers=recognizers, categories=load_categories(recognizers))
