@@ -10,7 +10,7 @@ root=$(pwd)
 
 say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 
-apt_packages=(tesseract-ocr tesseract-ocr-eng fonts-dejavu-core fonts-liberation junit5)
+apt_packages=(tesseract-ocr tesseract-ocr-eng fonts-dejavu-core fonts-liberation junit5 libgoogle-gson-java)
 missing=()
 for package in "${apt_packages[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")

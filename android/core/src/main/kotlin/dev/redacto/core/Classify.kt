@@ -1,0 +1,28 @@
+package dev.redacto.core
+
+/**
+ * Step 1 — Classify: which of the seven categories' prompts should drive detection.
+ *
+ * A universal prompt sees at most the first chunk's worth of the document. An answer that
+ * cannot be read, or names no known category, falls back to General — recorded in the
+ * report, never an exception: General's detector is the broadest, so the fallback fails safe.
+ */
+data class Classification(val category: Category, val documentType: String, val fallback: Boolean)
+
+/** Asks the model for DOCUMENT_TYPE and CATEGORY; General when the answer is unusable. */
+suspend fun classify(document: Document, context: StepContext): Classification {
+    context.emit(ProgressEvent(step = Step.CLASSIFY, phase = Phase.START))
+    val template = context.prompts.template(Step.CLASSIFY, document.mode, null)
+    val (system, user) = template.render(mapOf("document" to classifyText(document, context.options.chunkSize)))
+    val parse = ClassifyParse()
+    val reply = context.call(Step.CLASSIFY, system, user, parse::feed)
+    context.record(Step.CLASSIFY, reply, parse.rejected)
+    val result =
+        Classification(
+            category = parse.category ?: Category.GENERAL,
+            documentType = parse.documentType,
+            fallback = parse.category == null,
+        )
+    context.emit(ProgressEvent(step = Step.CLASSIFY, phase = Phase.END, category = result.category))
+    return result
+}

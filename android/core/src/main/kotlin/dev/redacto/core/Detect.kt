@@ -1,0 +1,117 @@
+package dev.redacto.core
+
+/**
+ * Step 2 — Detect: the category's own prompt finds the identifiers, one line per item.
+ *
+ * Image mode shows the elements as an indexed list, 150 per call, and reads `INDEX:LABEL`
+ * lines; text mode reads `LABEL: value` lines. Each line is acted on as soon as it is
+ * complete (the count on screen rises while the model talks). Lines that cannot be used are
+ * dropped and recorded as parse errors. Mirrors `pipeline/detect.py`.
+ */
+
+/** What makes two detections the same thing: the element (image) or the value (text). */
+sealed interface DetectionKey {
+    data class ByIndex(val index: Int) : DetectionKey
+
+    data class ByValue(val value: String) : DetectionKey
+}
+
+fun detectionKey(detection: Detection): DetectionKey =
+    detection.index?.let { DetectionKey.ByIndex(it) } ?: DetectionKey.ByValue(valueKey(detection.value ?: ""))
+
+/**
+ * Adds the [new] detections not already present; returns (all, the ones added). The first
+ * finder of an element or value keeps it (rules run first, then detect, then each validate
+ * round), so nothing already detected is ever removed or relabelled.
+ */
+fun unionDetections(existing: List<Detection>, new: List<Detection>): Pair<List<Detection>, List<Detection>> {
+    val seen = existing.map(::detectionKey).toMutableSet()
+    val added = new.filter { seen.add(detectionKey(it)) }
+    return (existing + added) to added
+}
+
+/** The canonical line for an item (`1:NAME`, `NAME: value`). */
+fun itemLine(item: IndexItem): String = "${item.index}:${item.label}"
+
+fun itemLine(item: TextItem): String = "${item.label}: ${item.value}"
+
+/** Detections of one detect step, as the lines arrive, with the running count. */
+private class Findings(
+    val context: StepContext,
+    val category: Category,
+    val seen: MutableSet<DetectionKey>,
+) {
+    val found = mutableListOf<Detection>()
+    var chunks: Int? = null
+
+    fun progress(phase: Phase, chunk: Int? = null) {
+        context.emit(
+            ProgressEvent(step = Step.DETECT, phase = phase, category = category, found = seen.size, chunk = chunk, chunks = chunks),
+        )
+    }
+
+    /** Files one parsed line: a new detection (true), a rejection, or nothing. */
+    fun keep(item: ParsedLine?, line: String, rejected: MutableList<LineRejected>): Boolean {
+        val detection =
+            when (item) {
+                null -> return false
+                is LineRejected -> {
+                    rejected.add(item)
+                    return false
+                }
+                is IndexItem -> Detection(label = item.label, source = Source.DETECT, round = 1, index = item.index)
+                is TextItem -> Detection(label = item.label, source = Source.DETECT, round = 1, value = item.value)
+            }
+        val key = detectionKey(detection)
+        if (key in seen) {
+            // Found by a rule already: no fault of the model's. Said twice by it: a duplicate.
+            if (found.any { detectionKey(it) == key }) rejected.add(LineRejected(line, RejectReason.DUPLICATE))
+            return false
+        }
+        seen.add(key)
+        found.add(detection)
+        return true
+    }
+}
+
+/**
+ * Runs the detector over the document; returns its detections (round 1, source detect).
+ * [already] (the rule hits) seeds the running count shown to the user; the model naming one
+ * of them again is not counted as an error.
+ */
+suspend fun detect(document: Document, category: Category, context: StepContext, already: List<Detection>): List<Detection> {
+    val template = context.prompts.template(Step.DETECT, document.mode, category)
+    val labels = template.labels.toSet()
+    val findings = Findings(context, category, already.map(::detectionKey).toMutableSet())
+
+    if (document.mode == Mode.TEXT) {
+        findings.progress(Phase.START)
+        val rejected = mutableListOf<LineRejected>()
+        val (system, user) = template.render(mapOf("document" to document.text))
+        val reply =
+            context.call(Step.DETECT, system, user) { line ->
+                if (findings.keep(parseTextLine(line, labels), line, rejected)) findings.progress(Phase.PROGRESS)
+            }
+        context.record(Step.DETECT, reply, rejected)
+        findings.progress(Phase.END)
+        return findings.found
+    }
+
+    val chunks = chunkElements(document.elements, context.options.chunkSize)
+    findings.chunks = chunks.size
+    findings.progress(Phase.START, 0)
+    for (chunk in chunks) {
+        // One fresh call per chunk; indices outside it are the model's error.
+        val rejected = mutableListOf<LineRejected>()
+        val (system, user) = template.render(mapOf("elements" to formatElements(chunk.elements)))
+        val reply =
+            context.call(Step.DETECT, system, user) { line ->
+                if (findings.keep(parseIndexLine(line, labels, chunk.indexRange), line, rejected)) {
+                    findings.progress(Phase.PROGRESS, chunk.number)
+                }
+            }
+        context.record(Step.DETECT, reply, rejected, chunk = chunk.number)
+    }
+    findings.progress(Phase.END, chunks.size - 1)
+    return findings.found
+}

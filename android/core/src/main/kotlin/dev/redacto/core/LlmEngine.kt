@@ -1,0 +1,90 @@
+package dev.redacto.core
+
+import kotlinx.coroutines.flow.Flow
+
+/** The engine could not produce a reply (load failure, runtime error, script exhausted). */
+open class EngineException(message: String, cause: Throwable? = null) : RuntimeException(message, cause)
+
+/** One call: a fresh conversation with a system prompt and one user message. */
+data class ChatRequest(
+    val step: Step,
+    val system: String,
+    val user: String,
+    val maxOutputTokens: Int = 512,
+)
+
+/** What one call cost. Token counts are null where the runtime cannot say. */
+data class ReplyStats(
+    val ms: Double,
+    val promptTokens: Int? = null,
+    val outputTokens: Int? = null,
+    val ttftMs: Double? = null,
+)
+
+/** A finished reply: the whole text and its statistics. */
+data class Reply(val text: String, val stats: ReplyStats)
+
+/** Which model answered: recorded in every report so results can be traced to a file. */
+data class ModelIdentity(val uri: String, val name: String, val sha256: String? = null)
+
+/**
+ * A model runtime: "send this system prompt and this user message in a new conversation,
+ * give me the reply as a stream". Implementations must open a new conversation for every
+ * call, and decode greedily (the phone's NPU exposes no sampling knobs).
+ */
+interface LlmEngine : AutoCloseable {
+    val identity: ModelIdentity
+
+    /** The reply to [request], piece by piece as the model generates it. */
+    fun stream(request: ChatRequest): Flow<String>
+
+    /**
+     * Runs one call to the end; [onText] sees each piece as it arrives. Engines that know
+     * token counts override this to report them.
+     */
+    suspend fun complete(request: ChatRequest, onText: (String) -> Unit = {}): Reply {
+        val started = System.nanoTime()
+        var firstPieceAt: Long? = null
+        val text = StringBuilder()
+        stream(request).collect { piece ->
+            if (firstPieceAt == null) firstPieceAt = System.nanoTime()
+            text.append(piece)
+            onText(piece)
+        }
+        val ms = (System.nanoTime() - started) / 1e6
+        val ttft = firstPieceAt?.let { (it - started) / 1e6 }
+        return Reply(text.toString(), ReplyStats(ms = ms, ttftMs = ttft))
+    }
+
+    /** Releases the runtime. Safe to call more than once. */
+    override fun close() {}
+}
+
+/**
+ * Turns a stream of text pieces into complete lines, acting on each as soon as it ends.
+ * Detect and validate use this so boxes can be drawn while the model is still talking.
+ */
+class LineSplitter(private val onLine: (String) -> Unit) {
+    private val pending = StringBuilder()
+
+    fun feed(piece: String) {
+        var start = 0
+        while (true) {
+            val newline = piece.indexOf('\n', start)
+            if (newline < 0) break
+            pending.append(piece, start, newline)
+            onLine(pending.toString())
+            pending.setLength(0)
+            start = newline + 1
+        }
+        pending.append(piece, start, piece.length)
+    }
+
+    /** Flushes a last line that had no newline. */
+    fun finish() {
+        if (pending.isNotEmpty()) {
+            onLine(pending.toString())
+            pending.setLength(0)
+        }
+    }
+}

@@ -1,0 +1,226 @@
+package dev.redacto.core
+
+/**
+ * Finds where a detected value sits in the original text, despite OCR noise.
+ *
+ * The model reports values as it read them ("inquire@blucurrent.mail"); the text holds what
+ * OCR read ("inquire@blucurrent. mail"). Four levels, strictest first, stopping at the
+ * first that finds something:
+ *
+ * 1. exact — the value verbatim, on word boundaries, every occurrence;
+ * 2. normalized — the same letters and digits ignoring case, quotes, punctuation and
+ *    whitespace, on word boundaries, every occurrence;
+ * 3. unique occurrence — one approximate occurrence (edit distance up to a third of the
+ *    length, values of 4+ letters/digits); two or more candidates are ambiguous and rejected;
+ * 4. substring — the longest common run of at least 5 letters/digits (and at least half the
+ *    value), widened to whole words, every occurrence.
+ *
+ * Anything else is "not located" (null): the caller reports it and fails closed. Spans count
+ * code points, as in Python. Mirrors `tools/redacto/pipeline/locator.py`.
+ */
+const val MIN_FUZZY_LENGTH = 4
+const val MIN_SUBSTRING_LENGTH = 5
+const val MAX_FUZZY_LENGTH = 64
+
+enum class LocateMethod(val wire: String) {
+    EXACT("exact"),
+    NORMALIZED("normalized"),
+    UNIQUE("unique"),
+    SUBSTRING("substring"),
+}
+
+/** Where a value was found (spans sorted, non-overlapping) and by which level. */
+data class Located(val method: LocateMethod, val spans: List<Span>)
+
+/** Letters and digits only, case-folded: the form values are compared in. */
+fun skeleton(text: String): String {
+    val kept = StringBuilder()
+    text.codePoints().forEach { if (PyText.isAlnum(it)) kept.append(PyText.casefold(it)) }
+    return kept.toString()
+}
+
+internal fun editDistance(a: IntArray, b: IntArray): Int {
+    var previous = IntArray(b.size + 1) { it }
+    for (i in 1..a.size) {
+        val current = IntArray(b.size + 1)
+        current[0] = i
+        for (j in 1..b.size) {
+            val substitution = previous[j - 1] + if (a[i - 1] != b[j - 1]) 1 else 0
+            current[j] = minOf(previous[j] + 1, current[j - 1] + 1, substitution)
+        }
+        previous = current
+    }
+    return previous[b.size]
+}
+
+internal fun codePointsOf(text: String): IntArray = text.codePoints().toArray()
+
+/** Locates values in one text; build once per document, call [locate] per value. */
+class Locator(val text: String) {
+    private val source = CodePointText(text)
+    private val skeletonText: CodePointText
+    private val origin: IntArray
+
+    init {
+        val chars = StringBuilder()
+        val origins = mutableListOf<Int>()
+        for (position in 0 until source.length) {
+            val codePoint = source[position]
+            if (PyText.isAlnum(codePoint)) {
+                PyText.casefold(codePoint).codePoints().forEach { folded ->
+                    chars.appendCodePoint(folded)
+                    origins.add(position)
+                }
+            }
+        }
+        skeletonText = CodePointText(chars.toString())
+        origin = origins.toIntArray()
+    }
+
+    /** Finds [value]'s spans, or null when it is not located. */
+    fun locate(value: String): Located? {
+        val stripped = PyText.strip(value)
+        if (stripped.isEmpty()) return null
+        exact(codePointsOf(stripped)).let { if (it.isNotEmpty()) return Located(LocateMethod.EXACT, it) }
+        val target = codePointsOf(skeleton(stripped))
+        if (target.isEmpty()) return null
+        normalized(target).let { if (it.isNotEmpty()) return Located(LocateMethod.NORMALIZED, it) }
+        unique(target).let { if (it.isNotEmpty()) return Located(LocateMethod.UNIQUE, it) }
+        substring(target).let { if (it.isNotEmpty()) return Located(LocateMethod.SUBSTRING, it) }
+        return null
+    }
+
+    // -- helpers ----------------------------------------------------------------------------
+
+    private fun alnumAt(position: Int): Boolean = position in 0 until source.length && PyText.isAlnum(source[position])
+
+    /** No letter or digit glued to either side of an alphanumeric edge of the match. */
+    private fun onBoundaries(start: Int, end: Int): Boolean {
+        val leftOk = !(PyText.isAlnum(source[start]) && alnumAt(start - 1))
+        val rightOk = !(PyText.isAlnum(source[end - 1]) && alnumAt(end))
+        return leftOk && rightOk
+    }
+
+    /** Original [start, end) of skeleton positions first..last inclusive. */
+    private fun spanOf(first: Int, last: Int): Pair<Int, Int> = origin[first] to origin[last] + 1
+
+    private fun widen(span: Pair<Int, Int>): Pair<Int, Int> {
+        var (start, end) = span
+        while (alnumAt(start - 1)) start--
+        while (alnumAt(end)) end++
+        return start to end
+    }
+
+    private fun skeletonHits(target: IntArray): List<Int> {
+        val hits = mutableListOf<Int>()
+        var at = skeletonText.find(target, 0)
+        while (at != -1) {
+            hits.add(at)
+            at = skeletonText.find(target, at + 1)
+        }
+        return hits
+    }
+
+    // -- the four levels -------------------------------------------------------------------
+
+    private fun exact(value: IntArray): List<Span> {
+        val spans = mutableListOf<Span>()
+        var at = source.find(value, 0)
+        while (at != -1) {
+            val end = at + value.size
+            if (onBoundaries(at, end) && (spans.isEmpty() || at >= spans.last().end)) spans.add(Span(at, end))
+            at = source.find(value, at + 1)
+        }
+        return spans
+    }
+
+    private fun normalized(target: IntArray): List<Span> {
+        val spans = mutableListOf<Span>()
+        for (hit in skeletonHits(target)) {
+            val (start, end) = spanOf(hit, hit + target.size - 1)
+            if (onBoundaries(start, end) && (spans.isEmpty() || start >= spans.last().end)) spans.add(Span(start, end))
+        }
+        return spans
+    }
+
+    private fun unique(target: IntArray): List<Span> {
+        val length = target.size
+        if (length < MIN_FUZZY_LENGTH || length > MAX_FUZZY_LENGTH) return emptyList()
+        val budget = maxOf(1, (length + 1) / 3)
+        val candidates = mutableSetOf<Pair<Int, Int>>()
+        for ((first, last) in fuzzyMatches(target, budget)) {
+            val (start, end) = widen(spanOf(first, last))
+            if (codePointsOf(skeleton(source.slice(start, end))).size > length + budget) continue
+            candidates.add(start to end)
+        }
+        val occurrences = dropOverlaps(candidates)
+        if (occurrences.size != 1) return emptyList()
+        val (start, end) = occurrences.single()
+        return listOf(Span(start, end))
+    }
+
+    /** (first, last) skeleton windows within [budget] edits of [target]. */
+    private fun fuzzyMatches(target: IntArray, budget: Int): List<Pair<Int, Int>> {
+        val text = skeletonText.points
+        val length = target.size
+        // Sellers: column[length] = fewest edits turning target into a text substring ending at j.
+        val costs = IntArray(text.size + 1)
+        var previousColumn = IntArray(length + 1) { it }
+        for (j in 1..text.size) {
+            val column = IntArray(length + 1)
+            for (i in 1..length) {
+                val substitution = previousColumn[i - 1] + if (target[i - 1] != text[j - 1]) 1 else 0
+                column[i] = minOf(previousColumn[i] + 1, column[i - 1] + 1, substitution)
+            }
+            costs[j] = column[length]
+            previousColumn = column
+        }
+        val matches = mutableListOf<Pair<Int, Int>>()
+        for (j in 1..text.size) {
+            val cost = costs[j]
+            if (cost > budget) continue
+            val left = if (j > 1) costs[j - 1] else budget + 1
+            val right = if (j < text.size) costs[j + 1] else budget + 1
+            if (cost > left || cost > right) continue
+            var bestStart = -1
+            var bestDistance = Int.MAX_VALUE
+            for (start in maxOf(0, j - length - budget)..maxOf(0, j - length + budget)) {
+                if (start >= j) break
+                val distance = editDistance(target, text.copyOfRange(start, j))
+                if (distance < bestDistance) {
+                    bestStart = start
+                    bestDistance = distance
+                }
+            }
+            if (bestStart >= 0 && bestDistance <= budget) matches.add(bestStart to j - 1)
+        }
+        return matches
+    }
+
+    private fun substring(target: IntArray): List<Span> {
+        val shortest = maxOf(MIN_SUBSTRING_LENGTH, (target.size + 1) / 2)
+        for (size in target.size downTo shortest) {
+            for (offset in 0..target.size - size) {
+                val hits = skeletonHits(target.copyOfRange(offset, offset + size))
+                if (hits.isNotEmpty()) {
+                    val widened = hits.map { widen(spanOf(it, it + size - 1)) }.toSet()
+                    return dropOverlaps(widened).map { (start, end) -> Span(start, end) }
+                }
+            }
+        }
+        return emptyList()
+    }
+}
+
+/** Merges overlapping (start, end) pairs into disjoint ranges, sorted by start. */
+private fun dropOverlaps(spans: Set<Pair<Int, Int>>): List<Pair<Int, Int>> {
+    val merged = mutableListOf<Pair<Int, Int>>()
+    for ((start, end) in spans.sortedWith(compareBy({ it.first }, { it.second }))) {
+        if (merged.isNotEmpty() && start < merged.last().second) {
+            merged[merged.lastIndex] = merged.last().first to maxOf(merged.last().second, end)
+        } else {
+            merged.add(start to end)
+        }
+    }
+    return merged
+}

@@ -1,0 +1,137 @@
+package dev.redacto.core
+
+/**
+ * The pipeline, top to bottom: classify, detect, then redact and validate in rounds.
+ *
+ * [runPipeline] is the one place to read the data flow; each step lives in its own file. A
+ * privacy tool fails closed: anything it could not verify ends NEEDS_REVIEW, never PASS, and
+ * an engine failure ends ERROR with no redacted output claimed. Mirrors `pipeline/run.py`.
+ */
+
+/** The rule safety net: checksum-validated hits that are unioned with the model's. */
+fun interface RuleDetector {
+    fun find(document: Document, category: Category): List<Detection>
+
+    companion object {
+        /** No rules at all (what `PipelineOptions(rules = false)` amounts to). */
+        val NONE: RuleDetector = RuleDetector { _, _ -> emptyList() }
+    }
+}
+
+/** Redacts one document. Engine failures become an ERROR result, never an exception. */
+suspend fun runPipeline(
+    document: Document,
+    engine: LlmEngine,
+    prompts: PromptBook = PromptBook.BUILT_IN,
+    options: PipelineOptions = PipelineOptions(),
+    rules: RuleDetector = RuleDetector.NONE,
+    onEvent: ((ProgressEvent) -> Unit)? = null,
+): PipelineResult {
+    val run = PipelineRun(document, StepContext(engine, prompts, options, onEvent), rules)
+    return try {
+        run.execute()
+    } catch (error: EngineException) {
+        run.failed(error)
+    }
+}
+
+/** The state of one run as the steps fill it in. */
+private class PipelineRun(val document: Document, val context: StepContext, val rules: RuleDetector) {
+    var classification = Classification(Category.GENERAL, "", fallback = false)
+    var detections: List<Detection> = emptyList()
+    val namedByValidator = mutableListOf<String>()
+    var rounds = 0
+    val reasons = mutableListOf<ReviewReason>()
+
+    suspend fun execute(): PipelineResult {
+        if (PyText.strip(document.plainText()).isEmpty()) {
+            reasons.add(ReviewReason.NO_TEXT)
+            return finished(redact(askModel = false), Verdict.FAIL)
+        }
+
+        // 1. Classify
+        classification = classify(document, context)
+        val category = classification.category
+
+        // 2. Detect (the checksum rules first; their hits are unioned, never subtracted)
+        val ruleHits = if (context.options.rules) rules.find(document, category) else emptyList()
+        detections = ruleHits
+        val modelHits = detect(document, category, context, already = ruleHits)
+        detections = unionDetections(detections, modelHits).first
+
+        // 3–4. Redact and validate, adding what the validator names, for at most N rounds
+        var verdict = Verdict.FAIL
+        var redaction: Redaction? = null
+        for (round in 1..context.options.maxRounds) {
+            rounds = round
+            redaction = redact(round)
+            val check = validate(document, redaction, detections, category, context, round)
+            namedByValidator.addAll(check.named)
+            verdict = check.verdict
+            if (verdict == Verdict.PASS) break
+            if (check.missed.isEmpty()) {
+                reasons.add(ReviewReason.NOTHING_USABLE)
+                break
+            }
+            detections = unionDetections(detections, check.missed).first
+            if (round == context.options.maxRounds) {
+                // Out of rounds: keep everything found in the output, unverified.
+                reasons.add(ReviewReason.STILL_FAILING)
+                redaction = redact(round, askModel = false)
+            }
+        }
+        return finished(checkNotNull(redaction) { "max_rounds must be at least 1" }, verdict)
+    }
+
+    suspend fun redact(round: Int = 1, askModel: Boolean = true): Redaction =
+        if (document.mode == Mode.IMAGE) {
+            redactElements(document, detections, context, round)
+        } else {
+            redactText(document, detections, context, round, askModel)
+        }
+
+    fun finished(redaction: Redaction, verdict: Verdict): PipelineResult {
+        if (redaction.notLocated.isNotEmpty()) reasons.add(ReviewReason.NOT_LOCATED)
+        val status = if (verdict == Verdict.PASS && reasons.isEmpty()) Status.PASS else Status.NEEDS_REVIEW
+        val report = report(status).copy(notLocated = redaction.notLocated)
+        return when (redaction) {
+            is ImageRedaction ->
+                PipelineResult(
+                    report = report.copy(boxes = redaction.boxes, countShown = redaction.boxes.size),
+                    redactedText = redaction.text,
+                    redactedElements = redaction.elements,
+                    boxes = redaction.boxes,
+                )
+            is TextRedaction ->
+                PipelineResult(
+                    report =
+                        report.copy(
+                            countShown = redaction.replacements.size,
+                            redactFallback = !redaction.modelAnswerAccepted && detections.isNotEmpty(),
+                        ),
+                    redactedText = redaction.text,
+                )
+        }
+    }
+
+    fun failed(error: EngineException): PipelineResult =
+        PipelineResult(report = report(Status.ERROR).copy(error = "${error::class.simpleName}: ${error.message}"))
+
+    fun report(status: Status): RunReport {
+        val identity = context.engine.identity
+        return RunReport(
+            status = status,
+            mode = document.mode.wire,
+            category = classification.category,
+            documentType = classification.documentType,
+            classifyFallback = classification.fallback,
+            rounds = rounds,
+            detections = detections.toList(),
+            reviewReasons = reasons.toList(),
+            validatorMissed = namedByValidator.toList(),
+            steps = context.traces.toList(),
+            parseErrors = context.parseErrors.toList(),
+            model = ModelInfo(uri = identity.uri, name = identity.name, sha256 = identity.sha256),
+        )
+    }
+}

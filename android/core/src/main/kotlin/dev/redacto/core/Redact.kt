@@ -1,0 +1,232 @@
+package dev.redacto.core
+
+/**
+ * Step 3 — Redact: replace every detection with its `[LABEL_N]` placeholder.
+ *
+ * Image mode is deterministic and lossless: a detected index is its element's box, and the
+ * redacted element list shows the placeholder instead of the word. Text mode asks the model
+ * to rewrite the text with placeholders (it copes with OCR noise and its own "corrections"),
+ * then trusts only what it can check: the answer must be the original text with some pieces
+ * replaced, each replaced piece must be one of the detections. The locator's spans are always
+ * added, so a model that misses something cannot unredact it. A detection that neither finds
+ * is "not located": reported, and the run fails closed. Mirrors `pipeline/redact.py`; spans
+ * count code points.
+ */
+const val MIN_SHARED_RUN = 5
+
+/** The outcome of a redaction in either mode. */
+sealed interface Redaction {
+    val text: String
+    val notLocated: List<Detection>
+}
+
+/** Placeholders shown per detected index, and the boxes to burn (one per index). */
+data class ImageRedaction(
+    val shown: Map<Int, String>,
+    val boxes: List<Box>,
+    val elements: List<Element>,
+    override val notLocated: List<Detection>,
+) : Redaction {
+    override val text: String get() = elements.joinToString(" ") { it.text }
+}
+
+/** One span of the original text and the placeholder that replaces it. */
+data class Replacement(val span: Span, val placeholder: String, val detection: Detection)
+
+/** The redacted text, what was replaced, and whether the model's answer was used as-is. */
+data class TextRedaction(
+    override val text: String,
+    val replacements: List<Replacement>,
+    override val notLocated: List<Detection>,
+    val modelAnswerAccepted: Boolean,
+) : Redaction
+
+/** Maps each detected index to its box and placeholder (numbered in reading order). */
+fun redactElements(document: Document, detections: List<Detection>, context: StepContext, round: Int): ImageRedaction {
+    context.emit(ProgressEvent(step = Step.REDACT, phase = Phase.START, round = round))
+    val byIndex = sortedMapOf<Int, Detection>()
+    detections.forEach { detection -> detection.index?.let { byIndex[it] = detection } }
+    val book = PlaceholderBook()
+    val shown = linkedMapOf<Int, String>()
+    val boxes = mutableListOf<Box>()
+    val notLocated = mutableListOf<Detection>()
+    for ((index, detection) in byIndex) {
+        val element = document.elements[index]
+        shown[index] = book.assign(detection.label, element.text)
+        if (element.box == null) notLocated.add(detection) else boxes.add(element.box)
+    }
+    val elements = document.elements.map { element -> shown[element.index]?.let { element.copy(text = it) } ?: element }
+    context.emit(ProgressEvent(step = Step.REDACT, phase = Phase.END, round = round, found = boxes.size))
+    return ImageRedaction(shown, boxes, elements, notLocated)
+}
+
+/** Redacts text-mode detections: the model's checked answer plus the locator's spans. */
+suspend fun redactText(
+    document: Document,
+    detections: List<Detection>,
+    context: StepContext,
+    round: Int,
+    askModel: Boolean = true,
+): TextRedaction {
+    context.emit(ProgressEvent(step = Step.REDACT, phase = Phase.START, round = round))
+    val text = document.text
+    val found = mutableListOf<Pair<Span, Detection>>()
+    val locator = Locator(text)
+    for (detection in detections) {
+        detection.span?.let { found.add(it to detection) }
+        locator.locate(detection.value ?: "")?.spans?.forEach { found.add(it to detection) }
+    }
+    var accepted = false
+    if (askModel && detections.isNotEmpty()) {
+        val template = context.prompts.template(Step.REDACT, document.mode, null)
+        // Python formats a missing value as "None"; text-mode detections always carry one.
+        val listing = detections.joinToString("\n") { "${it.label}: ${it.value ?: "None"}" }
+        val (system, user) = template.render(mapOf("document" to text, "detections" to listing))
+        val reply = context.call(Step.REDACT, system, user)
+        context.record(Step.REDACT, reply, emptyList(), round)
+        val pieces = alignAnswer(text, reply.text, detections)
+        if (pieces != null) {
+            found.addAll(pieces)
+            val covered = pieces.map { detectionKey(it.second) }.toSet()
+            accepted = detections.all { detectionKey(it) in covered }
+        }
+    }
+    val replacements = number(merge(found))
+    val coveredKeys = found.map { detectionKey(it.second) }.toSet()
+    val notLocated = detections.filter { detectionKey(it) !in coveredKeys }
+    val redacted = apply(text, replacements)
+    context.emit(ProgressEvent(step = Step.REDACT, phase = Phase.END, round = round, found = replacements.size))
+    return TextRedaction(redacted, replacements, notLocated, accepted)
+}
+
+/**
+ * Reads the model's redacted text back as spans of the original, or null if rewritten.
+ *
+ * The answer must be the original (surrounding whitespace aside) with some pieces replaced
+ * by placeholders; each replaced piece must match one detection's value. Any other change — a
+ * fixed typo, a dropped sentence, a redacted diagnosis — rejects the whole answer.
+ */
+fun alignAnswer(original: String, answer: String, detections: List<Detection>): List<Pair<Span, Detection>>? {
+    // Worked in UTF-16 units like the rest of Kotlin; spans are converted to code points at the end.
+    val trimmedAnswer = PyText.strip(answer)
+    val offset = original.length - PyText.lstrip(original).length
+    val body = PyText.strip(original)
+    val literals = mutableListOf<String>()
+    val labels = mutableListOf<String>()
+    val matcher = PLACEHOLDER_PATTERN.matcher(trimmedAnswer)
+    var last = 0
+    while (matcher.find()) {
+        literals.add(trimmedAnswer.substring(last, matcher.start()))
+        labels.add(matcher.group(1))
+        last = matcher.end()
+    }
+    literals.add(trimmedAnswer.substring(last))
+    if (!body.startsWith(literals[0])) return null
+    var position = literals[0].length
+    val pieces = mutableListOf<Pair<Span, Detection>>()
+    for ((zeroBased, label) in labels.withIndex()) {
+        val number = zeroBased + 1
+        val literal = literals[number]
+        val end: Int
+        if (number == labels.size) {
+            end = body.length - literal.length
+            if (!body.endsWith(literal) || end <= position) return null
+        } else {
+            if (literal.isEmpty()) return null // two placeholders back to back: the split between them is unknown
+            end = body.indexOf(literal, position + 1)
+            if (end == -1) return null
+        }
+        val gap = body.substring(position, end)
+        val gapStart = position + (gap.length - PyText.lstrip(gap).length)
+        val gapEnd = position + PyText.rstrip(gap).length
+        val owner = owner(body.substring(gapStart, gapEnd), label, detections) ?: return null
+        val span = Span(original.codePointCount(0, offset + gapStart), original.codePointCount(0, offset + gapEnd))
+        pieces.add(span to owner)
+        position = end + literal.length
+    }
+    if (labels.isEmpty() && trimmedAnswer != body) return null
+    return pieces
+}
+
+/** The detection a replaced piece stands for, preferring one with the same label. */
+private fun owner(piece: String, label: String, detections: List<Detection>): Detection? {
+    val matching = detections.filter { valuesMatch(piece, it.value ?: "") }
+    return matching.firstOrNull { it.label == label } ?: matching.firstOrNull()
+}
+
+/**
+ * Could OCR noise or a model "correction" turn one into the other? Same letters and digits;
+ * or within a third of the length in edits; or sharing a run of at least 5 letters/digits
+ * that is at least half the shorter one.
+ */
+fun valuesMatch(piece: String, value: String): Boolean {
+    val a = codePointsOf(skeleton(piece))
+    val b = codePointsOf(skeleton(value))
+    if (a.isEmpty() || b.isEmpty()) {
+        val strippedPiece = PyText.strip(piece)
+        return strippedPiece == PyText.strip(value) && strippedPiece.isNotEmpty()
+    }
+    if (a.contentEquals(b)) return true
+    val shorter = minOf(a.size, b.size)
+    val allowed = maxOf(1, (b.size + 1) / 3)
+    if (Math.abs(a.size - b.size) <= allowed && editDistance(a, b) <= allowed) return true
+    return longestSharedRun(a, b) >= maxOf(MIN_SHARED_RUN, (shorter + 1) / 2)
+}
+
+private fun longestSharedRun(a: IntArray, b: IntArray): Int {
+    var best = 0
+    var previous = IntArray(b.size + 1)
+    for (charA in a) {
+        val current = IntArray(b.size + 1)
+        for (j in 1..b.size) {
+            if (charA == b[j - 1]) {
+                current[j] = previous[j - 1] + 1
+                best = maxOf(best, current[j])
+            }
+        }
+        previous = current
+    }
+    return best
+}
+
+/** Disjoint spans in reading order; overlapping ones merge, the longest finder names it. */
+private fun merge(found: List<Pair<Span, Detection>>): List<Pair<Span, Detection>> {
+    data class Merged(val span: Span, val owner: Detection, val ownerLength: Int)
+
+    val merged = mutableListOf<Merged>()
+    for ((span, detection) in found.sortedWith(compareBy({ it.first.start }, { -it.first.end }))) {
+        if (span.end <= span.start) continue
+        val previous = merged.lastOrNull()
+        if (previous != null && span.start < previous.span.end) {
+            val length = span.end - span.start
+            val longer = length > previous.ownerLength
+            merged[merged.lastIndex] =
+                Merged(
+                    Span(previous.span.start, maxOf(previous.span.end, span.end)),
+                    if (longer) detection else previous.owner,
+                    if (longer) length else previous.ownerLength,
+                )
+        } else {
+            merged.add(Merged(span, detection, span.end - span.start))
+        }
+    }
+    return merged.map { it.span to it.owner }
+}
+
+private fun number(spans: List<Pair<Span, Detection>>): List<Replacement> {
+    val book = PlaceholderBook()
+    return spans.map { (span, detection) -> Replacement(span, book.assign(detection.label, detection.value ?: ""), detection) }
+}
+
+private fun apply(text: String, replacements: List<Replacement>): String {
+    val source = CodePointText(text)
+    val out = StringBuilder()
+    var position = 0
+    for (replacement in replacements) {
+        out.append(source.slice(position, replacement.span.start))
+        out.append(replacement.placeholder)
+        position = replacement.span.end
+    }
+    out.append(source.slice(position, source.length))
+    return out.toString()
+}

@@ -1,0 +1,62 @@
+package dev.redacto.core
+
+/** Version of the `report.json` shape; mirrors `REPORT_VERSION` in `tools/redacto/report.py`. */
+const val REPORT_VERSION = 1
+
+/** One LLM call: which step, round and chunk, and what it cost. */
+data class StepTrace(
+    val step: Step,
+    val round: Int = 1,
+    val chunk: Int? = null,
+    val ms: Double,
+    val promptTokens: Int? = null,
+    val outputTokens: Int? = null,
+    val ttftMs: Double? = null,
+    val parseErrors: Int = 0,
+)
+
+/** A line the model produced that could not be used, and why (kept for the report). */
+data class ParseError(
+    val step: Step,
+    val round: Int = 1,
+    val chunk: Int? = null,
+    val line: String,
+    val reason: String,
+)
+
+/** Which model answered a run. */
+data class ModelInfo(val uri: String, val name: String, val sha256: String? = null)
+
+/** Why a run ended NEEDS_REVIEW: what a person should look at. */
+enum class ReviewReason(val wire: String) {
+    NO_TEXT("no text found"),
+    STILL_FAILING("validator still failing after the last round"),
+    NOTHING_USABLE("validator failed without naming anything usable"),
+    NOT_LOCATED("detections could not be located"),
+}
+
+/**
+ * The run's outcome, the same shape as Python's `RunReport`.
+ * [countShown] must always equal `boxes.size` in image mode.
+ */
+data class RunReport(
+    val version: Int = REPORT_VERSION,
+    val status: Status,
+    val mode: String,
+    val category: Category,
+    val documentType: String = "",
+    val classifyFallback: Boolean = false,
+    val rounds: Int = 0,
+    val detections: List<Detection> = emptyList(),
+    val boxes: List<Box> = emptyList(),
+    val countShown: Int = 0,
+    val notLocated: List<Detection> = emptyList(),
+    val reviewReasons: List<ReviewReason> = emptyList(),
+    val redactFallback: Boolean = false,
+    val validatorMissed: List<String> = emptyList(),
+    val steps: List<StepTrace> = emptyList(),
+    val parseErrors: List<ParseError> = emptyList(),
+    val model: ModelInfo,
+    val ocr: String? = null,
+    val error: String? = null,
+)

@@ -1,0 +1,42 @@
+package dev.redacto.core
+
+import kotlinx.coroutines.flow.Flow
+import kotlinx.coroutines.flow.flow
+
+/**
+ * Answers each step from its own queue of canned replies, streaming them line by line, for
+ * tests and golden vectors. Running out is an error, not a silent empty reply: a test that
+ * makes one call too many must fail.
+ */
+class ScriptedEngine(
+    replies: Map<Step, List<String>>,
+    override val identity: ModelIdentity = ModelIdentity(uri = "scripted:<memory>", name = "scripted"),
+) : LlmEngine {
+    private val queues: Map<Step, ArrayDeque<String>> = Step.entries.associateWith { ArrayDeque(replies[it].orEmpty()) }
+
+    /** Every request received, in call order (tests inspect the rendered prompts). */
+    val requests: MutableList<ChatRequest> = mutableListOf()
+
+    /** How many replies are left for [step] (tests assert the script was used up). */
+    fun remaining(step: Step): Int = queues.getValue(step).size
+
+    override fun stream(request: ChatRequest): Flow<String> {
+        requests.add(request)
+        val queue = queues.getValue(request.step)
+        if (queue.isEmpty()) throw EngineException("scripted engine has no reply left for step '${request.step.wire}'")
+        val text = queue.removeFirst()
+        return flow { splitKeepingNewlines(text).forEach { emit(it) } }
+    }
+
+    private fun splitKeepingNewlines(text: String): List<String> {
+        val pieces = mutableListOf<String>()
+        var start = 0
+        while (start < text.length) {
+            val newline = text.indexOf('\n', start)
+            val end = if (newline < 0) text.length else newline + 1
+            pieces.add(text.substring(start, end))
+            start = end
+        }
+        return pieces
+    }
+}

@@ -1,0 +1,136 @@
+package dev.redacto.core
+
+/**
+ * What the steps share: options, progress events, the call context and the result.
+ *
+ * Steps are plain functions of the document and the detections so far; the [StepContext]
+ * carries what every step needs (engine, prompts, options, where events go) and collects the
+ * per-call traces and parse errors that end up in the report. Mirrors `pipeline/state.py`.
+ */
+
+private val STEP_NUMBERS = mapOf(Step.CLASSIFY to 1, Step.DETECT to 2, Step.REDACT to 3, Step.VALIDATE to 4)
+
+/** Most tokens each step may generate; redact rewrites the whole text. */
+data class OutputBudget(
+    val classify: Int = 64,
+    val detect: Int = 512,
+    val redact: Int = 1024,
+    val validate: Int = 256,
+) {
+    fun forStep(step: Step): Int =
+        when (step) {
+            Step.CLASSIFY -> classify
+            Step.DETECT -> detect
+            Step.REDACT -> redact
+            Step.VALIDATE -> validate
+        }
+}
+
+/** Knobs of one run. The defaults are the product's behaviour. */
+data class PipelineOptions(
+    val rules: Boolean = true,
+    val chunkSize: Int = CHUNK_SIZE,
+    val maxRounds: Int = 3,
+    val budget: OutputBudget = OutputBudget(),
+)
+
+enum class Phase { START, PROGRESS, END }
+
+/** A step started, found something, or ended. Carries counts, never document values. */
+data class ProgressEvent(
+    val step: Step,
+    val phase: Phase,
+    val round: Int = 1,
+    val category: Category? = null,
+    val found: Int = 0,
+    val chunk: Int? = null,
+    val chunks: Int? = null,
+    val verdict: Verdict? = null,
+) {
+    /** The progress line, e.g. `Step 2/4: Detecting Medical identifiers… 7 found`. */
+    fun describe(): String {
+        val prefix = "Step ${STEP_NUMBERS.getValue(step)}/4: "
+        val part = if (chunks != null && chunks > 1 && chunk != null) " (part ${chunk + 1}/$chunks)" else ""
+        val again = if (round > 1) " (round $round)" else ""
+        return when (step) {
+            Step.CLASSIFY -> {
+                val tail = if (phase == Phase.END && category != null) " ${category.label}" else ""
+                "${prefix}Classifying document…$tail"
+            }
+            Step.DETECT -> {
+                val kind = category?.let { "${it.label} " } ?: ""
+                "${prefix}Detecting ${kind}identifiers$part… $found found"
+            }
+            Step.REDACT -> "${prefix}Redacting$again… $found redacted"
+            Step.VALIDATE -> {
+                val outcome = verdict?.let { " ${it.name}" } ?: ""
+                val missed = if (found > 0) ", $found missed" else ""
+                "${prefix}Validating$again$part…$outcome$missed"
+            }
+        }
+    }
+}
+
+/** Where the steps find their prompts; the app uses the compiled-in [PipelinePrompts]. */
+fun interface PromptBook {
+    fun template(step: Step, mode: Mode, category: Category?): PipelinePrompts.Template
+
+    companion object {
+        val BUILT_IN: PromptBook = PromptBook { step, mode, category -> PipelinePrompts.template(step, mode, category) }
+    }
+}
+
+/** A finished run. Outputs are null when the run ended in ERROR (nothing to claim). */
+data class PipelineResult(
+    val report: RunReport,
+    val redactedText: String? = null,
+    val redactedElements: List<Element>? = null,
+    val boxes: List<Box> = emptyList(),
+)
+
+/** Engine, prompts and options for the steps, plus the traces they record. */
+class StepContext(
+    val engine: LlmEngine,
+    val prompts: PromptBook,
+    val options: PipelineOptions,
+    private val onEvent: ((ProgressEvent) -> Unit)? = null,
+) {
+    val traces: MutableList<StepTrace> = mutableListOf()
+    val parseErrors: MutableList<ParseError> = mutableListOf()
+
+    fun emit(event: ProgressEvent) {
+        onEvent?.invoke(event)
+    }
+
+    /** One fresh, greedy conversation; with [onLine], each line is acted on as soon as it ends. */
+    suspend fun call(step: Step, system: String, user: String, onLine: ((String) -> Unit)? = null): Reply {
+        val request = ChatRequest(step = step, system = system, user = user, maxOutputTokens = options.budget.forStep(step))
+        val started = System.nanoTime()
+        val reply =
+            if (onLine == null) {
+                engine.complete(request)
+            } else {
+                val splitter = LineSplitter(onLine)
+                engine.complete(request, splitter::feed).also { splitter.finish() }
+            }
+        if (reply.stats.ms > 0) return reply
+        return reply.copy(stats = reply.stats.copy(ms = (System.nanoTime() - started) / 1e6))
+    }
+
+    /** Keeps the call's trace and the lines it could not use. */
+    fun record(step: Step, reply: Reply, rejected: List<LineRejected>, round: Int = 1, chunk: Int? = null) {
+        traces.add(
+            StepTrace(
+                step = step,
+                round = round,
+                chunk = chunk,
+                ms = Math.round(reply.stats.ms * 1000) / 1000.0,
+                promptTokens = reply.stats.promptTokens,
+                outputTokens = reply.stats.outputTokens,
+                ttftMs = reply.stats.ttftMs,
+                parseErrors = rejected.size,
+            ),
+        )
+        rejected.forEach { parseErrors.add(ParseError(step = step, round = round, chunk = chunk, line = it.line, reason = it.reason.wire)) }
+    }
+}

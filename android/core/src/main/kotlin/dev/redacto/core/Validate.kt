@@ -1,0 +1,146 @@
+package dev.redacto.core
+
+/**
+ * Step 4 — Validate: an independent judge reads only the redacted output.
+ *
+ * A fresh conversation with the category's validate prompt sees the redacted element list
+ * (image mode, chunked like detect) or the redacted text, never the detector's answer. It
+ * says `PASS`, or `FAIL` and the items still readable, in the detect step's format. Anything
+ * but a clean PASS is FAIL. Named items become detections (source validate, this round) when
+ * they are usable: a known label, inside the chunk, not redacted already, present in the
+ * document. Mirrors `pipeline/validate.py`.
+ */
+
+/** The judge's verdict, the usable missed items, and every item it named (as lines). */
+class Validation {
+    var verdict: Verdict = Verdict.PASS
+        internal set
+    val missed: MutableList<Detection> = mutableListOf()
+    val named: MutableList<String> = mutableListOf()
+}
+
+private abstract class Judge(
+    val context: StepContext,
+    val category: Category,
+    val round: Int,
+    val known: MutableSet<DetectionKey>,
+    val chunks: Int? = null,
+) {
+    val outcome = Validation()
+
+    fun progress(phase: Phase, chunk: Int? = null) {
+        context.emit(
+            ProgressEvent(
+                step = Step.VALIDATE,
+                phase = phase,
+                round = round,
+                category = category,
+                found = outcome.missed.size,
+                chunk = chunk,
+                chunks = chunks,
+                verdict = if (phase == Phase.END) outcome.verdict else null,
+            ),
+        )
+    }
+
+    /** One fresh call; each completed line is read as the verdict or a missed item. */
+    suspend fun run(system: String, user: String, parseItem: (String) -> ParsedLine?, chunk: Int? = null) {
+        val verdict = VerdictParse()
+        val rejected = mutableListOf<LineRejected>()
+        val reply =
+            context.call(Step.VALIDATE, system, user) { line ->
+                val rest = verdict.feed(line) ?: return@call
+                when (val item = parseItem(rest)) {
+                    null -> Unit
+                    is LineRejected -> rejected.add(LineRejected(line, item.reason))
+                    is IndexItem, is TextItem -> {
+                        outcome.named.add(if (item is IndexItem) itemLine(item) else itemLine(item as TextItem))
+                        val reason = admit(item)
+                        if (reason != null) rejected.add(LineRejected(line, reason)) else progress(Phase.PROGRESS, chunk)
+                    }
+                }
+            }
+        if (verdict.final() == Verdict.FAIL) outcome.verdict = Verdict.FAIL
+        context.record(Step.VALIDATE, reply, verdict.rejected + rejected, round, chunk)
+    }
+
+    /** Makes a named item a detection, or says why it cannot be one. */
+    abstract fun admit(item: ParsedLine): RejectReason?
+
+    fun namedTwice(key: DetectionKey): Boolean = outcome.missed.any { detectionKey(it) == key }
+}
+
+private class ImageJudge(
+    context: StepContext,
+    category: Category,
+    round: Int,
+    known: MutableSet<DetectionKey>,
+    chunks: Int,
+) : Judge(context, category, round, known, chunks) {
+    override fun admit(item: ParsedLine): RejectReason? {
+        check(item is IndexItem) { "image-mode validation reads INDEX:LABEL items" }
+        val key = DetectionKey.ByIndex(item.index)
+        if (namedTwice(key)) return RejectReason.DUPLICATE
+        if (key in known) return RejectReason.ALREADY_REDACTED
+        known.add(key)
+        outcome.missed.add(Detection(label = item.label, source = Source.VALIDATE, round = round, index = item.index))
+        return null
+    }
+}
+
+private class TextJudge(
+    context: StepContext,
+    category: Category,
+    round: Int,
+    known: MutableSet<DetectionKey>,
+    val locator: Locator,
+    val redaction: TextRedaction,
+) : Judge(context, category, round, known) {
+    override fun admit(item: ParsedLine): RejectReason? {
+        check(item is TextItem) { "text-mode validation reads LABEL: value items" }
+        val detection = Detection(label = item.label, source = Source.VALIDATE, round = round, value = item.value)
+        val key = detectionKey(detection)
+        if (namedTwice(key)) return RejectReason.DUPLICATE
+        if (key in known) return RejectReason.ALREADY_REDACTED
+        val located = locator.locate(item.value) ?: return RejectReason.NOT_IN_DOCUMENT
+        val redacted = redaction.replacements.map { it.span }
+        val allCovered = located.spans.all { span -> redacted.any { span.start >= it.start && span.end <= it.end } }
+        if (allCovered) return RejectReason.ALREADY_REDACTED
+        known.add(key)
+        outcome.missed.add(detection)
+        return null
+    }
+}
+
+/** Judges the redacted output; returns the verdict and the usable missed items. */
+suspend fun validate(
+    document: Document,
+    redaction: Redaction,
+    detections: List<Detection>,
+    category: Category,
+    context: StepContext,
+    round: Int,
+): Validation {
+    val template = context.prompts.template(Step.VALIDATE, document.mode, category)
+    val labels = template.labels.toSet()
+    val known = detections.map(::detectionKey).toMutableSet()
+    if (document.mode == Mode.IMAGE) {
+        check(redaction is ImageRedaction) { "image mode needs an image redaction" }
+        val chunks = chunkElements(redaction.elements, context.options.chunkSize)
+        val judge = ImageJudge(context, category, round, known, chunks.size)
+        judge.progress(Phase.START, 0)
+        for (chunk in chunks) {
+            val (system, user) = template.render(mapOf("elements" to formatElements(chunk.elements)))
+            judge.run(system, user, { line -> parseIndexLine(line, labels, chunk.indexRange) }, chunk.number)
+        }
+        judge.progress(Phase.END, chunks.size - 1)
+        return judge.outcome
+    }
+    check(redaction is TextRedaction) { "text mode needs a text redaction" }
+    val judge = TextJudge(context, category, round, known, Locator(document.text), redaction)
+    judge.progress(Phase.START)
+    val (system, user) = template.render(mapOf("document" to redaction.text))
+    judge.run(system, user, { line -> parseTextLine(line, labels) })
+    judge.progress(Phase.END)
+    return judge.outcome
+}
