@@ -4,7 +4,8 @@ The model reports values as it read them ("inquire@blucurrent.mail"); the text h
 OCR read ("inquire@blucurrent. mail"). The locator tries four levels, strictest first, and
 stops at the first that finds something:
 
-1. exact — the value verbatim, on word boundaries, every occurrence;
+1. exact — the value verbatim, on word boundaries (every normalized occurrence is then
+   added as well, so "JANE SMITH" goes with "Jane Smith");
 2. normalized — the same letters and digits ignoring case, quotes, punctuation and
    whitespace, on word boundaries, every occurrence;
 3. unique occurrence — one approximate occurrence (edit distance up to a third of the
@@ -81,15 +82,16 @@ class Locator:
         value = value.strip()
         if not value:
             return None
-        spans = self._exact(value)
-        if spans:
-            return Located(LocateMethod.EXACT, spans)
+        exact = self._exact(value)
         target = skeleton(value)
+        # Every normalized occurrence is redacted too: "JANE SMITH" is the same value.
+        normalized = self._normalized(target) if target else ()
+        if exact:
+            return Located(LocateMethod.EXACT, _union(exact, normalized))
+        if normalized:
+            return Located(LocateMethod.NORMALIZED, normalized)
         if not target:
             return None
-        spans = self._normalized(target)
-        if spans:
-            return Located(LocateMethod.NORMALIZED, spans)
         spans = self._unique(target)
         if spans:
             return Located(LocateMethod.UNIQUE, spans)
@@ -244,3 +246,8 @@ def _drop_overlaps(
         else:
             merged.append((start, end))
     return merged
+
+
+def _union(first: tuple[Span, ...], second: tuple[Span, ...]) -> tuple[Span, ...]:
+    pairs = {(span.start, span.end) for span in (*first, *second)}
+    return tuple(Span(start=start, end=end) for start, end in _drop_overlaps(pairs))

@@ -96,7 +96,7 @@ class _Judge(ABC):
         if verdict.final() is Verdict.FAIL:
             self.outcome.verdict = Verdict.FAIL
         self.context.record(
-            Step.VALIDATE, reply, [*verdict.rejected, *rejected], self.round_number, chunk
+            Step.VALIDATE, reply, [*rejected, *verdict.rejected], self.round_number, chunk
         )
 
     @abstractmethod
