@@ -49,7 +49,7 @@ def vector_document(raw: dict[str, Any]) -> Document:
             text=entry["text"],
             box=None
             if entry.get("box") is None
-            else Box(**dict(zip("x0 y0 x1 y1".split(), entry["box"], strict=True))),
+            else Box(**dict(zip(["x0", "y0", "x1", "y1"], entry["box"], strict=True))),
         )
         for index, entry in enumerate(entries)
     ]

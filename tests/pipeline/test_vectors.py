@@ -1,7 +1,6 @@
 """Every golden vector in tests/vectors/pipeline runs through the Python pipeline."""
 
 import pytest
-
 from pipeline_vectors import check_vector, load_vectors, run_vector
 
 VECTORS = load_vectors()
