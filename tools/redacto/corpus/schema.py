@@ -1,0 +1,134 @@
+"""The corpus contract: documents with gold PII and preserve spans, and their rendered pages.
+
+The scorer (`redacto.eval`) reads these types; the generator and the renderer write them.
+Offsets are character offsets into `CorpusDocument.text`, end exclusive.
+"""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from redacto.document import Box, Category
+
+Split = Literal["train", "test", "hard"]
+
+# How the renderer lays a page out. Lines holding tabs are always drawn as table rows;
+# the layout adds the rest (column flow, field boxes, grid lines, a letterhead).
+Layout = Literal["single", "two_column", "form", "table", "letterhead"]
+
+# What a preserve span protects. A fixed list so a typo in a template fails a test.
+PRESERVE_KINDS = frozenset(
+    {
+        "diagnosis",
+        "medication",
+        "vital",
+        "lab",
+        "body_location",
+        "procedure",
+        "institution",
+        "clinician",
+        "year",
+        "amount",
+        "toll_free",
+        "transaction_date",
+        "property_spec",
+        "legal_term",
+        "court",
+        "judge",
+        "counsel",
+        "effective_date",
+        "official",
+        "officer",
+        "badge",
+        "suspect_description",
+        "scene",
+        "incident_date",
+        "reporter",
+        "organization",
+        "publication_date",
+        "equipment",
+        "serial",
+        "fault_code",
+        "reading",
+        "part",
+        "technician",
+        "visit_date",
+    }
+)
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class GoldSpan(_Frozen):
+    """A PII span: `text[start:end]` must be redacted; `label` is from prompts/labels.yaml."""
+
+    start: int = Field(ge=0)
+    end: int = Field(gt=0)
+    label: str
+
+
+class PreserveSpan(_Frozen):
+    """Text that must stay readable (a diagnosis, a dollar amount, an officer's name…)."""
+
+    start: int = Field(ge=0)
+    end: int = Field(gt=0)
+    kind: str
+
+
+class CorpusDocument(_Frozen):
+    """One labelled document. Gold spans are exact by construction and never overlap."""
+
+    id: str
+    category: Category
+    document_type: str
+    split: Split
+    template: str
+    layout: Layout = "single"
+    text: str
+    pii: tuple[GoldSpan, ...]
+    preserve: tuple[PreserveSpan, ...]
+
+    @model_validator(mode="after")
+    def _spans_consistent(self) -> CorpusDocument:
+        spans = [(s.start, s.end) for s in self.pii] + [(s.start, s.end) for s in self.preserve]
+        for start, end in spans:
+            if not start < end <= len(self.text):
+                raise ValueError(f"{self.id}: span {start}:{end} outside the text")
+            if self.text[start:end] != self.text[start:end].strip():
+                raise ValueError(f"{self.id}: span {start}:{end} starts or ends with space")
+        ordered = sorted(spans)
+        for (_, first_end), (second_start, _) in itertools.pairwise(ordered):
+            if second_start < first_end:
+                raise ValueError(f"{self.id}: gold spans overlap at {second_start}")
+        return self
+
+    def span_text(self, span: GoldSpan | PreserveSpan) -> str:
+        """The characters a span covers."""
+        return self.text[span.start : span.end]
+
+
+class GoldWord(_Frozen):
+    """One rendered word: its characters in the text and its box on the final image."""
+
+    index: int = Field(ge=0)
+    text: str
+    box: Box
+    start: int = Field(ge=0)
+    end: int = Field(gt=0)
+
+
+class RenderedPage(BaseModel):
+    """A document drawn and degraded like a phone photo, with every word's gold box."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    image_path: Path
+    width: int
+    height: int
+    words: tuple[GoldWord, ...]
