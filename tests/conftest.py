@@ -1,0 +1,22 @@
+"""Fixtures shared by every test folder.
+
+`tiny_model_path` is the real model chain in miniature: a random Gemma 3 network with a
+tokenizer trained offline, converted, quantised, packaged and smoke-tested by the same
+`build_model` that builds the shipped models. It is built once per session into
+`build/models/tiny/` (or `$REDACTO_BUILD_DIR`) and reused while its manifest is unchanged.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture(scope="session")
+def tiny_model_path() -> Path:
+    """The built tiny `.litertlm` (about a minute the first time, instant afterwards)."""
+    from redacto.models import build_model, model_file
+
+    record = build_model("tiny")
+    return model_file(record.name, record.quant)

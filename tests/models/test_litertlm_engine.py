@@ -1,0 +1,109 @@
+"""`litertlm:` on a real (tiny) `.litertlm`: fresh conversation per call, greedy, streamed.
+
+The tiny model's words are noise, so these tests compare token counts and the greedy
+text of identical calls, never wording.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from redacto.document import Step
+from redacto.engines import ChatRequest, EngineError, open_engine
+from redacto.engines.litertlm import LiteRtLmEngine
+from redacto.models.record import sha256_of
+
+pytestmark = pytest.mark.slow
+
+SYSTEM = "You list identifiers found in the document, one per line."
+FIRST = "Patient name: Jane Doe. Date of birth: 12 March 1981."
+SECOND = "Invoice 2024-117 was issued to Acme Field Services."
+
+
+def request(user: str, system: str = SYSTEM, max_output_tokens: int = 24) -> ChatRequest:
+    return ChatRequest(
+        step=Step.DETECT, system=system, user=user, max_output_tokens=max_output_tokens
+    )
+
+
+@pytest.fixture(scope="module")
+def engine(tiny_model_path):
+    with LiteRtLmEngine(str(tiny_model_path), uri=f"litertlm:{tiny_model_path}") as opened:
+        yield opened
+
+
+def test_reply_streams_and_reports_its_cost(engine):
+    pieces: list[str] = []
+    reply = engine.complete(request(FIRST), on_text=pieces.append)
+    assert "".join(pieces) == reply.text
+    assert reply.stats.prompt_tokens is not None and reply.stats.prompt_tokens > 10
+    assert reply.stats.output_tokens is not None and 0 < reply.stats.output_tokens <= 24
+    assert reply.stats.ttft_ms is not None and 0 < reply.stats.ttft_ms <= reply.stats.ms
+
+
+def test_a_second_call_does_not_see_the_first(engine, tiny_model_path):
+    engine.complete(request(FIRST))
+    after_first = engine.complete(request(SECOND))
+    with LiteRtLmEngine(str(tiny_model_path), uri="litertlm:fresh") as fresh:
+        alone = fresh.complete(request(SECOND))
+    assert after_first.stats.prompt_tokens == alone.stats.prompt_tokens
+    assert after_first.text == alone.text
+    again = engine.complete(request(SECOND))
+    assert again.stats.prompt_tokens == alone.stats.prompt_tokens
+    assert again.text == alone.text
+
+
+def test_the_system_message_reaches_the_model(engine):
+    without = engine.complete(request(FIRST, system=""))
+    with_system = engine.complete(request(FIRST))
+    added = with_system.stats.prompt_tokens - without.stats.prompt_tokens
+    # Gemma has no system role: the text opens the first user turn, then a blank line.
+    assert added >= engine.count_tokens(SYSTEM)
+    assert added <= engine.count_tokens(SYSTEM) + 3
+
+
+def test_output_is_capped_by_max_output_tokens(engine):
+    reply = engine.complete(request(FIRST, max_output_tokens=3))
+    assert reply.stats.output_tokens is not None and reply.stats.output_tokens <= 3
+
+
+def test_a_failing_consumer_leaves_the_engine_usable(engine):
+    def explode(piece: str) -> None:
+        raise ValueError("consumer failed")
+
+    baseline = engine.complete(request(SECOND))
+    with pytest.raises(ValueError, match="consumer failed"):
+        engine.complete(request(SECOND), on_text=explode)
+    assert engine.complete(request(SECOND)).text == baseline.text
+
+
+def test_identity_names_the_file_and_its_sha256(engine, tiny_model_path):
+    identity = engine.identity
+    assert identity.name == tiny_model_path.name
+    assert identity.sha256 == sha256_of(tiny_model_path)
+    assert identity.uri == f"litertlm:{tiny_model_path}"
+
+
+def test_the_registry_opens_litertlm_uris(tiny_model_path):
+    with open_engine(f"litertlm:{tiny_model_path}") as opened:
+        assert isinstance(opened, LiteRtLmEngine)
+        assert opened.complete(request(SECOND, max_output_tokens=4)).stats.output_tokens
+
+
+def test_a_missing_file_says_how_to_build_one(tmp_path):
+    with pytest.raises(EngineError, match="redacto model build"):
+        LiteRtLmEngine(str(tmp_path / "absent.litertlm"), uri="litertlm:absent")
+
+
+def test_no_cache_file_lands_beside_the_model(engine, tiny_model_path):
+    engine.complete(request(FIRST, max_output_tokens=2))
+    beside = {path.name for path in tiny_model_path.parent.iterdir()}
+    assert not [name for name in beside if "cache" in name.lower()]
+
+
+def test_a_closed_engine_refuses_calls(tiny_model_path):
+    opened = LiteRtLmEngine(str(tiny_model_path), uri="litertlm:closed")
+    opened.close()
+    opened.close()
+    with pytest.raises(EngineError, match="closed"):
+        opened.complete(request(FIRST))

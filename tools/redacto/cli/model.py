@@ -1,0 +1,134 @@
+"""`redacto model list | build | verify | path`: a thin layer over `redacto.models`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from redacto import models
+from redacto.cli._app import app
+from redacto.models.record import BuildRecord, VerifyFigures
+
+model_app = typer.Typer(
+    name="model",
+    help="Build, verify and locate the .litertlm models described in models/*.toml.",
+    no_args_is_help=True,
+)
+app.add_typer(model_app)
+
+console = Console()
+errors = Console(stderr=True)
+
+
+def _fail(error: Exception) -> typer.Exit:
+    errors.print(f"[red]error:[/red] {error}", highlight=False, markup=True, soft_wrap=True)
+    return typer.Exit(code=1)
+
+
+@model_app.command("list")
+def list_models() -> None:
+    """Show every model manifest and whether it is built."""
+    table = Table("name", "source", "quants", "built", "size")
+    for manifest in models.list_manifests():
+        built: list[str] = []
+        size = ""
+        for quant in sorted(manifest.quant):
+            try:
+                record = models.built_record(f"{manifest.name}@{quant}")
+            except models.ModelError:
+                continue
+            built.append(quant)
+            size = size or f"{record.size_bytes / 1e6:.0f} MB"
+        table.add_row(
+            manifest.name,
+            manifest.source.kind,
+            ", ".join(sorted(manifest.quant)),
+            ", ".join(built) or "no",
+            size,
+        )
+    console.print(table)
+
+
+def _show_progress(event: models.StageEvent) -> None:
+    prefix = f"[{event.index}/{event.total}] {event.stage}: {event.description}"
+    if event.state == "started":
+        console.print(f"{prefix} …", highlight=False)
+    elif event.state == "reused":
+        console.print(f"{prefix}: reused from an earlier build", highlight=False)
+    else:
+        peak = f", peak {event.peak_rss_mb / 1024:.2f} GB" if event.peak_rss_mb else ""
+        console.print(f"{prefix}: done in {event.seconds:.1f} s{peak}", highlight=False)
+
+
+@model_app.command("build")
+def build(
+    name: Annotated[str, typer.Argument(help="A manifest name, e.g. gemma-3-270m (see `list`).")],
+    quant: Annotated[str, typer.Option(help="Weight quantisation: int8 or int4.")] = "int8",
+    checkpoint: Annotated[
+        Path | None,
+        typer.Option(help="A local Hugging Face checkpoint to convert instead of the source."),
+    ] = None,
+) -> None:
+    """Build a model into build/models/NAME/ (reuses an up-to-date build)."""
+    try:
+        record = models.build_model(
+            name, quant=quant, checkpoint=checkpoint, on_progress=_show_progress
+        )
+    except models.ModelError as error:
+        raise _fail(error) from error
+    _print_record(record)
+
+
+@model_app.command("verify")
+def verify(
+    name: Annotated[
+        str, typer.Argument(help="A built model name (NAME or NAME@int4) or a .litertlm path.")
+    ],
+    threads: Annotated[int | None, typer.Option(help="CPU threads (default: up to 4).")] = None,
+) -> None:
+    """Load a built model with LiteRT-LM on CPU, run a smoke prompt, print TTFT and tokens/s."""
+    try:
+        figures = models.verify_model(name, threads=threads)
+    except models.ModelError as error:
+        raise _fail(error) from error
+    _print_figures(figures)
+
+
+@model_app.command("path")
+def path(
+    name: Annotated[str, typer.Argument(help="A built model name (NAME or NAME@int4).")],
+) -> None:
+    """Print the built file's path (fails with the build command when it is not built)."""
+    try:
+        uri = models.resolve_model(name)
+    except models.ModelError as error:
+        raise _fail(error) from error
+    typer.echo(uri.removeprefix("litertlm:"))
+
+
+def _print_record(record: BuildRecord) -> None:
+    path = models.model_file(record.name, record.quant)
+    console.print(f"{path}", highlight=False)
+    peak = record.peak_rss_mb
+    console.print(
+        f"  {record.size_bytes / 1e6:.1f} MB, sha256 {record.sha256[:16]}…, "
+        f"built in {record.seconds:.0f} s" + (f", peak {peak / 1024:.2f} GB" if peak else ""),
+        highlight=False,
+    )
+    if record.verify is not None:
+        _print_figures(record.verify)
+
+
+def _print_figures(figures: VerifyFigures) -> None:
+    console.print(
+        f"  load {figures.load_s:.2f} s, TTFT {figures.ttft_ms:.0f} ms, "
+        f"prefill {figures.prefill_tokens} tok at {figures.prefill_tokens_per_s:.0f} tok/s, "
+        f"decode {figures.decode_tokens} tok at {figures.decode_tokens_per_s:.1f} tok/s "
+        f"({figures.threads} threads)",
+        highlight=False,
+    )
+    console.print(f"  reply: {figures.reply.strip()!r}", highlight=False)

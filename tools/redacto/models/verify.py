@@ -1,0 +1,46 @@
+"""`verify`: load a built file with LiteRT-LM on CPU, run the smoke prompt, measure it."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from redacto.document import Step
+from redacto.engines.base import ChatRequest
+from redacto.models.manifest import ModelError, VerifySettings
+from redacto.models.record import VerifyFigures
+
+
+def verify_file(path: Path, settings: VerifySettings, threads: int | None = None) -> VerifyFigures:
+    """Load `path`, answer the smoke prompt greedily, and report load time, TTFT and rates.
+
+    The prompt is sent as a classify-style call: the smoke test is one short answer, and
+    the engine interface only knows pipeline steps.
+    """
+    from redacto.engines.litertlm import LiteRtLmEngine
+
+    started = time.perf_counter()
+    with LiteRtLmEngine(str(path), uri=f"litertlm:{path}", threads=threads) as engine:
+        load_s = time.perf_counter() - started
+        reply = engine.complete(
+            ChatRequest(
+                step=Step.CLASSIFY,
+                system=settings.system,
+                user=settings.prompt,
+                max_output_tokens=settings.max_output_tokens,
+            )
+        )
+        benchmark = engine.last_benchmark
+        threads_used = engine.threads
+    if benchmark is None or benchmark.decode_tokens == 0:
+        raise ModelError(f"{path.name} loaded but generated no tokens for the smoke prompt")
+    return VerifyFigures(
+        load_s=round(load_s, 2),
+        ttft_ms=round(reply.stats.ttft_ms or benchmark.ttft_s * 1000, 1),
+        prefill_tokens=benchmark.prefill_tokens,
+        prefill_tokens_per_s=round(benchmark.prefill_tokens_per_s, 1),
+        decode_tokens=benchmark.decode_tokens,
+        decode_tokens_per_s=round(benchmark.decode_tokens_per_s, 1),
+        threads=threads_used,
+        reply=reply.text,
+    )
