@@ -1,0 +1,210 @@
+"""`redacto eval run | compare | presidio`: thin commands over `redacto.evaluation`."""
+
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from redacto.cli._app import app
+from redacto.document import Mode
+from redacto.evaluation.results import RunConfig, RunError, RunSummary
+from redacto.evaluation.runner import System, run_evaluation
+
+eval_app = typer.Typer(
+    name="eval",
+    help="Score the pipeline (or Presidio) on a labelled corpus suite; compare runs.",
+    no_args_is_help=True,
+)
+app.add_typer(eval_app, name="eval")
+
+_err = Console(stderr=True)
+
+
+class OcrOption(StrEnum):
+    GOLD = "gold"
+    PPOCR = "ppocr"
+    TESSERACT = "tesseract"
+
+
+class ModeOption(StrEnum):
+    IMAGE = "image"
+    TEXT = "text"
+    BOTH = "both"
+
+
+class ImagePathOption(StrEnum):
+    WORDS = "words"
+    REDACTOR = "redactor"
+
+
+def _modes(mode: ModeOption) -> tuple[Mode, ...]:
+    return (Mode.IMAGE, Mode.TEXT) if mode is ModeOption.BOTH else (Mode(mode.value),)
+
+
+def _default_out(suite: str, system: str, mode: ModeOption, ocr: OcrOption) -> Path:
+    """`out/eval/<suite>-<system>-<mode>-<ocr>` (out/ is git-ignored)."""
+    slug = re.sub(r"[^A-Za-z0-9]+", "-", Path(system.partition(":")[2] or system).stem).strip("-")
+    return Path("out") / "eval" / f"{suite}-{slug or 'system'}-{mode.value}-{ocr.value}"
+
+
+def _execute(system: System, config: RunConfig, out: Path) -> RunSummary:
+    from redacto.corpus.suites import load_suite
+
+    try:
+        documents = load_suite(config.suite)
+    except (FileNotFoundError, ValueError) as error:
+        raise RunError(f"cannot load suite {config.suite!r}: {error}") from error
+    if config.split is not None:
+        documents = [d for d in documents if d.split == config.split]
+        if not documents:
+            raise RunError(f"suite {config.suite!r} has no documents in split {config.split!r}")
+    columns = (
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=_err, transient=False) as progress:
+        task = progress.add_task(f"{config.suite} × {config.system}", total=None)
+
+        def on_progress(done: int, total: int, _result: object) -> None:
+            progress.update(task, completed=done, total=total)
+
+        summary = run_evaluation(system, documents, config, out, on_progress=on_progress)
+    _print_headline(summary, out)
+    return summary
+
+
+def _print_headline(summary: RunSummary, out: Path) -> None:
+    for mode, mode_summary in summary.modes.items():
+        overall = mode_summary.overall
+
+        def pct(value: float | None) -> str:
+            return "—" if value is None else f"{100 * value:.1f}%"
+
+        _err.print(
+            f"{mode.value}: token recall {pct(overall.token_recall)}, precision "
+            f"{pct(overall.token_precision)}, F2 {pct(overall.token_f2)}, leak rate "
+            f"{pct(overall.leak_rate)}, preserve violations "
+            f"{pct(overall.preserve_violation_rate)}, false PASS "
+            f"{pct(mode_summary.validator.false_pass_rate)}, "
+            f"{mode_summary.cost.pages_per_minute or 0:.2f} pages/min",
+            highlight=False,
+        )
+    _err.print(f"wrote {out / 'summary.json'}, {out / 'report.md'}, {out / 'report.html'}")
+
+
+@eval_app.command("run")
+def run_command(
+    suite: Annotated[str, typer.Option(help="Suite name under eval/suites/.")],
+    model: Annotated[str, typer.Option(help="Engine URI, e.g. litertlm:PATH or scripted:FILE.")],
+    split: Annotated[
+        str | None, typer.Option(help="Only documents of this split (train, test, hard).")
+    ] = None,
+    ocr: Annotated[OcrOption, typer.Option(help="Words for image mode: gold or an OCR.")] = (
+        OcrOption.GOLD
+    ),
+    mode: Annotated[ModeOption, typer.Option(help="image, text, or both side by side.")] = (
+        ModeOption.IMAGE
+    ),
+    rules: Annotated[bool, typer.Option(help="Run the checksum rules before detect.")] = True,
+    limit: Annotated[int | None, typer.Option(min=1, help="Only the first N documents.")] = None,
+    out: Annotated[Path | None, typer.Option(help="Run directory (resumable).")] = None,
+) -> None:
+    """Run the pipeline over a suite; rerunning into the same --out resumes."""
+    from redacto.evaluation.pipeline_system import PipelineSystem
+
+    config = RunConfig(
+        suite=suite,
+        split=split,
+        system=model,
+        modes=_modes(mode),
+        ocr=ocr.value,
+        rules=rules,
+        limit=limit,
+    )
+    out = out or _default_out(suite, model, mode, ocr)
+    try:
+        system = PipelineSystem(model, ocr=ocr.value, rules=rules)
+    except Exception as error:
+        _err.print(f"[red]cannot start the pipeline:[/red] {type(error).__name__}: {error}")
+        raise typer.Exit(2) from error
+    try:
+        _execute(system, config, out)
+    except RunError as error:
+        _err.print(f"[red]{error}[/red]")
+        raise typer.Exit(2) from error
+    finally:
+        system.close()
+
+
+@eval_app.command("presidio")
+def presidio_command(
+    suite: Annotated[str, typer.Option(help="Suite name under eval/suites/.")],
+    split: Annotated[
+        str | None, typer.Option(help="Only documents of this split (train, test, hard).")
+    ] = None,
+    ocr: Annotated[OcrOption, typer.Option(help="Words for image mode: gold or an OCR.")] = (
+        OcrOption.GOLD
+    ),
+    mode: Annotated[ModeOption, typer.Option(help="image, text, or both.")] = ModeOption.BOTH,
+    image_path: Annotated[
+        ImagePathOption,
+        typer.Option(
+            help="words: analyzer on the same words as ours; redactor: "
+            "presidio-image-redactor with its own Tesseract."
+        ),
+    ] = ImagePathOption.WORDS,
+    limit: Annotated[int | None, typer.Option(min=1, help="Only the first N documents.")] = None,
+    out: Annotated[Path | None, typer.Option(help="Run directory (resumable).")] = None,
+) -> None:
+    """Run the Presidio baseline over a suite, scored by the same scorer."""
+    from redacto.evaluation.presidio import PresidioSystem
+
+    system_name = f"presidio-{image_path.value}"
+    config = RunConfig(
+        suite=suite,
+        split=split,
+        system=system_name,
+        modes=_modes(mode),
+        ocr=ocr.value,
+        rules=False,
+        limit=limit,
+    )
+    out = out or _default_out(suite, system_name, mode, ocr)
+    try:
+        system = PresidioSystem(ocr=ocr.value, image_path=image_path.value)
+    except Exception as error:
+        _err.print(f"[red]cannot start Presidio:[/red] {type(error).__name__}: {error}")
+        raise typer.Exit(2) from error
+    try:
+        _execute(system, config, out)
+    except RunError as error:
+        _err.print(f"[red]{error}[/red]")
+        raise typer.Exit(2) from error
+
+
+@eval_app.command("compare")
+def compare_command(
+    run_a: Annotated[Path, typer.Argument(help="The earlier (reference) run directory.")],
+    run_b: Annotated[Path, typer.Argument(help="The later run directory.")],
+    out: Annotated[Path | None, typer.Option(help="Also write the comparison here (.md).")] = None,
+) -> None:
+    """Show per metric and per document what got better or worse from A to B."""
+    from redacto.evaluation.compare import compare_runs, comparison_markdown
+
+    try:
+        comparison = compare_runs(run_a, run_b)
+    except RunError as error:
+        _err.print(f"[red]{error}[/red]")
+        raise typer.Exit(2) from error
+    text = comparison_markdown(comparison)
+    typer.echo(text)
+    if out is not None:
+        out.write_text(text, encoding="utf-8")

@@ -1,0 +1,134 @@
+"""Our pipeline as a system under test: corpus document in, scorer's `Prediction` out.
+
+Image mode scores the boxes the pipeline actually drew. Text mode scores the redacted
+text it actually returned: the output is aligned word by word with the original, and
+every original word that did not survive unchanged counts as hidden. So a redaction the
+LLM rewrite dropped, or a sentence it mangled, is scored as it would reach the user —
+not as the detections say it should have been.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import time
+
+from redacto.corpus.schema import CorpusDocument, RenderedPage
+from redacto.document import Document, Mode
+from redacto.engines import open_engine
+from redacto.evaluation.inputs import PageReader
+from redacto.evaluation.prediction import PredictedBox, PredictedSpan, Prediction
+from redacto.evaluation.results import OcrChoice
+from redacto.pipeline import PipelineOptions, PipelineResult, run_pipeline
+from redacto.prompts import PromptLibrary
+
+_WORD = re.compile(r"\S+")
+
+
+class PipelineSystem:
+    """`run_pipeline` with one engine (opened once) and the repository's prompts."""
+
+    def __init__(self, engine_uri: str, ocr: OcrChoice = "gold", rules: bool = True) -> None:
+        self.engine = open_engine(engine_uri)
+        self.prompts = PromptLibrary.load()
+        self.reader = PageReader(ocr)
+        self.options = PipelineOptions(rules=rules)
+        identity = self.engine.identity
+        sha = f" sha256 {identity.sha256[:12]}" if identity.sha256 else ""
+        self.identity = f"{identity.name}{sha} ({engine_uri}); rules {'on' if rules else 'off'}"
+
+    def predict(
+        self, document: CorpusDocument, mode: Mode, page: RenderedPage | None
+    ) -> Prediction:
+        """Run the pipeline on the document (OCR included in image mode and in the time)."""
+        started = time.perf_counter()
+        if mode is Mode.TEXT:
+            source = Document.from_text(document.text)
+        else:
+            if page is None:
+                raise ValueError("image mode needs the rendered page")
+            source = Document.from_elements(self.reader.read(page), (page.width, page.height))
+        result = run_pipeline(source, self.engine, self.prompts, options=self.options)
+        wall_ms = (time.perf_counter() - started) * 1000
+        return prediction_from_result(document.text, source, result, wall_ms)
+
+    def close(self) -> None:
+        self.engine.close()
+
+
+def prediction_from_result(
+    original_text: str, source: Document, result: PipelineResult, wall_ms: float
+) -> Prediction:
+    """The scorer's view of a pipeline run (also used by tests on hand-built results)."""
+    report = result.report
+    common = {
+        "category": report.category,
+        "status": report.status,
+        "rounds": report.rounds,
+        "steps": tuple(report.steps),
+        "parse_errors": len(report.parse_errors),
+        "wall_ms": wall_ms,
+        "error": report.error,
+    }
+    if source.mode is Mode.TEXT:
+        spans = hidden_spans(original_text, result.redacted_text)
+        return Prediction(mode=Mode.TEXT, spans=_labelled(original_text, spans, result), **common)
+    return Prediction(mode=Mode.IMAGE, boxes=_drawn_boxes(source, result), **common)
+
+
+def hidden_spans(original: str, redacted: str | None) -> list[tuple[int, int]]:
+    """Character ranges of `original` whose words do not survive unchanged in `redacted`.
+
+    No output at all (an ERROR run) hides nothing: the user got nothing redacted.
+    """
+    if redacted is None:
+        return []
+    words = list(_WORD.finditer(original))
+    matcher = difflib.SequenceMatcher(
+        a=[w.group() for w in words], b=_WORD.findall(redacted), autojunk=False
+    )
+    kept = [False] * len(words)
+    for block in matcher.get_matching_blocks():
+        for position in range(block.a, block.a + block.size):
+            kept[position] = True
+    spans: list[tuple[int, int]] = []
+    for word, survived in zip(words, kept, strict=True):
+        if survived:
+            continue
+        if spans and not original[spans[-1][1] : word.start()].strip():
+            spans[-1] = (spans[-1][0], word.end())
+        else:
+            spans.append((word.start(), word.end()))
+    return spans
+
+
+def _labelled(
+    original: str, spans: list[tuple[int, int]], result: PipelineResult
+) -> tuple[PredictedSpan, ...]:
+    """Attach the label of the detection whose span (or value) matches a hidden range."""
+    detections = result.report.detections
+    labelled = []
+    for start, end in spans:
+        hidden = original[start:end]
+        label = next(
+            (
+                d.label
+                for d in detections
+                if (d.span is not None and d.span.start < end and start < d.span.end)
+                or (d.span is None and d.value and (d.value in hidden or hidden in d.value))
+            ),
+            None,
+        )
+        labelled.append(PredictedSpan(start=start, end=end, label=label))
+    return tuple(labelled)
+
+
+def _drawn_boxes(source: Document, result: PipelineResult) -> tuple[PredictedBox, ...]:
+    """The boxes the pipeline drew, labelled from the detections that produced them."""
+    labels = {d.index: d.label for d in result.report.detections if d.index is not None}
+    by_box = {
+        source.elements[index].box: label
+        for index, label in labels.items()
+        if index < len(source.elements) and source.elements[index].box is not None
+    }
+    return tuple(PredictedBox(box=box, label=by_box.get(box)) for box in result.boxes)
