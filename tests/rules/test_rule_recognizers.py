@@ -91,6 +91,7 @@ CASES = [
         [
             ("CVV: 123", ["123"]),
             ("Security code 4821", ["4821"]),
+            ("CVV2: 482", ["482"]),
             ("Room 123", []),
         ],
     ),
@@ -165,6 +166,7 @@ CASES = [
             ("Patient ID A12345", ["A12345"]),
             ("Order 4471829", []),
             ("MRN: 123", []),  # too short to identify anyone
+            ("MRN: 4471829. Order 4471830", ["4471829"]),  # context stops at the first value
         ],
     ),
     *table(

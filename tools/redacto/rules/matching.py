@@ -17,8 +17,7 @@ from redacto.document import Element
 from redacto.rules.catalog import Pattern, PreserveRule, Recognizer
 
 _WORD = re.compile(r"[A-Za-z0-9]+", re.ASCII)
-# A match never needs more text before it than this to find its context words.
-_CONTEXT_LOOKBACK_CHARS = 200
+_DIGIT = re.compile(r"[0-9]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,35 +32,80 @@ class TextMatch:
     priority: int
 
 
-def _has_context(text: str, start: int, recognizer: Recognizer) -> bool:
-    """Whether a context phrase is among the `window` words that end before `start`."""
-    assert recognizer.context is not None
-    before = text[max(0, start - _CONTEXT_LOOKBACK_CHARS) : start]
-    words = [word.lower() for word in _WORD.findall(before)][-recognizer.context.window :]
-    for phrase in recognizer.context_phrases:
-        size = len(phrase)
-        for position in range(len(words) - size + 1):
-            if tuple(words[position : position + size]) == phrase:
+class _Words:
+    """The words of a text (runs of [A-Za-z0-9], lower-cased), indexed once per scan.
+
+    A word with three or more digits is a value: the context of a match never reaches back
+    past one, so in "MRN: 4471829. Order 4471830" the context belongs to the first number.
+    """
+
+    def __init__(self, text: str) -> None:
+        found = list(_WORD.finditer(text))
+        self.words = [m.group(0).lower() for m in found]
+        self.ends = [m.end() for m in found]
+        self.positions: dict[str, list[int]] = {}
+        for position, word in enumerate(self.words):
+            self.positions.setdefault(word, []).append(position)
+        # after_value[n]: where the context of a match preceded by words[:n] may begin.
+        self.after_value = [0]
+        for position, word in enumerate(self.words):
+            is_value = len(_DIGIT.findall(word)) >= 3
+            self.after_value.append(position + 1 if is_value else self.after_value[-1])
+
+        self._phrases: dict[str, tuple[list[int], list[int]]] = {}
+
+    def mentions(self, recognizer: Recognizer) -> bool:
+        """Whether any context phrase occurs in the text at all."""
+        return bool(self._occurrences(recognizer)[0])
+
+    def context_before(self, start: int, recognizer: Recognizer) -> bool:
+        """Whether a context phrase lies within the `window` words that end by `start`."""
+        assert recognizer.context is not None
+        count = bisect.bisect_right(self.ends, start)
+        first = max(self.after_value[count], count - recognizer.context.window)
+        phrase_ends, phrase_starts = self._occurrences(recognizer)
+        position = bisect.bisect_right(phrase_ends, count) - 1
+        while position >= 0 and phrase_ends[position] > first:
+            if phrase_starts[position] >= first:
                 return True
-    return False
+            position -= 1
+        return False
+
+    def _occurrences(self, recognizer: Recognizer) -> tuple[list[int], list[int]]:
+        """Word ranges [start, end) where the recognizer's phrases occur, sorted by end."""
+        cached = self._phrases.get(recognizer.name)
+        if cached is None:
+            found = sorted(
+                (position + len(phrase), position)
+                for phrase in recognizer.context_phrases
+                for position in self.positions.get(phrase[0], ())
+                if tuple(self.words[position : position + len(phrase)]) == phrase
+            )
+            cached = ([end for end, _ in found], [start for _, start in found])
+            self._phrases[recognizer.name] = cached
+        return cached
 
 
 def _pattern_matches(
-    text: str, recognizer: Recognizer, pattern: Pattern, priority: int
+    text: str, words: _Words, recognizer: Recognizer, pattern: Pattern, priority: int
 ) -> Iterable[TextMatch]:
     """Every verified match of one pattern. After a rejected candidate the search resumes
     one character later, so a valid identifier inside a rejected candidate is still found.
     """
+    if pattern.needs_context and not words.mentions(recognizer):
+        return
     position = 0
     while position <= len(text):
         found = pattern.regex.search(text, position)
         if found is None:
             return
-        start, end = found.span()
+        start = found.start()
         accepted = found.group(0)
-        if pattern.validator is not None:
+        if pattern.needs_context and not words.context_before(start, recognizer):
+            accepted = None
+        elif pattern.validator is not None:
             accepted = pattern.validator(accepted)
-        if accepted and not (pattern.needs_context and not _has_context(text, start, recognizer)):
+        if accepted:
             end = start + len(accepted)
             yield TextMatch(recognizer.name, recognizer.label, pattern.name, start, end, priority)
             position = end
@@ -89,11 +133,12 @@ def scan_text(
     `recognizers` are in priority order; their position is the tie-breaker between
     matches of equal length.
     """
+    words = _Words(text)
     found = [
         match
         for priority, recognizer in enumerate(recognizers)
         for pattern in recognizer.patterns
-        for match in _pattern_matches(text, recognizer, pattern, priority)
+        for match in _pattern_matches(text, words, recognizer, pattern, priority)
     ]
     # Preserved matches are dropped only after overlaps are resolved, so a kept toll-free
     # number still shadows a weaker reading of the same digits (an account number, say).
