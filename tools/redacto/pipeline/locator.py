@@ -9,10 +9,11 @@ stops at the first that finds something:
 2. normalized — the same letters and digits ignoring case, quotes, punctuation and
    whitespace, on word boundaries, every occurrence;
 3. unique occurrence — one approximate occurrence (edit distance up to a third of the
-   length, values of 4+ letters/digits); two or more candidates are ambiguous and rejected;
+   length, one for mostly-digit values; values of 4+ letters/digits); two or more
+   candidates are ambiguous and rejected;
 4. substring — the longest common run of at least 5 letters/digits (and at least half the
-   value), widened to its whole whitespace-delimited token ("MRN4471829",
-   "inquire@blucurrent."), every occurrence.
+   value; all of it for mostly-digit values), widened to its whole whitespace-delimited
+   token ("MRN4471829", "inquire@blucurrent."), every occurrence.
 
 Anything else is "not located" (`None`): the caller reports it and fails closed.
 """
@@ -42,6 +43,19 @@ class Located:
 
     method: LocateMethod
     spans: tuple[Span, ...]
+
+
+def is_numeric(target: str) -> bool:
+    """Mostly digits: such values only tolerate one OCR slip and no partial overlap, since
+    two different phone or account numbers often share long runs of digits."""
+    return sum(ch.isdigit() for ch in target) * 2 >= len(target)
+
+
+def fuzzy_budget(target: str) -> int:
+    """Edits tolerated between a skeleton and its OCR'd occurrence."""
+    if is_numeric(target):
+        return 1
+    return max(1, (len(target) + 1) // 3)
 
 
 def skeleton(text: str) -> str:
@@ -165,7 +179,7 @@ class Locator:
         length = len(target)
         if length < MIN_FUZZY_LENGTH or length > MAX_FUZZY_LENGTH:
             return ()
-        budget = max(1, (length + 1) // 3)
+        budget = fuzzy_budget(target)
         candidates: dict[tuple[int, int], int] = {}
         for first, last, distance in self._fuzzy_matches(target, budget):
             start, end = self._widen(*self._span_of(first, last))
@@ -221,7 +235,8 @@ class Locator:
         return matches
 
     def _substring(self, target: str) -> tuple[Span, ...]:
-        shortest = max(MIN_SUBSTRING_LENGTH, (len(target) + 1) // 2)
+        shortest = len(target) if is_numeric(target) else (len(target) + 1) // 2
+        shortest = max(MIN_SUBSTRING_LENGTH, shortest)
         for size in range(len(target), shortest - 1, -1):
             for offset in range(len(target) - size + 1):
                 hits = self._skeleton_hits(target[offset : offset + size])

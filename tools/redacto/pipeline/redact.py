@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from redacto.document import Box, Detection, Document, Element, Span, Step
 from redacto.pipeline.detect import detection_key
-from redacto.pipeline.locator import Locator, edit_distance, skeleton
+from redacto.pipeline.locator import Locator, edit_distance, fuzzy_budget, is_numeric, skeleton
 from redacto.pipeline.parsing import PLACEHOLDER_PATTERN
 from redacto.pipeline.placeholders import PlaceholderBook
 from redacto.pipeline.state import Phase, ProgressEvent, StepContext
@@ -191,19 +191,21 @@ def _owner(piece: str, label: str, detections: list[Detection]) -> Detection | N
 def values_match(piece: str, value: str) -> bool:
     """Could OCR noise or a model "correction" turn one into the other?
 
-    Same letters and digits; or within a third of the length in edits; or sharing a run
-    of at least 5 letters/digits that is at least half the shorter one.
+    Same letters and digits; or few edits (a third of the length, one for mostly-digit
+    values); or, for words, a shared run of at least 5 letters/digits that is half the
+    shorter one, within at most one extra word — never a whole sentence for one name.
     """
     a, b = skeleton(piece), skeleton(value)
     if not a or not b:
         return piece.strip() == value.strip() and bool(piece.strip())
     if a == b:
         return True
-    shorter = min(len(a), len(b))
-    budget = max(1, (len(b) + 1) // 3)
+    budget = fuzzy_budget(b)
     if abs(len(a) - len(b)) <= budget and edit_distance(a, b) <= budget:
         return True
-    return _longest_shared_run(a, b) >= max(MIN_SHARED_RUN, (shorter + 1) // 2)
+    if is_numeric(a) or is_numeric(b) or len(piece.split()) > len(value.split()) + 1:
+        return False
+    return _longest_shared_run(a, b) >= max(MIN_SHARED_RUN, (min(len(a), len(b)) + 1) // 2)
 
 
 def _longest_shared_run(a: str, b: str) -> int:

@@ -1,0 +1,74 @@
+"""The text locator: exact, normalized, unique near-occurrence, shared run, or not located."""
+
+import itertools
+
+import pytest
+
+from redacto.pipeline.locator import LocateMethod, Locator
+
+NOTE = (
+    "Mrs. Chen (MRN4471829) wrote to inquire@blucurrent. mail on 3/15/48. "
+    "Seen by Dr. Srnith. Her daughter Lisa and ‘Ann O’Neil’ visited. Annual review."
+)
+
+
+def spans_text(text: str, value: str) -> tuple[LocateMethod, list[str]] | None:
+    located = Locator(text).locate(value)
+    if located is None:
+        return None
+    return located.method, [text[span.start : span.end] for span in located.spans]
+
+
+@pytest.mark.parametrize(
+    ("value", "method", "found"),
+    [
+        ("Mrs. Chen", LocateMethod.EXACT, ["Mrs. Chen"]),
+        ("Lisa", LocateMethod.EXACT, ["Lisa"]),
+        ("3/15/48", LocateMethod.EXACT, ["3/15/48"]),
+        # the model's tidy version of OCR's broken email
+        ("inquire@blucurrent.mail", LocateMethod.NORMALIZED, ["inquire@blucurrent. mail"]),
+        ("MRS CHEN", LocateMethod.NORMALIZED, ["Mrs. Chen"]),
+        ("Ann O'Neil", LocateMethod.NORMALIZED, ["Ann O’Neil"]),
+        ("lisa", LocateMethod.NORMALIZED, ["Lisa"]),
+        # OCR read "m" as "rn": the one near occurrence
+        ("Dr. Smith", LocateMethod.UNIQUE, ["Dr. Srnith"]),
+        # glued to its label: the shared run, widened to the token
+        ("4471829", LocateMethod.SUBSTRING, ["MRN4471829"]),
+        ("inquire@ucal.com", LocateMethod.SUBSTRING, ["inquire@blucurrent"]),
+    ],
+)
+def test_levels(value, method, found):
+    assert spans_text(NOTE, value) == (method, found)
+
+
+@pytest.mark.parametrize("value", ["Robert Paulson", "", "   ", "...", "Chenoweth", "Lis", "4471"])
+def test_not_located(value):
+    assert spans_text(NOTE, value) is None
+
+
+def test_exact_respects_word_boundaries():
+    assert spans_text("Annual report by Ann.", "Ann") == (LocateMethod.EXACT, ["Ann"])
+
+
+def test_every_occurrence_in_any_case_is_found():
+    text = "Jane Smith paid. JANE SMITH signed. jane  smith left."
+    assert spans_text(text, "Jane Smith") == (
+        LocateMethod.EXACT,
+        ["Jane Smith", "JANE SMITH", "jane  smith"],
+    )
+
+
+def test_two_near_occurrences_are_ambiguous():
+    assert spans_text("Seen by Dr. Srnith and Dr. Smyth.", "Dr. Smith") is None
+
+
+def test_fuzzy_match_may_not_swallow_a_longer_word():
+    assert spans_text("Chenoweth signed.", "Chen") is None
+
+
+def test_spans_are_sorted_and_disjoint():
+    located = Locator("ab-cd ab cd abcd").locate("ab cd")
+    assert located is not None
+    ends = [(span.start, span.end) for span in located.spans]
+    assert ends == sorted(ends)
+    assert all(a[1] <= b[0] for a, b in itertools.pairwise(ends))
