@@ -168,7 +168,7 @@ CASES: tuple[HardCase, ...] = (
         Amount:\t{{amount|$12,500.00}}
         Fee:\t{{amount|$35.00}}
 
-        Requested on {{transaction_date|04/09/2025}}. Questions: {{toll_free|1-877-555-0190}}.
+        Requested on {{transaction_date|04/09/2025}}. The sender confirms the beneficiary details above and understands that a wire cannot be recalled once it is sent. Verified by a call back to the number on file. Questions: {{toll_free|1-877-555-0190}}.
     """,
     ),
     HardCase(
