@@ -93,7 +93,7 @@ def redact_command(
     ] = False,
 ) -> None:
     """Redact INPUT: classify, detect, redact, validate; write redacted file and report.json."""
-    console = Console(stderr=True)
+    console = Console(stderr=True, soft_wrap=True)
     out_dir = out if out is not None else Path("out") / input_path.stem
     try:
         check_input(input_path, out_dir, elements)

@@ -1,0 +1,159 @@
+"""`redacto redact`: exit codes, what is written (and not), and the input left untouched."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from redacto.cli import app
+
+NOTE = "Mrs. Chen (MRN 4471829) called 408-555-1234 about inquire@blucurrent. mail.\n"
+REDACTED = "[NAME_1] (MRN [MRN_1]) called [PHONE_1] about [EMAIL_1].\n"
+DETECT = "NAME: Mrs. Chen\nMRN: 4471829\nPHONE: 408-555-1234\nEMAIL: inquire@blucurrent.mail"
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def script(tmp_path: Path, **replies: list[str]) -> str:
+    path = tmp_path / "replies.json"
+    path.write_text(json.dumps(replies), encoding="utf-8")
+    return f"scripted:{path}"
+
+
+def redact(*args: str | Path):
+    return CliRunner().invoke(app, ["redact", *map(str, args)])
+
+
+@pytest.fixture
+def note(tmp_path: Path) -> Path:
+    path = tmp_path / "note.txt"
+    path.write_text(NOTE, encoding="utf-8")
+    return path
+
+
+def test_pass_writes_redacted_text_and_report_and_exits_0(tmp_path, note):
+    before = digest(note)
+    model = script(
+        tmp_path,
+        classify=["DOCUMENT_TYPE: Note\nCATEGORY: Medical"],
+        detect=[DETECT],
+        redact=[REDACTED],
+        validate=["PASS"],
+    )
+    out = tmp_path / "out"
+    result = redact(note, "--model", model, "--out", out)
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in out.iterdir()) == ["redacted.txt", "report.json"]
+    assert (out / "redacted.txt").read_text(encoding="utf-8") == REDACTED
+    report = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    assert report["status"] == "PASS" and report["category"] == "Medical"
+    assert report["rounds"] == 1 and report["model"]["uri"] == model
+    assert {step["step"] for step in report["steps"]} == {
+        "classify",
+        "detect",
+        "redact",
+        "validate",
+    }
+    for key in ("detections", "boxes", "count_shown", "parse_errors", "ocr", "document_type"):
+        assert key in report
+    assert digest(note) == before
+    assert "Step 2/4: Detecting Medical identifiers… 4 found" in result.output
+    assert "Mrs. Chen" not in result.stderr
+
+
+def test_needs_review_writes_flagged_outputs_and_exits_10(tmp_path, note):
+    model = script(
+        tmp_path,
+        classify=["CATEGORY: Medical"],
+        detect=[DETECT],
+        redact=[REDACTED],
+        validate=["FAIL\nsomething is off"],
+    )
+    out = tmp_path / "out"
+    result = redact(note, "--model", model, "--out", out, "--no-rules")
+    assert result.exit_code == 10, result.output
+    report = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    assert report["status"] == "NEEDS_REVIEW"
+    assert report["review_reasons"] == ["validator failed without naming anything usable"]
+    assert (out / "redacted.txt").exists()
+
+
+def test_engine_error_writes_only_the_report_and_exits_1(tmp_path, note):
+    model = script(tmp_path, classify=["CATEGORY: Medical"], detect=[DETECT])  # no redact reply
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "redacted.txt").write_text("from an earlier run", encoding="utf-8")
+    result = redact(note, "--model", model, "--out", out)
+    assert result.exit_code == 1, result.output
+    assert sorted(p.name for p in out.iterdir()) == ["report.json"]
+    report = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    assert report["status"] == "ERROR" and "no reply left" in report["error"]
+
+
+def test_a_model_file_that_does_not_exist_is_an_engine_error(tmp_path, note):
+    out = tmp_path / "out"
+    result = redact(note, "--model", tmp_path / "missing.litertlm", "--out", out)
+    assert result.exit_code == 1
+    assert "no model file" in result.stderr
+    assert not out.exists()
+
+
+def bad_inputs(tmp_path: Path) -> dict[str, tuple[list[str | Path], str]]:
+    empty = tmp_path / "empty.txt"
+    empty.write_text("  \n", encoding="utf-8")
+    latin = tmp_path / "latin.txt"
+    latin.write_bytes("caf\xe9".encode("latin-1"))
+    pdf = tmp_path / "scan.pdf"
+    pdf.write_bytes(b"%PDF-1.4")
+    note = tmp_path / "n.txt"
+    note.write_text(NOTE, encoding="utf-8")
+    elements = tmp_path / "elements.json"
+    elements.write_text("[]", encoding="utf-8")
+    a_file = tmp_path / "a_file"
+    a_file.write_text("x", encoding="utf-8")
+    own_out = tmp_path / "own"
+    own_out.mkdir()
+    clash = own_out / "report.json"
+    clash.write_text(NOTE, encoding="utf-8")
+    clash_md = own_out / "redacted.txt"
+    clash_md.write_text(NOTE, encoding="utf-8")
+    return {
+        "missing": ([tmp_path / "nope.txt"], "no such file"),
+        "unsupported": ([pdf], "unsupported file type .pdf"),
+        "empty text": ([empty], "the file is empty"),
+        "not utf-8": ([latin], "not UTF-8"),
+        "elements for text": ([note, "--elements", elements], "the input is text"),
+        "out is a file": ([note, "--out", a_file], "is not a folder"),
+        "would overwrite input": ([clash_md, "--out", own_out], "overwrite the input"),
+    }
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        "missing",
+        "unsupported",
+        "empty text",
+        "not utf-8",
+        "elements for text",
+        "out is a file",
+        "would overwrite input",
+    ],
+)
+def test_bad_input_exits_2_and_writes_nothing(tmp_path, case):
+    args, message = bad_inputs(tmp_path)[case]
+    model = script(tmp_path, classify=["CATEGORY: General"])
+    before = {p: digest(p) for p in tmp_path.rglob("*") if p.is_file()}
+    if "--out" not in args:
+        args = [*args, "--out", tmp_path / "out"]
+    result = redact(*args, "--model", model)
+    assert result.exit_code == 2, result.output
+    assert message in result.stderr
+    after = {p: digest(p) for p in tmp_path.rglob("*") if p.is_file()}
+    assert after == before  # nothing created, nothing changed
