@@ -7,13 +7,16 @@ package dev.redacto.core
  * OCR read ("inquire@blucurrent. mail"). Four levels, strictest first, stopping at the
  * first that finds something:
  *
- * 1. exact — the value verbatim, on word boundaries, every occurrence;
+ * 1. exact — the value verbatim, on word boundaries (every normalized occurrence is then
+ *    added as well, so "JANE SMITH" goes with "Jane Smith");
  * 2. normalized — the same letters and digits ignoring case, quotes, punctuation and
  *    whitespace, on word boundaries, every occurrence;
  * 3. unique occurrence — one approximate occurrence (edit distance up to a third of the
- *    length, values of 4+ letters/digits); two or more candidates are ambiguous and rejected;
+ *    length, one for mostly-digit values; values of 4+ letters/digits); two or more
+ *    candidates are ambiguous and rejected;
  * 4. substring — the longest common run of at least 5 letters/digits (and at least half the
- *    value), widened to whole words, every occurrence.
+ *    value; all of it for mostly-digit values), widened to its whole whitespace-delimited
+ *    token ("MRN4471829", "inquire@blucurrent."), every occurrence.
  *
  * Anything else is "not located" (null): the caller reports it and fails closed. Spans count
  * code points, as in Python. Mirrors `tools/redacto/pipeline/locator.py`.
@@ -39,6 +42,19 @@ fun skeleton(text: String): String {
     return kept.toString()
 }
 
+/**
+ * Mostly digits: such values only tolerate one OCR slip and no partial overlap, since two
+ * different phone or account numbers often share long runs of digits.
+ */
+fun isNumeric(target: String): Boolean {
+    val points = codePointsOf(target)
+    return points.count { PyText.isDigit(it) } * 2 >= points.size
+}
+
+/** Edits tolerated between a skeleton and its OCR'd occurrence. */
+fun fuzzyBudget(target: String): Int = if (isNumeric(target)) 1 else maxOf(1, (codePointsOf(target).size + 1) / 3)
+
+/** Levenshtein distance (insertions, deletions, substitutions all cost 1). */
 internal fun editDistance(a: IntArray, b: IntArray): Int {
     var previous = IntArray(b.size + 1) { it }
     for (i in 1..a.size) {
@@ -81,10 +97,13 @@ class Locator(val text: String) {
     fun locate(value: String): Located? {
         val stripped = PyText.strip(value)
         if (stripped.isEmpty()) return null
-        exact(codePointsOf(stripped)).let { if (it.isNotEmpty()) return Located(LocateMethod.EXACT, it) }
+        val exact = exact(codePointsOf(stripped))
         val target = codePointsOf(skeleton(stripped))
+        // Every normalized occurrence is redacted too: "JANE SMITH" is the same value.
+        val normalized = if (target.isNotEmpty()) normalized(target) else emptyList()
+        if (exact.isNotEmpty()) return Located(LocateMethod.EXACT, union(exact, normalized))
+        if (normalized.isNotEmpty()) return Located(LocateMethod.NORMALIZED, normalized)
         if (target.isEmpty()) return null
-        normalized(target).let { if (it.isNotEmpty()) return Located(LocateMethod.NORMALIZED, it) }
         unique(target).let { if (it.isNotEmpty()) return Located(LocateMethod.UNIQUE, it) }
         substring(target).let { if (it.isNotEmpty()) return Located(LocateMethod.SUBSTRING, it) }
         return null
@@ -108,6 +127,16 @@ class Locator(val text: String) {
         var (start, end) = span
         while (alnumAt(start - 1)) start--
         while (alnumAt(end)) end++
+        return start to end
+    }
+
+    /** Widens to the whitespace-delimited token, minus its outer punctuation. */
+    private fun widenToToken(span: Pair<Int, Int>): Pair<Int, Int> {
+        var (start, end) = span
+        while (start > 0 && !PyText.isSpace(source[start - 1])) start--
+        while (end < source.length && !PyText.isSpace(source[end])) end++
+        while (start < end && !PyText.isAlnum(source[start])) start++
+        while (end > start && !PyText.isAlnum(source[end - 1])) end--
         return start to end
     }
 
@@ -146,7 +175,7 @@ class Locator(val text: String) {
     private fun unique(target: IntArray): List<Span> {
         val length = target.size
         if (length < MIN_FUZZY_LENGTH || length > MAX_FUZZY_LENGTH) return emptyList()
-        val budget = maxOf(1, (length + 1) / 3)
+        val budget = fuzzyBudget(String(target, 0, target.size))
         val candidates = mutableSetOf<Pair<Int, Int>>()
         for ((first, last) in fuzzyMatches(target, budget)) {
             val (start, end) = widen(spanOf(first, last))
@@ -198,12 +227,13 @@ class Locator(val text: String) {
     }
 
     private fun substring(target: IntArray): List<Span> {
-        val shortest = maxOf(MIN_SUBSTRING_LENGTH, (target.size + 1) / 2)
+        val wholeIfNumeric = if (isNumeric(String(target, 0, target.size))) target.size else (target.size + 1) / 2
+        val shortest = maxOf(MIN_SUBSTRING_LENGTH, wholeIfNumeric)
         for (size in target.size downTo shortest) {
             for (offset in 0..target.size - size) {
                 val hits = skeletonHits(target.copyOfRange(offset, offset + size))
                 if (hits.isNotEmpty()) {
-                    val widened = hits.map { widen(spanOf(it, it + size - 1)) }.toSet()
+                    val widened = hits.map { widenToToken(spanOf(it, it + size - 1)) }.toSet()
                     return dropOverlaps(widened).map { (start, end) -> Span(start, end) }
                 }
             }
@@ -224,3 +254,6 @@ private fun dropOverlaps(spans: Set<Pair<Int, Int>>): List<Pair<Int, Int>> {
     }
     return merged
 }
+
+private fun union(first: List<Span>, second: List<Span>): List<Span> =
+    dropOverlaps((first + second).map { it.start to it.end }.toSet()).map { (start, end) -> Span(start, end) }

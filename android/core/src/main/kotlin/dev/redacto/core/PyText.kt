@@ -29,6 +29,11 @@ internal object PyText {
                 else -> false
             }
 
+    /** Python's `str.isdigit()`: decimal digits plus digit-valued symbols such as "²". */
+    fun isDigit(codePoint: Int): Boolean =
+        Character.isDigit(codePoint) ||
+            (Character.getType(codePoint).toByte() == Character.OTHER_NUMBER && Character.getNumericValue(codePoint) in 0..9)
+
     /** Python's `str.casefold()` of one code point (full folding: "ß" → "ss"). */
     fun casefold(codePoint: Int): String {
         val single = String(Character.toChars(codePoint))

@@ -156,21 +156,25 @@ private fun owner(piece: String, label: String, detections: List<Detection>): De
 
 /**
  * Could OCR noise or a model "correction" turn one into the other? Same letters and digits;
- * or within a third of the length in edits; or sharing a run of at least 5 letters/digits
- * that is at least half the shorter one.
+ * or few edits (a third of the length, one for mostly-digit values); or, for words, a shared
+ * run of at least 5 letters/digits that is half the shorter one, within at most one extra
+ * word — never a whole sentence for one name.
  */
 fun valuesMatch(piece: String, value: String): Boolean {
-    val a = codePointsOf(skeleton(piece))
-    val b = codePointsOf(skeleton(value))
+    val a = skeleton(piece)
+    val b = skeleton(value)
     if (a.isEmpty() || b.isEmpty()) {
         val strippedPiece = PyText.strip(piece)
         return strippedPiece == PyText.strip(value) && strippedPiece.isNotEmpty()
     }
-    if (a.contentEquals(b)) return true
-    val shorter = minOf(a.size, b.size)
-    val allowed = maxOf(1, (b.size + 1) / 3)
-    if (Math.abs(a.size - b.size) <= allowed && editDistance(a, b) <= allowed) return true
-    return longestSharedRun(a, b) >= maxOf(MIN_SHARED_RUN, (shorter + 1) / 2)
+    if (a == b) return true
+    val pointsA = codePointsOf(a)
+    val pointsB = codePointsOf(b)
+    val budget = fuzzyBudget(b)
+    if (Math.abs(pointsA.size - pointsB.size) <= budget && editDistance(pointsA, pointsB) <= budget) return true
+    if (isNumeric(a) || isNumeric(b)) return false
+    if (PyText.splitWhitespace(piece).size > PyText.splitWhitespace(value).size + 1) return false
+    return longestSharedRun(pointsA, pointsB) >= maxOf(MIN_SHARED_RUN, (minOf(pointsA.size, pointsB.size) + 1) / 2)
 }
 
 private fun longestSharedRun(a: IntArray, b: IntArray): Int {

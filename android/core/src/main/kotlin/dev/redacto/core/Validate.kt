@@ -61,7 +61,7 @@ private abstract class Judge(
                 }
             }
         if (verdict.final() == Verdict.FAIL) outcome.verdict = Verdict.FAIL
-        context.record(Step.VALIDATE, reply, verdict.rejected + rejected, round, chunk)
+        context.record(Step.VALIDATE, reply, rejected + verdict.rejected, round, chunk)
     }
 
     /** Makes a named item a detection, or says why it cannot be one. */

@@ -1,0 +1,183 @@
+package dev.redacto.core
+
+import com.google.gson.JsonArray
+import com.google.gson.JsonElement
+import com.google.gson.JsonNull
+import com.google.gson.JsonObject
+import com.google.gson.JsonPrimitive
+import java.io.File
+import java.util.concurrent.atomic.AtomicInteger
+import kotlinx.coroutines.runBlocking
+import org.junit.jupiter.api.AfterAll
+import org.junit.jupiter.api.Assertions.assertEquals
+import org.junit.jupiter.api.Assertions.assertTrue
+import org.junit.jupiter.api.DynamicTest
+import org.junit.jupiter.api.TestFactory
+
+/**
+ * Every golden vector in tests/vectors/pipeline runs through the Kotlin pipeline and is
+ * checked field by field, exactly as tests/pipeline/pipeline_vectors.py checks Python's — and
+ * stricter: a key this runner does not know fails the vector instead of being skipped, so a
+ * vector changed for one language only cannot pass silently here.
+ */
+class PipelineVectorTest {
+    @TestFactory
+    fun `pipeline vectors`(): List<DynamicTest> =
+        FILES.map { file ->
+            DynamicTest.dynamicTest(file.nameWithoutExtension) {
+                RAN.incrementAndGet()
+                runVector(file)
+            }
+        }
+
+    companion object {
+        private val FILES: List<File> = Vectors.files("pipeline")
+        private val RAN = AtomicInteger()
+        private val TOP_KEYS =
+            setOf("name", "description", "mode", "text", "elements", "generated_elements", "replies", "rules", "chunk_size", "expect")
+
+        @JvmStatic
+        @AfterAll
+        fun `every pipeline vector file ran`() {
+            assertTrue(FILES.isNotEmpty(), "no pipeline vectors found under ${Vectors.root}")
+            assertEquals(FILES.size, RAN.get(), "pipeline vectors run vs files")
+        }
+    }
+
+    private fun runVector(file: File): Unit =
+        runBlocking {
+            val raw = Vectors.load(file)
+            raw.onlyKeys(TOP_KEYS)
+            assertEquals(file.nameWithoutExtension, raw.string("name"), "name must equal the file name")
+            raw.string("description")
+            val engine = ScriptedEngine(replies(raw), ModelIdentity(uri = "scripted:${file.nameWithoutExtension}", name = "scripted"))
+            val options =
+                PipelineOptions(
+                    rules = if (raw.has("rules")) raw.bool("rules") else false,
+                    chunkSize = if (raw.has("chunk_size")) raw.int("chunk_size") else CHUNK_SIZE,
+                )
+            val result = runPipeline(vectorDocument(raw), engine, options = options, rules = Rules.DETECTOR)
+            check(raw.obj("expect"), result, engine)
+        }
+
+    private fun replies(raw: Fields): Map<Step, List<String>> {
+        if (!raw.has("replies")) return emptyMap()
+        val replies = raw.obj("replies")
+        return replies.keys().associate { key ->
+            Step.fromWire(key) to replies.array(key).mapIndexed { i, reply -> reply.asStringStrict("replies.$key[$i]") }
+        }
+    }
+
+    private fun vectorDocument(raw: Fields): Document {
+        if (Mode.fromWire(raw.string("mode")) == Mode.TEXT) return Document.fromText(raw.string("text"))
+        val entries: List<Pair<String, Box?>> =
+            if (raw.has("generated_elements")) {
+                val generated = raw.obj("generated_elements")
+                generated.onlyKeys(setOf("count"))
+                (0 until generated.int("count")).map { i -> "w$i" to Box(10.0 * i, 0.0, 10.0 * i + 8, 10.0) }
+            } else {
+                raw.array("elements").mapIndexed { i, element ->
+                    val entry = Fields(element.asObjectStrict("elements[$i]"), "elements[$i]")
+                    entry.onlyKeys(setOf("text", "box"))
+                    val box = entry.rawOrNull("box")?.takeUnless { it.isJsonNull }?.asArrayStrict("elements[$i].box")
+                    entry.string("text") to box?.let { corners -> corners.map { it.asDoubleStrict("box") }.let { Box(it[0], it[1], it[2], it[3]) } }
+                }
+            }
+        return Document.fromElements(entries.mapIndexed { index, (text, box) -> Element(index, text, box) })
+    }
+
+    private fun check(expect: Fields, result: PipelineResult, engine: ScriptedEngine) {
+        val report = result.report
+        for (step in Step.entries) assertEquals(0, engine.remaining(step), "${step.wire}: scripted replies left unused")
+        if (expect.has("status")) assertEquals(expect.string("status"), report.status.name, "status")
+        if (expect.has("category")) assertEquals(expect.string("category"), report.category.label, "category")
+        if (expect.has("document_type")) assertEquals(expect.string("document_type"), report.documentType, "document_type")
+        if (expect.has("classify_fallback")) assertEquals(expect.bool("classify_fallback"), report.classifyFallback, "classify_fallback")
+        if (expect.has("rounds")) assertEquals(expect.int("rounds"), report.rounds, "rounds")
+        if (expect.has("count_shown")) assertEquals(expect.int("count_shown"), report.countShown, "count_shown")
+        if (expect.has("redact_fallback")) assertEquals(expect.bool("redact_fallback"), report.redactFallback, "redact_fallback")
+        if (expect.has("validator_missed")) {
+            assertEquals(expect.array("validator_missed").map { it.asStringStrict("validator_missed") }, report.validatorMissed, "validator_missed")
+        }
+        if (expect.has("detections")) checkDetections("detections", expect.array("detections"), report.detections)
+        if (expect.has("not_located")) checkDetections("not_located", expect.array("not_located"), report.notLocated)
+        if (expect.has("boxes")) {
+            val expected = expect.array("boxes").map { box -> box.asArrayStrict("boxes").map { it.asDoubleStrict("boxes") } }
+            assertEquals(expected, report.boxes.map { it.asList() }, "boxes")
+        }
+        if (expect.has("placeholders")) {
+            val elements = checkNotNull(result.redactedElements) { "placeholders expected but no redacted elements" }
+            val placeholders = expect.obj("placeholders")
+            val expected = placeholders.keys().associateWith { placeholders.string(it) }
+            assertEquals(expected, expected.keys.associateWith { elements[it.toInt()].text }, "placeholders")
+        }
+        if (expect.has("redacted_text")) assertEquals(expect.stringOrNull("redacted_text"), result.redactedText, "redacted_text")
+        if (expect.has("parse_errors")) assertEquals(expect.int("parse_errors"), report.parseErrors.size, "parse_errors: ${report.parseErrors}")
+        if (expect.has("parse_error_reasons")) {
+            val expected = expect.array("parse_error_reasons").map { it.asStringStrict("parse_error_reasons") }
+            assertEquals(expected, report.parseErrors.map { it.reason }, "parse_error_reasons")
+        }
+        if (expect.has("review_reasons")) {
+            val expected = expect.array("review_reasons").map { it.asStringStrict("review_reasons") }
+            assertEquals(expected, report.reviewReasons.map { it.wire }, "review_reasons")
+        }
+        if (expect.has("step_chunks")) {
+            val stepChunks = expect.obj("step_chunks")
+            for (step in stepChunks.keys()) {
+                val expected = stepChunks.array(step).map { if (it.isJsonNull) null else it.asIntStrict("step_chunks.$step") }
+                assertEquals(expected, report.steps.filter { it.step.wire == step }.map { it.chunk }, "step_chunks.$step")
+            }
+        }
+        if (expect.has("step_count")) assertEquals(expect.int("step_count"), report.steps.size, "step_count")
+        expect.allRead()
+        // Invariants every run keeps.
+        if (report.mode == Mode.IMAGE.wire) assertEquals(report.boxes.size, report.countShown, "count shown must equal boxes drawn")
+        assertEquals(report.parseErrors.size, report.steps.sumOf { it.parseErrors }, "per-step parse error counts")
+    }
+
+    private fun checkDetections(key: String, expected: List<JsonElement>, actual: List<Detection>) {
+        assertEquals(expected.size, actual.size, "$key: $actual")
+        expected.zip(actual).forEachIndexed { i, (wanted, detection) ->
+            val wantedObject = wanted.asObjectStrict("$key[$i]")
+            val got = detectionJson(detection)
+            for ((field, value) in wantedObject.entrySet()) {
+                assertTrue(got.has(field), "$key[$i]: unknown detection field '$field'")
+                assertTrue(sameJson(value, got.get(field)), "$key[$i].$field: expected $value, got ${got.get(field)} in $detection")
+            }
+        }
+    }
+
+    /** The detection as Python's `model_dump(mode="json")` writes it. */
+    private fun detectionJson(detection: Detection): JsonObject =
+        JsonObject().apply {
+            addProperty("label", detection.label)
+            addProperty("source", detection.source.wire)
+            addProperty("round", detection.round)
+            add("index", detection.index?.let { JsonPrimitive(it) } ?: JsonNull.INSTANCE)
+            add("value", detection.value?.let { JsonPrimitive(it) } ?: JsonNull.INSTANCE)
+            add(
+                "span",
+                detection.span?.let { span -> JsonObject().apply { addProperty("start", span.start); addProperty("end", span.end) } } ?: JsonNull.INSTANCE,
+            )
+        }
+}
+
+/** JSON equality with numbers compared by value (1 == 1.0), as Python compares them. */
+fun sameJson(a: JsonElement, b: JsonElement): Boolean =
+    when {
+        a.isJsonNull || b.isJsonNull -> a.isJsonNull && b.isJsonNull
+        a.isJsonPrimitive && b.isJsonPrimitive -> {
+            val x = a.asJsonPrimitive
+            val y = b.asJsonPrimitive
+            if (x.isNumber && y.isNumber) x.asBigDecimal.compareTo(y.asBigDecimal) == 0 else x == y
+        }
+        a.isJsonArray && b.isJsonArray -> {
+            val x: JsonArray = a.asJsonArray
+            val y: JsonArray = b.asJsonArray
+            x.size() == y.size() && (0 until x.size()).all { sameJson(x[it], y[it]) }
+        }
+        a.isJsonObject && b.isJsonObject ->
+            a.asJsonObject.keySet() == b.asJsonObject.keySet() &&
+                a.asJsonObject.keySet().all { sameJson(a.asJsonObject[it], b.asJsonObject[it]) }
+        else -> false
+    }
