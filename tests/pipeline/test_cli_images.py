@@ -1,0 +1,159 @@
+"""`redacto redact` on images: `--elements`, bad images, metadata, and the real end to end."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+from PIL import Image
+from typer.testing import CliRunner
+
+from redacto.cli import app
+
+ELEMENTS = [
+    {"text": "Patient", "box": [5, 5, 60, 25]},
+    {"text": "Jane", "box": [70, 5, 110, 25]},
+    {"text": "Smith", "box": [115, 5, 160, 25]},
+    {"text": "fracture", "box": [170, 5, 230, 25]},
+]
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def redact(*args: str | Path):
+    return CliRunner().invoke(app, ["redact", *map(str, args)])
+
+
+def script(tmp_path: Path, **replies: list[str]) -> str:
+    path = tmp_path / "replies.json"
+    path.write_text(json.dumps(replies), encoding="utf-8")
+    return f"scripted:{path}"
+
+
+def photo_with_exif(path: Path) -> Path:
+    image = Image.new("RGB", (240, 40), (255, 255, 255))
+    exif = Image.Exif()
+    exif[0x010F] = "PhoneMaker"  # Make
+    exif[0x0131] = "CameraApp 1.0"  # Software
+    image.save(path, format="JPEG", exif=exif.tobytes(), quality=95)
+    return path
+
+
+def all_files(root: Path) -> dict[Path, str]:
+    return {p: digest(p) for p in root.rglob("*") if p.is_file()}
+
+
+def test_elements_file_skips_ocr_and_burns_the_detected_boxes(tmp_path):
+    photo = photo_with_exif(tmp_path / "photo.jpg")
+    before = digest(photo)
+    elements = tmp_path / "elements.json"
+    elements.write_text(json.dumps(ELEMENTS), encoding="utf-8")
+    model = script(
+        tmp_path,
+        classify=["CATEGORY: Medical"],
+        detect=["1:NAME\n2:NAME"],
+        validate=["PASS"],
+    )
+    out = tmp_path / "out"
+    result = redact(photo, "--elements", elements, "--model", model, "--out", out, "--no-rules")
+    assert result.exit_code == 0, result.output
+    assert digest(photo) == before
+    report = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    assert report["mode"] == "image" and report["ocr"] is None
+    assert report["count_shown"] == len(report["boxes"]) == 2
+    assert (out / "redacted.txt").read_text(
+        encoding="utf-8"
+    ) == "Patient [NAME_1] [NAME_2] fracture"
+    redacted = Image.open(out / "redacted.png")
+    assert redacted.format == "PNG" and redacted.size == (240, 40)
+    assert not redacted.getexif() and "exif" not in redacted.info
+    rgb = redacted.convert("RGB")
+    assert rgb.getpixel((90, 15)) == (0, 0, 0)  # inside Jane's box
+    assert rgb.getpixel((137, 15)) == (0, 0, 0)  # inside Smith's box
+    assert rgb.getpixel((30, 15)) != (0, 0, 0)  # "Patient" is not redacted
+    assert rgb.getpixel((200, 15)) != (0, 0, 0)  # neither is the diagnosis
+
+
+def bad_image(tmp_path: Path, kind: str) -> Path:
+    if kind == "corrupt":
+        path = tmp_path / "corrupt.png"
+        path.write_bytes(b"\x89PNG\r\n\x1a\n" + b"\x00garbage" * 64)
+    elif kind == "empty":
+        path = tmp_path / "empty.png"
+        path.write_bytes(b"")
+    elif kind == "50 megapixels":
+        path = tmp_path / "huge.png"
+        Image.new("1", (7072, 7072), 1).save(path)  # 50.0 MP, a small file
+    else:  # a text file that claims to be a photo
+        path = tmp_path / "fake.jpg"
+        path.write_text("not an image", encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("kind", ["corrupt", "empty", "50 megapixels", "text named jpg"])
+def test_bad_images_exit_2_and_write_nothing(tmp_path, kind):
+    path = bad_image(tmp_path, kind)
+    model = script(tmp_path, classify=["CATEGORY: General"])
+    before = all_files(tmp_path)
+    result = redact(path, "--model", model, "--out", tmp_path / "out")
+    assert result.exit_code == 2, result.output
+    assert "bad input" in result.stderr
+    assert all_files(tmp_path) == before
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("{}", "expected a JSON list"),
+        ("[{", "not a JSON file"),
+        ('[{"box": [0, 0, 1, 1]}]', "element 0: text"),
+        ('[{"text": "a", "box": [0, 0, 1]}]', "element 0: box"),
+        ('[{"text": "a", "box": [0, 0, 9999, 10]}]', "outside the image"),
+        ('[{"text": "a", "box": [10, 0, 5, 10]}]', "element 0"),
+    ],
+)
+def test_bad_elements_files_exit_2_and_write_nothing(tmp_path, content, message):
+    photo = photo_with_exif(tmp_path / "photo.jpg")
+    elements = tmp_path / "elements.json"
+    elements.write_text(content, encoding="utf-8")
+    model = script(tmp_path, classify=["CATEGORY: General"])
+    before = all_files(tmp_path)
+    result = redact(photo, "--elements", elements, "--model", model, "--out", tmp_path / "out")
+    assert result.exit_code == 2, result.output
+    assert message in result.stderr
+    assert all_files(tmp_path) == before
+
+
+@pytest.mark.slow
+def test_end_to_end_on_a_rendered_page_with_real_ocr_and_the_tiny_model(tmp_path, tiny_model_path):
+    from redacto.ocr.synthetic import render_form_page
+
+    page = tmp_path / "page.png"
+    render_form_page(seed=3).image.save(page)
+    before = digest(page)
+    out = tmp_path / "out"
+    result = redact(page, "--model", f"litertlm:{tiny_model_path}", "--out", out)
+    report = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    # A random model: its words are noise, so assert on what the pipeline guarantees.
+    expected_exit = {"PASS": 0, "NEEDS_REVIEW": 10}[report["status"]]
+    assert result.exit_code == expected_exit, result.output
+    assert digest(page) == before
+    assert report["ocr"] and report["ocr"].startswith("ppocr")
+    assert report["model"]["sha256"] and report["model"]["uri"].startswith("litertlm:")
+    steps = [step["step"] for step in report["steps"]]
+    assert steps[:2] == ["classify", "detect"] and "validate" in steps
+    assert all(step["prompt_tokens"] for step in report["steps"])
+    assert report["count_shown"] == len(report["boxes"])
+    rule_hits = [d for d in report["detections"] if d["source"] == "rule"]
+    assert rule_hits, "the rendered form carries emails and phone numbers the rules must catch"
+    redacted = Image.open(out / "redacted.png").convert("RGB")
+    original = Image.open(page)
+    assert redacted.size == original.size
+    for box in report["boxes"]:
+        centre = ((box["x0"] + box["x1"]) / 2, (box["y0"] + box["y1"]) / 2)
+        assert redacted.getpixel(centre) == (0, 0, 0)
+    assert (out / "redacted.txt").exists()
