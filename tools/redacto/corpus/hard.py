@@ -46,7 +46,7 @@ CASES: tuple[HardCase, ...] = (
         82-year-old woman with {{diagnosis|vascular dementia}} and {{diagnosis|atrial fibrillation}}. The patient's daughter [[NAME|Lisa]] reports two falls at home this week; her son-in-law [[NAME|Marcus]] manages the pill box. [[NAME|Theodora]] denies pain but has bruising over the {{body_location|left hip}}.
         Medications: {{medication|apixaban 2.5 mg twice daily}}, {{medication|donepezil 10 mg nightly}}.
         Plan: {{procedure|X-ray of the left hip}}; home safety visit. Call [[NAME|Lisa]] at [[PHONE|(541) 555-0187]] with results.
-        {{clinician|Dr. Ana Okoro}}
+        Dr. [[NAME|Ana Okoro]]
     """,
     ),
     HardCase(
@@ -118,7 +118,7 @@ CASES: tuple[HardCase, ...] = (
         Name: [[NAME|Oskar Lindahl]]    Born: [[DATE|1951-08-30]]
         Admitted [[DATE|2025-02-11]], discharged [[DATE|2025-02-15]].
         You were treated for {{diagnosis|diverticulitis}}, first diagnosed in {{year|2019}}. Take {{medication|ciprofloxacin 500 mg twice daily}} and {{medication|metronidazole 500 mg three times daily}} for 7 days.
-        Follow-up visit: [[DATE|February 26, 2025]] with {{clinician|Dr. Ruth Abernethy}}.
+        Follow-up visit: [[DATE|February 26, 2025]] with Dr. [[NAME|Ruth Abernethy]].
         Return if {{vital|temperature above 101 F}} or pain in the {{body_location|lower left abdomen}} gets worse.
     """,
     ),
@@ -133,7 +133,7 @@ CASES: tuple[HardCase, ...] = (
 
         Tenant [[NAME|Priyanka Desai]] (date of birth [[DATE|09/17/1988]]) and Landlord {{institution|Northgate Residential LLC}} agree to renew the lease of the {{property_spec|2-bedroom apartment, 940 sq ft, unit on the 3rd floor}} at [[ADDRESS|1200 Pearl Street, Unit 3C]].
         The renewal term begins {{effective_date|August 1, 2025}} and ends {{effective_date|July 31, 2026}}. Rent increases to {{amount|$1,975.00}} per month. All other terms, including {{legal_term|quiet enjoyment}} and the {{legal_term|late fee clause}}, remain.
-        Signed this day by [[NAME|Priyanka Desai]], tenant, and {{counsel|Harold Voss, property manager}}.
+        Signed this day by [[NAME|Priyanka Desai]], tenant, and [[NAME|Harold Voss]], property manager.
     """,
     ),
     HardCase(
@@ -202,7 +202,7 @@ CASES: tuple[HardCase, ...] = (
         MRN: [[MRN|00-774-219]]
         Visit: [[DATE|03/18/2025]]
         Phone: [[PHONE|(919) 555-0172]]
-        Provider: {{clinician|Nadia Brennan, NP}}
+        Provider: [[NAME|Nadia Brennan]], NP
     """,
     ),
     HardCase(
@@ -401,7 +401,7 @@ CASES: tuple[HardCase, ...] = (
         Free T4\t{{lab|0.7 ng/dL}}\tL
         Vitamin D\t{{lab|18 ng/mL}}\tL
 
-        Interpretation: consistent with {{diagnosis|primary hypothyroidism}}. Ordered by {{clinician|Dr. Felipe Arce}}. Copy sent to the patient at [[ADDRESS|33 Alder Way]].
+        Interpretation: consistent with {{diagnosis|primary hypothyroidism}}. Ordered by Dr. [[NAME|Felipe Arce]]. Copy sent to the patient at [[ADDRESS|33 Alder Way]].
     """,
     ),
     HardCase(

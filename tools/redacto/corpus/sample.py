@@ -26,7 +26,7 @@ SAMPLE_MARKUP = """
 
     Patient: [[NAME|Jane Marlowe]]    DOB: [[DATE|03/15/1978]]
     MRN: [[MRN|4471829]]    Visit date: [[DATE|10/02/2025]]
-    Phone: [[PHONE|(408) 555-0134]]    Provider: {{clinician|Dr. Samuel Ortiz}}
+    Phone: [[PHONE|(408) 555-0134]]    Provider: Dr. [[NAME|Samuel Ortiz]]
 
     Chief complaint: ankle pain after a fall on the stairs.
     History: [[NAME|Mrs. Marlowe]] came in with the patient's daughter [[NAME|Lisa]], who saw the fall. She has {{diagnosis|Type 2 diabetes}}, well controlled on {{medication|metformin 500 mg twice daily}}.

@@ -1,7 +1,7 @@
 """Legal: the parties' names, contacts, addresses and ID numbers go.
 
-Gold decisions: property specs, legal terms, amounts, courts, judges, counsel (acting in a
-professional role) and effective/term dates are preserved; a party's birth date is DATE; the
+Gold decisions: parties and signatories (the signing attorney too) are NAME; property specs,
+legal terms, amounts, courts, judges and effective/term dates are preserved; a party's birth date is DATE; the
 address of a leased or sold home is the party's ADDRESS.
 """
 
@@ -104,7 +104,7 @@ def settlement_letter(v: Values) -> str:
         Please call me at my direct line if you have questions.
 
         Very truly yours,
-        {keep("counsel", f"{attorney.full}, Esq.")}
+        {pii("NAME", attorney.full)}, Esq.
     """
 
 

@@ -1,8 +1,9 @@
 """Medical: HIPAA identifiers of the patient and relatives go; clinical content stays.
 
-Gold decisions: every full date tied to the patient (birth, visit, admission, discharge,
-collection) is DATE; clinicians and hospital names are preserved (they are not the patient's
-identifiers under HIPAA Safe Harbor); a bare year is preserved.
+Gold decisions (prompts/categories.yaml): everyone named is NAME, clinicians included (with
+the clinic they narrow down the patient); every full date tied to the patient (birth, visit,
+admission, discharge, collection, signature, letter) is DATE; hospital names and bare years
+are preserved.
 """
 
 # ruff: noqa: E501  (templates are prose: one document line per source line reads best)
@@ -91,7 +92,7 @@ def _hospital(v: Values) -> str:
 
 
 def _clinician(v: Values) -> str:
-    return f"Dr. {v.person().full}"
+    return f"Dr. {pii('NAME', v.person().full)}"
 
 
 def _vitals(v: Values) -> str:
@@ -112,7 +113,7 @@ def clinic_note(v: Values) -> str:
 
         Patient: {pii("NAME", patient.full)}    DOB: {pii("DATE", v.fmt(v.birth_date()))}
         MRN: {pii("MRN", v.mrn())}    Visit date: {pii("DATE", v.fmt(v.recent_date()))}
-        Provider: {keep("clinician", _clinician(v))}
+        Provider: {_clinician(v)}
 
         Chief complaint: {v.pick(COMPLAINTS)}.
         History: {pii("NAME", patient.first)} is seen today accompanied by the patient's {relation} {pii("NAME", relative)}, who can be reached at {pii("PHONE", v.phone())}. Symptoms began after a trip last week. Known history of {keep("diagnosis", v.pick(DIAGNOSES))}.
@@ -135,7 +136,7 @@ def discharge_summary(v: Values) -> str:
         Patient: {pii("NAME", patient.full)}
         Medical record no. {pii("MRN", v.mrn())}
         Admitted: {pii("DATE", v.fmt(admitted))}    Discharged: {pii("DATE", v.fmt(v.recent_date(20)))}
-        Attending: {keep("clinician", _clinician(v))}
+        Attending: {_clinician(v)}
 
         Principal diagnosis: {keep("diagnosis", v.pick(DIAGNOSES))}. Secondary: {keep("diagnosis", v.pick(DIAGNOSES))}.
         Course: admitted through the emergency department; {keep("procedure", v.pick(PROCEDURES))} showed changes in the {keep("body_location", v.pick(BODY_LOCATIONS))}. Improved on treatment, afebrile for 48 hours.
@@ -159,7 +160,7 @@ def lab_report(v: Values) -> str:
 
         Patient: {pii("NAME", patient.full)}    Sex: {v.rng.choice(("F", "M"))}
         DOB: {pii("DATE", v.fmt(v.birth_date()))}    Chart: {pii("MRN", v.mrn())}
-        Collected: {pii("DATE", v.fmt(v.recent_date()))}    Ordered by: {keep("clinician", _clinician(v))}
+        Collected: {pii("DATE", v.fmt(v.recent_date()))}    Ordered by: {_clinician(v)}
 
         Test\tResult\tReference
         Glucose, fasting\t{keep("lab", glucose)}\t70-99 mg/dL
@@ -206,7 +207,7 @@ def referral_letter(v: Values) -> str:
 
         {pii("DATE", v.fmt(v.today))}
 
-        Dear {keep("clinician", specialist)},
+        Dear {specialist},
 
         Re: {pii("NAME", patient.full)}, born {pii("DATE", v.fmt(v.birth_date()))}, MRN {pii("MRN", v.mrn())}
 
@@ -214,5 +215,5 @@ def referral_letter(v: Values) -> str:
         {pii("NAME", patient.first)} lives with a {relation}, {pii("NAME", v.person().full)}, who helps with appointments; the best number is {pii("PHONE", v.phone())}.
 
         Yours sincerely,
-        {keep("clinician", clinician)}
+        {clinician}
     """
