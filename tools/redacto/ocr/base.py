@@ -1,0 +1,183 @@
+"""The OCR interface and the geometry every engine shares: lines, reading order, scaling.
+
+An engine turns a decoded RGB image into word elements (`redacto.document.Element`): one
+per word, boxes in pixels of the image it was given, indices in reading order from 0.
+Engines differ only in how they find lines and words; ordering them is done here, once,
+so the pipeline sees the same order whichever engine read the page.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from PIL import Image
+
+from redacto.document import Box, Element
+from redacto.engines.base import EngineError
+
+# Lines flatter than this (width/height) are too short to say which way the page is tilted.
+_MIN_ASPECT_FOR_SKEW = 3.0
+# A tilt beyond this is not a slightly rotated photo; ordering then falls back to axis-aligned.
+_MAX_SKEW_DEGREES = 15.0
+
+
+class OcrError(EngineError):
+    """OCR could not run: the engine is missing, failed, or returned something unusable."""
+
+
+@dataclass(frozen=True)
+class OcrWord:
+    """A recognised word inside a line, box in pixels of the image OCR ran on."""
+
+    text: str
+    box: Box
+    confidence: float
+
+
+@dataclass(frozen=True)
+class OcrLine:
+    """A text line: its words in left-to-right order and its outline as 4 corner points.
+
+    The corners (top-left, top-right, bottom-right, bottom-left) carry the line's tilt,
+    which is what lets reading order cope with a slightly rotated photo.
+    """
+
+    words: tuple[OcrWord, ...]
+    corners: tuple[tuple[float, float], ...]
+
+    @property
+    def height(self) -> float:
+        (x0, y0), _, _, (x3, y3) = self.corners
+        return math.hypot(x3 - x0, y3 - y0)
+
+    @property
+    def width(self) -> float:
+        (x0, y0), (x1, y1), _, _ = self.corners
+        return math.hypot(x1 - x0, y1 - y0)
+
+    @property
+    def center(self) -> tuple[float, float]:
+        xs = [x for x, _ in self.corners]
+        ys = [y for _, y in self.corners]
+        return sum(xs) / 4, sum(ys) / 4
+
+    def top_edge_angle(self) -> float:
+        (x0, y0), (x1, y1), _, _ = self.corners
+        return math.atan2(y1 - y0, x1 - x0)
+
+
+class OcrEngine(ABC):
+    """Reads the words of a page image. `name` identifies the engine, version and settings."""
+
+    name: str
+
+    @abstractmethod
+    def read(self, image: Image.Image) -> list[Element]:
+        """One element per word, in reading order (index 0..n-1), boxes in `image` pixels."""
+
+
+def corners_of_box(box: Box) -> tuple[tuple[float, float], ...]:
+    """The four corners of an axis-aligned box, clockwise from top-left."""
+    return ((box.x0, box.y0), (box.x1, box.y0), (box.x1, box.y1), (box.x0, box.y1))
+
+
+def page_skew(lines: Sequence[OcrLine]) -> float:
+    """The page's tilt in radians: the median slope of its long lines (0 if none)."""
+    angles = [
+        line.top_edge_angle()
+        for line in lines
+        if line.height > 0 and line.width / line.height >= _MIN_ASPECT_FOR_SKEW
+    ]
+    if not angles:
+        return 0.0
+    skew = statistics.median(angles)
+    return skew if abs(math.degrees(skew)) <= _MAX_SKEW_DEGREES else 0.0
+
+
+def order_lines(lines: Sequence[OcrLine]) -> list[OcrLine]:
+    """Sort lines into rows top to bottom, and each row left to right.
+
+    Coordinates are first rotated by the page's tilt, so on a photo taken a few degrees off
+    the right-hand end of a line is not read as the row above. Two lines share a row when
+    their (de-skewed) vertical centres are closer than half the smaller line height: the
+    label and the value of a form field stay side by side.
+    """
+    if not lines:
+        return []
+    skew = page_skew(lines)
+    cos, sin = math.cos(-skew), math.sin(-skew)
+
+    def upright(line: OcrLine) -> tuple[float, float]:
+        x, y = line.center
+        return x * cos - y * sin, x * sin + y * cos
+
+    placed = sorted(((upright(line), line) for line in lines), key=lambda item: item[0][1])
+    rows: list[list[tuple[tuple[float, float], OcrLine]]] = []
+    for item in placed:
+        (_, y), line = item
+        if rows:
+            row = rows[-1]
+            row_y = statistics.fmean(center[1] for center, _ in row)
+            row_height = min(other.height for _, other in row)
+            if abs(y - row_y) < 0.5 * min(row_height, line.height):
+                row.append(item)
+                continue
+        rows.append([item])
+    return [line for row in rows for _, line in sorted(row, key=lambda item: item[0][0])]
+
+
+def elements_from_lines(lines: Sequence[OcrLine]) -> list[Element]:
+    """Number the words of ordered lines 0..n-1 as page-0 elements."""
+    words = [word for line in lines for word in line.words]
+    return [
+        Element(index=index, text=word.text, box=word.box, page=0)
+        for index, word in enumerate(words)
+    ]
+
+
+def scale_box(box: Box, factors: tuple[float, float], limit: tuple[int, int]) -> Box:
+    """Map a box from a resized working image back to the original, clipped to it."""
+    fx, fy = factors
+    width, height = limit
+    return Box(
+        x0=min(max(box.x0 * fx, 0.0), width),
+        y0=min(max(box.y0 * fy, 0.0), height),
+        x1=min(max(box.x1 * fx, 0.0), width),
+        y1=min(max(box.y1 * fy, 0.0), height),
+    )
+
+
+def rescale_line(line: OcrLine, factors: tuple[float, float], limit: tuple[int, int]) -> OcrLine:
+    """Map a line found on a resized working image back to the original image."""
+    if factors == (1.0, 1.0):
+        return line
+    fx, fy = factors
+    return OcrLine(
+        words=tuple(
+            OcrWord(
+                text=word.text, box=scale_box(word.box, factors, limit), confidence=word.confidence
+            )
+            for word in line.words
+        ),
+        corners=tuple((x * fx, y * fy) for x, y in line.corners),
+    )
+
+
+def working_copy(image: Image.Image, max_side: int) -> tuple[Image.Image, tuple[float, float]]:
+    """An RGB copy no longer than `max_side` on its long side, and the factors back to `image`.
+
+    OCR models see text at a few dozen pixels per line; a 50-megapixel photo only costs time
+    and memory at full size.
+    """
+    rgb = image if image.mode == "RGB" else image.convert("RGB")
+    longest = max(rgb.size)
+    if longest <= max_side:
+        return rgb, (1.0, 1.0)
+    factor = longest / max_side
+    size = (max(1, round(rgb.width / factor)), max(1, round(rgb.height / factor)))
+    small = rgb.resize(size, Image.Resampling.LANCZOS, reducing_gap=3.0)
+    return small, (rgb.width / small.width, rgb.height / small.height)

@@ -1,0 +1,180 @@
+"""`tesseract` — Tesseract 5 (Debian `tesseract-ocr`, `tesseract-ocr-eng`) through pytesseract.
+
+The second engine: tight word boxes and about 1.6 CPU-seconds a page, but only with
+`OMP_THREAD_LIMIT=1` for the tesseract process — its OpenMP threads fight each other on a
+small machine and the same page takes 8.7 s without it. Tesseract's block, paragraph and
+line numbers group words into lines; the rows are then ordered by the same rule as every
+engine (`redacto.ocr.base.order_lines`) so both engines feed the pipeline the same order.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from importlib import metadata
+from typing import Any
+
+from PIL import Image
+
+from redacto.document import Box, Element
+from redacto.engines.base import MissingExtraError
+from redacto.ocr.base import (
+    OcrEngine,
+    OcrError,
+    OcrLine,
+    OcrWord,
+    elements_from_lines,
+    order_lines,
+    rescale_line,
+    working_copy,
+)
+
+_ENV_LOCK = threading.Lock()
+_WORD_LEVEL = 5
+
+
+@dataclass(frozen=True)
+class TesseractSettings:
+    """Knobs of the Tesseract engine; defaults are the measured choice (docs/ocr.md).
+
+    `min_confidence` defaults to keeping every non-empty word: for a redactor a doubtful
+    word is still text that may need a box. `pad_ratio` widens each box on every side by
+    that share of its height: Tesseract's boxes are tight and now and then a pixel or a few
+    short of the ink. `timeout_s` bounds one page.
+    """
+
+    language: str = "eng"
+    page_segmentation_mode: int = 3
+    max_side: int = 2500
+    min_confidence: float = 0.0
+    pad_ratio: float = 0.1
+    timeout_s: float = 120.0
+
+
+class TesseractEngine(OcrEngine):
+    """Tesseract 5 LSTM, one word element per `image_to_data` word row."""
+
+    def __init__(self, settings: TesseractSettings | None = None) -> None:
+        self.settings = settings or TesseractSettings()
+        try:
+            import pytesseract
+        except ImportError as error:
+            raise MissingExtraError("tesseract OCR", "ocr", "pytesseract") from error
+        self._pytesseract = pytesseract
+        try:
+            version = pytesseract.get_tesseract_version()
+            languages = pytesseract.get_languages(config="")
+        except (pytesseract.TesseractNotFoundError, OSError) as error:
+            raise OcrError(
+                "the tesseract OCR engine needs the tesseract program: "
+                "install Debian tesseract-ocr and tesseract-ocr-eng "
+                "(sudo apt-get install tesseract-ocr tesseract-ocr-eng)"
+            ) from error
+        if self.settings.language not in languages:
+            raise OcrError(
+                f"tesseract has no '{self.settings.language}' language data: "
+                f"install Debian tesseract-ocr-{self.settings.language}"
+            )
+        self.name = (
+            f"tesseract ({version}, pytesseract {_version('pytesseract')}, "
+            f"lang={self.settings.language}, psm={self.settings.page_segmentation_mode}, "
+            f"max_side={self.settings.max_side})"
+        )
+
+    def read(self, image: Image.Image) -> list[Element]:
+        """Words of `image` in reading order, boxes in `image` pixels."""
+        work, factors = working_copy(image, self.settings.max_side)
+        pytesseract = self._pytesseract
+        try:
+            with _single_omp_thread():
+                data = pytesseract.image_to_data(
+                    work,
+                    lang=self.settings.language,
+                    config=f"--psm {self.settings.page_segmentation_mode}",
+                    output_type=pytesseract.Output.DICT,
+                    timeout=self.settings.timeout_s,
+                )
+        except RuntimeError as error:  # pytesseract raises RuntimeError on its timeout
+            raise OcrError(f"tesseract did not finish: {type(error).__name__}") from error
+        except pytesseract.TesseractError as error:
+            raise OcrError(f"tesseract failed with exit status {error.status}") from error
+        lines = [rescale_line(line, factors, image.size) for line in self._lines(data, work.size)]
+        return elements_from_lines(order_lines(lines))
+
+    def _lines(self, data: dict[str, list[Any]], size: tuple[int, int]) -> list[OcrLine]:
+        grouped: dict[tuple[int, int, int], list[OcrWord]] = {}
+        for row in range(len(data["text"])):
+            text = str(data["text"][row]).strip()
+            confidence = float(data["conf"][row])
+            if int(data["level"][row]) != _WORD_LEVEL or not text:
+                continue
+            if confidence < self.settings.min_confidence:
+                continue
+            left, top = float(data["left"][row]), float(data["top"][row])
+            width, height = float(data["width"][row]), float(data["height"][row])
+            pad = self.settings.pad_ratio * height
+            box = Box(
+                x0=max(left - pad, 0.0),
+                y0=max(top - pad, 0.0),
+                x1=min(left + width + pad, float(size[0])),
+                y1=min(top + height + pad, float(size[1])),
+            )
+            key = (
+                int(data["block_num"][row]),
+                int(data["par_num"][row]),
+                int(data["line_num"][row]),
+            )
+            grouped.setdefault(key, []).append(
+                OcrWord(text=text, box=box, confidence=confidence / 100)
+            )
+        return [line_through(words) for words in grouped.values()]
+
+
+def line_through(words: list[OcrWord]) -> OcrLine:
+    """A line outline that follows its words' slope, so tilted photos order correctly."""
+    words = sorted(words, key=lambda word: word.box.x0)
+    centers_x = [(word.box.x0 + word.box.x1) / 2 for word in words]
+    centers_y = [(word.box.y0 + word.box.y1) / 2 for word in words]
+    half_height = statistics.median(word.box.height for word in words) / 2
+    slope = 0.0
+    if len(words) >= 2 and max(centers_x) > min(centers_x):
+        slope = statistics.linear_regression(centers_x, centers_y).slope
+    mean_x, mean_y = statistics.fmean(centers_x), statistics.fmean(centers_y)
+    left, right = words[0].box.x0, max(word.box.x1 for word in words)
+
+    def center_at(x: float) -> float:
+        return mean_y + slope * (x - mean_x)
+
+    corners = (
+        (left, center_at(left) - half_height),
+        (right, center_at(right) - half_height),
+        (right, center_at(right) + half_height),
+        (left, center_at(left) + half_height),
+    )
+    return OcrLine(words=tuple(words), corners=corners)
+
+
+@contextmanager
+def _single_omp_thread() -> Iterator[None]:
+    """Run the tesseract child with OMP_THREAD_LIMIT=1 (pytesseract passes os.environ)."""
+    with _ENV_LOCK:
+        previous = os.environ.get("OMP_THREAD_LIMIT")
+        os.environ["OMP_THREAD_LIMIT"] = "1"
+        try:
+            yield
+        finally:
+            if previous is None:
+                del os.environ["OMP_THREAD_LIMIT"]
+            else:
+                os.environ["OMP_THREAD_LIMIT"] = previous
+
+
+def _version(package: str) -> str:
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return "unknown"
