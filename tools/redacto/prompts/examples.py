@@ -202,7 +202,9 @@ def _items_answer(mode: Mode, text: str, items: tuple[Item, ...]) -> list[str]:
 
 
 def _render(step: Step, mode: Mode, example: _Example) -> RenderedExample:
-    shown = _indexed(example.text.split()) if mode is Mode.IMAGE else example.text
+    # Classify reads plain document text in both modes; only detect and validate see indices.
+    indexed = mode is Mode.IMAGE and step in (Step.DETECT, Step.VALIDATE)
+    shown = _indexed(example.text.split()) if indexed else example.text
     if isinstance(example, ClassifyExample):
         output = f"DOCUMENT_TYPE: {example.document_type}\nCATEGORY: {example.category.value}"
     elif isinstance(example, DetectExample):
