@@ -114,6 +114,7 @@ class CategoryRules(_Strict):
 
     category: Category
     slug: str = Field(pattern=r"^[a-z_]+$")
+    kind: str
     describes: str
     labels: tuple[str, ...] = Field(min_length=1)
     redact: tuple[str, ...] = Field(min_length=1)
