@@ -85,16 +85,16 @@ def bad_image(tmp_path: Path, kind: str) -> Path:
     elif kind == "empty":
         path = tmp_path / "empty.png"
         path.write_bytes(b"")
-    elif kind == "50 megapixels":
-        path = tmp_path / "huge.png"
-        Image.new("1", (7072, 7072), 1).save(path)  # 50.0 MP, a small file
+    elif kind == "over 100 megapixels":
+        path = tmp_path / "bomb.png"
+        Image.new("1", (10_050, 10_050), 1).save(path)  # 101 MP, a small file
     else:  # a text file that claims to be a photo
         path = tmp_path / "fake.jpg"
         path.write_text("not an image", encoding="utf-8")
     return path
 
 
-@pytest.mark.parametrize("kind", ["corrupt", "empty", "50 megapixels", "text named jpg"])
+@pytest.mark.parametrize("kind", ["corrupt", "empty", "over 100 megapixels", "text named jpg"])
 def test_bad_images_exit_2_and_write_nothing(tmp_path, kind):
     path = bad_image(tmp_path, kind)
     model = script(tmp_path, classify=["CATEGORY: General"])
@@ -103,6 +103,24 @@ def test_bad_images_exit_2_and_write_nothing(tmp_path, kind):
     assert result.exit_code == 2, result.output
     assert "bad input" in result.stderr
     assert all_files(tmp_path) == before
+
+
+def test_a_50_megapixel_photo_is_redacted_at_full_size(tmp_path):
+    photo = tmp_path / "phone.png"
+    Image.new("L", (8160, 6144), 255).save(photo)  # 50.1 MP, as a phone camera takes them
+    before = digest(photo)
+    elements = tmp_path / "elements.json"
+    box = [8000, 6000, 8100, 6100]
+    elements.write_text(json.dumps([{"text": "Jane", "box": box}]), encoding="utf-8")
+    model = script(tmp_path, classify=["CATEGORY: General"], detect=["0:NAME"], validate=["PASS"])
+    out = tmp_path / "out"
+    result = redact(photo, "--elements", elements, "--model", model, "--out", out, "--no-rules")
+    assert result.exit_code == 0, result.output
+    assert digest(photo) == before
+    with Image.open(out / "redacted.png") as redacted:
+        assert redacted.size == (8160, 6144)
+        assert redacted.getpixel((8050, 6050)) in (0, (0, 0, 0))
+        assert redacted.getpixel((100, 100)) in (255, (255, 255, 255))
 
 
 @pytest.mark.parametrize(

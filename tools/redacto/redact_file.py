@@ -123,7 +123,7 @@ def prepare_input(
         loaded = load_input_image(path)
     except BadImageError as error:
         raise BadInputError(f"{path}: {error}") from error
-    size = (loaded.image.width, loaded.image.height)
+    size = loaded.size
     if elements_path is not None:
         elements = read_elements_file(elements_path, size)
         return PreparedInput(path, Document.from_elements(elements, size), loaded, None)
@@ -240,7 +240,7 @@ def write_outputs(
 
             burned = burn_boxes(prepared.image.image, list(result.boxes))
             target = out_dir / REDACTED_IMAGE
-            _atomic(target, lambda temporary: save_clean_png(burned, temporary))
+            save_clean_png(burned, target, source=prepared.path)  # atomic, no metadata
             written.append(target)
         else:
             (out_dir / REDACTED_IMAGE).unlink(missing_ok=True)
