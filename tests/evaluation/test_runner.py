@@ -129,7 +129,7 @@ def test_run_scores_resumes_and_reports(tmp_path: Path) -> None:
     assert summary.image_vs_text is not None
 
     report = (out / "report.html").read_text(encoding="utf-8")
-    assert "<svg" in report and "data:image/png;base64," in report
+    assert "<svg" in report and "data:image/jpeg;base64," in report
     assert "financial-0001" in (out / "report.md").read_text(encoding="utf-8")
 
     with pytest.raises(RunError, match="different configuration"):
@@ -185,7 +185,7 @@ def test_cli_run_and_compare(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
         tmp_path / "l.json", oracle_replies(DOCUMENTS, tmp_path / "pages", {SECOND.id: "NAME"})
     )
     runner = CliRunner()
-    for name, uri in (("a", script), ("b", leaky)):
+    for name, uri, extra in (("a", script, []), ("b", leaky, ["--peer", str(tmp_path / "a")])):
         result = runner.invoke(
             app,
             [
@@ -200,10 +200,13 @@ def test_cli_run_and_compare(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
                 "--no-rules",
                 "--out",
                 str(tmp_path / name),
+                *extra,
             ],
         )
         assert result.exit_code == 0, result.output
         assert (tmp_path / name / "summary.json").exists()
+    # The peer run's headline rows sit beside run b's own.
+    assert f"| {script}: image |" in (tmp_path / "b" / "report.md").read_text(encoding="utf-8")
     result = runner.invoke(app, ["eval", "compare", str(tmp_path / "a"), str(tmp_path / "b")])
     assert result.exit_code == 0, result.output
     assert "| text | token recall |" in result.output

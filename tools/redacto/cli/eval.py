@@ -53,9 +53,13 @@ def _default_out(suite: str, system: str, mode: ModeOption, ocr: OcrOption) -> P
     return Path("out") / "eval" / f"{suite}-{slug or 'system'}-{mode.value}-{ocr.value}"
 
 
-def _execute(system: System, config: RunConfig, out: Path) -> RunSummary:
+def _execute(
+    system: System, config: RunConfig, out: Path, peer_dir: Path | None = None
+) -> RunSummary:
     from redacto.corpus.suites import load_suite
+    from redacto.evaluation.results import read_summary
 
+    peer = read_summary(peer_dir) if peer_dir is not None else None
     try:
         documents = load_suite(config.suite)
     except (FileNotFoundError, ValueError) as error:
@@ -76,7 +80,7 @@ def _execute(system: System, config: RunConfig, out: Path) -> RunSummary:
         def on_progress(done: int, total: int, _result: object) -> None:
             progress.update(task, completed=done, total=total)
 
-        summary = run_evaluation(system, documents, config, out, on_progress=on_progress)
+        summary = run_evaluation(system, documents, config, out, on_progress=on_progress, peer=peer)
     _print_headline(summary, out)
     return summary
 
@@ -116,6 +120,9 @@ def run_command(
     rules: Annotated[bool, typer.Option(help="Run the checksum rules before detect.")] = True,
     limit: Annotated[int | None, typer.Option(min=1, help="Only the first N documents.")] = None,
     out: Annotated[Path | None, typer.Option(help="Run directory (resumable).")] = None,
+    peer: Annotated[
+        Path | None, typer.Option(help="A finished run (e.g. Presidio) to show beside this one.")
+    ] = None,
 ) -> None:
     """Run the pipeline over a suite; rerunning into the same --out resumes."""
     from redacto.evaluation.pipeline_system import PipelineSystem
@@ -136,7 +143,7 @@ def run_command(
         _err.print(f"[red]cannot start the pipeline:[/red] {type(error).__name__}: {error}")
         raise typer.Exit(2) from error
     try:
-        _execute(system, config, out)
+        _execute(system, config, out, peer)
     except RunError as error:
         _err.print(f"[red]{error}[/red]")
         raise typer.Exit(2) from error

@@ -31,6 +31,7 @@ from redacto.evaluation.tables import (
 )
 
 MAX_CROPS = 12
+CROP_WIDTH = 420
 WORST_DOCUMENTS = 15
 
 _CSS = """
@@ -43,7 +44,9 @@ th{background:#f2f2f2}
 .plots{display:flex;flex-wrap:wrap;gap:1rem}
 .plots figure{margin:0}
 .crop{display:inline-block;margin:.5rem;border:1px solid #ddd;padding:.3rem;font-size:.8rem}
-.crop img{display:block;max-width:640px}
+.pair{display:flex;gap:.4rem}
+.pair figure{margin:0}
+.pair img{display:block;max-width:420px}
 """
 
 
@@ -54,12 +57,20 @@ class ReportFiles:
 
 
 def write_reports(
-    run_dir: Path, summary: RunSummary, documents: Sequence[CorpusDocument], cache_dir: Path
+    run_dir: Path,
+    summary: RunSummary,
+    documents: Sequence[CorpusDocument],
+    cache_dir: Path,
+    peer: RunSummary | None = None,
 ) -> ReportFiles:
-    """Write `report.md` and `report.html` for the run in `run_dir`."""
+    """Write `report.md` and `report.html` for the run in `run_dir`.
+
+    `peer` (another finished run, e.g. Presidio on the same suite) adds its headline rows
+    beside this run's.
+    """
     wanted = {d.id for d in documents}
     results = [r for r in read_results(run_dir) if r.document_id in wanted]
-    tables = _tables(summary)
+    tables = _tables(summary, peer)
     worst = _worst_table(results, {d.id: d for d in documents})
     markdown = _markdown(summary, [*tables, worst])
     page = _html(summary, [*tables, worst], results, documents, cache_dir)
@@ -69,17 +80,18 @@ def write_reports(
     return files
 
 
-def _tables(summary: RunSummary) -> list[Table]:
-    tables = [headline_table(summary), validator_table(summary), cost_table(summary)]
+def _tables(summary: RunSummary, peer: RunSummary | None) -> list[Table]:
+    tables = [headline_table(summary, peer)]
+    if any(mode.validator.verdicts for mode in summary.modes.values()):
+        tables.append(validator_table(summary))
+    tables.append(cost_table(summary))
     ratio = ratio_table(summary)
     if ratio is not None:
         tables.append(ratio)
     for mode_summary in summary.modes.values():
-        tables += [
-            category_table(mode_summary),
-            label_table(mode_summary),
-            confusion_table(mode_summary),
-        ]
+        tables += [category_table(mode_summary), label_table(mode_summary)]
+        if mode_summary.classification.scored:
+            tables.append(confusion_table(mode_summary))
     return tables
 
 
@@ -197,8 +209,8 @@ def _crops_html(
             f"({100 * (miss.coverage or 0):.0f} % covered)"
         )
         pieces.append(
-            f"<div class='crop'><img alt='before' src='{_png(before)}'>"
-            f"<img alt='after' src='{_png(after)}'>{html.escape(caption)}</div>"
+            f"<div class='crop'><div class='pair'>{_figure(before, 'before')}"
+            f"{_figure(after, 'after')}</div>{html.escape(caption)}</div>"
         )
     return "".join(pieces)
 
@@ -223,7 +235,15 @@ def _before_after(
     return before, redacted.crop(region)
 
 
-def _png(image: Image.Image) -> str:
+def _figure(image: Image.Image, caption: str) -> str:
+    image_tag = f"<img alt='{caption}' src='{_jpeg(image)}'>"
+    return f"<figure>{image_tag}<figcaption>{caption}</figcaption></figure>"
+
+
+def _jpeg(image: Image.Image) -> str:
+    """A crop as an inline JPEG, at most `CROP_WIDTH` wide (photos compress badly as PNG)."""
+    if image.width > CROP_WIDTH:
+        image = image.resize((CROP_WIDTH, round(image.height * CROP_WIDTH / image.width)))
     buffer = io.BytesIO()
-    image.save(buffer, format="PNG", optimize=True)
-    return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
+    image.save(buffer, format="JPEG", quality=80)
+    return "data:image/jpeg;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")

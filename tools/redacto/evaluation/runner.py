@@ -67,11 +67,13 @@ def run_evaluation(
     cache_dir: Path | None = None,
     on_progress: OnProgress | None = None,
     write_reports: bool = True,
+    peer: RunSummary | None = None,
 ) -> RunSummary:
     """Evaluate `system` on `documents` in every mode of `config`, writing into `out_dir`.
 
     Documents already in `out_dir/results.jsonl` for the same config are not redone.
-    Returns the summary of all results for these documents (old and new).
+    Returns the summary of all results for these documents (old and new). `peer`, a
+    finished run's summary, is shown beside this one in the report.
     """
     cache_dir = cache_dir or default_cache_dir()
     selected = list(documents)[: config.limit] if config.limit else list(documents)
@@ -92,7 +94,7 @@ def run_evaluation(
     if write_reports:
         from redacto.evaluation.report import write_reports as write
 
-        write(out_dir, summary, selected, cache_dir)
+        write(out_dir, summary, selected, cache_dir, peer)
     return summary
 
 

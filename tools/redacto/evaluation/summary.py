@@ -252,7 +252,8 @@ def _cost(scores: Sequence[DocumentScore]) -> Cost:
         output_tokens_per_page=ratio(sum(s.output_tokens for s in steps.values()), pages),
         pages_per_minute=ratio(pages * 60_000, wall_ms),
         parse_errors=sum(score.parse_errors for score in scores),
-        rounds_mean=statistics.fmean(s.rounds for s in scores) if scores else None,
+        # Systems without rounds (Presidio) record no steps: no rounds to average.
+        rounds_mean=statistics.fmean(s.rounds for s in scores) if steps else None,
         rounds_histogram=dict(sorted(Counter(str(s.rounds) for s in scores).items())),
         errors=sum(score.error is not None for score in scores),
     )

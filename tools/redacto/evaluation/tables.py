@@ -84,22 +84,24 @@ def _quality_cells(metrics: Metrics) -> list[str]:
     ]
 
 
-def headline_table(summary: RunSummary) -> Table:
-    """One row per mode: the numbers a reader looks at first."""
+def headline_table(summary: RunSummary, peer: RunSummary | None = None) -> Table:
+    """One row per mode (and per mode of a peer run, e.g. Presidio): the first numbers."""
+    runs = [("", summary)] + ([(f"{peer.info.config.system}: ", peer)] if peer else [])
     rows = []
-    for mode, mode_summary in summary.modes.items():
-        rows.append(
-            [
-                mode.value,
-                *_quality_cells(mode_summary.overall),
-                pct(mode_summary.classification.accuracy),
-                pct(mode_summary.validator.false_pass_rate),
-                num(mode_summary.cost.rounds_mean, 2),
-                num(mode_summary.cost.pages_per_minute, 2),
-                str(mode_summary.cost.parse_errors),
-                str(mode_summary.cost.errors),
-            ]
-        )
+    for prefix, run in runs:
+        for mode, mode_summary in run.modes.items():
+            rows.append(
+                [
+                    prefix + mode.value,
+                    *_quality_cells(mode_summary.overall),
+                    pct(mode_summary.classification.accuracy),
+                    pct(mode_summary.validator.false_pass_rate),
+                    num(mode_summary.cost.rounds_mean, 2),
+                    num(mode_summary.cost.pages_per_minute, 2),
+                    str(mode_summary.cost.parse_errors),
+                    str(mode_summary.cost.errors),
+                ]
+            )
     return Table(
         "Headline",
         [
@@ -114,7 +116,14 @@ def headline_table(summary: RunSummary) -> Table:
         ],
         rows,
         note="R recall, P precision, F2 weighs recall 4× precision. Leak rate = gold PII words "
-        "left readable; false PASS = PASS verdicts on documents that still leaked.",
+        "left readable; false PASS = PASS verdicts on documents that still leaked."
+        + (
+            f" Peer rows: {peer.info.config.suite}"
+            f"{'/' + peer.info.config.split if peer and peer.info.config.split else ''}, "
+            f"{peer.documents} documents."
+            if peer
+            else ""
+        ),
     )
 
 
