@@ -146,32 +146,46 @@ def test_bad_elements_files_exit_2_and_write_nothing(tmp_path, content, message)
     assert all_files(tmp_path) == before
 
 
+def render_short_page(path: Path) -> Path:
+    """A small page of real rendered text; short because the tiny test model's 512-token
+    vocabulary spends ~12 tokens per element and its KV cache holds 1,024."""
+    from PIL import ImageDraw
+
+    from redacto.ocr.synthetic import REGULAR_FONTS, load_font
+
+    image = Image.new("RGB", (1100, 150), "white")
+    draw = ImageDraw.Draw(image)
+    font = load_font(REGULAR_FONTS[0], 30)
+    draw.text((30, 25), "Patient: Jane Smith", fill="black", font=font)
+    draw.text((30, 85), "Email jane.doe@example.com or 408-555-0199", fill="black", font=font)
+    image.save(path)
+    return path
+
+
 @pytest.mark.slow
 def test_end_to_end_on_a_rendered_page_with_real_ocr_and_the_tiny_model(tmp_path, tiny_model_path):
-    from redacto.ocr.synthetic import render_form_page
-
-    page = tmp_path / "page.png"
-    render_form_page(seed=3).image.save(page)
+    page = render_short_page(tmp_path / "page.png")
     before = digest(page)
     out = tmp_path / "out"
     result = redact(page, "--model", f"litertlm:{tiny_model_path}", "--out", out)
     report = json.loads((out / "report.json").read_text(encoding="utf-8"))
     # A random model: its words are noise, so assert on what the pipeline guarantees.
-    expected_exit = {"PASS": 0, "NEEDS_REVIEW": 10}[report["status"]]
-    assert result.exit_code == expected_exit, result.output
+    assert report["status"] in ("PASS", "NEEDS_REVIEW"), report["error"]
+    assert result.exit_code == {"PASS": 0, "NEEDS_REVIEW": 10}[report["status"]], result.output
     assert digest(page) == before
-    assert report["ocr"] and report["ocr"].startswith("ppocr")
+    assert report["ocr"].startswith("ppocr")
     assert report["model"]["sha256"] and report["model"]["uri"].startswith("litertlm:")
     steps = [step["step"] for step in report["steps"]]
     assert steps[:2] == ["classify", "detect"] and "validate" in steps
     assert all(step["prompt_tokens"] for step in report["steps"])
     assert report["count_shown"] == len(report["boxes"])
-    rule_hits = [d for d in report["detections"] if d["source"] == "rule"]
-    assert rule_hits, "the rendered form carries emails and phone numbers the rules must catch"
-    redacted = Image.open(out / "redacted.png").convert("RGB")
-    original = Image.open(page)
-    assert redacted.size == original.size
-    for box in report["boxes"]:
-        centre = ((box["x0"] + box["x1"]) / 2, (box["y0"] + box["y1"]) / 2)
-        assert redacted.getpixel(centre) == (0, 0, 0)
+    rule_labels = {d["label"] for d in report["detections"] if d["source"] == "rule"}
+    assert {"EMAIL", "PHONE"} <= rule_labels, "the rules must catch what the random model misses"
+    with Image.open(out / "redacted.png") as redacted, Image.open(page) as original:
+        assert redacted.size == original.size
+        assert not redacted.getexif()
+        rgb = redacted.convert("RGB")
+        for box in report["boxes"]:
+            centre = ((box["x0"] + box["x1"]) / 2, (box["y0"] + box["y1"]) / 2)
+            assert rgb.getpixel(centre) == (0, 0, 0)
     assert (out / "redacted.txt").exists()
