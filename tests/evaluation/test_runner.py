@@ -217,3 +217,36 @@ def test_cli_run_and_compare(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     }
     missing = runner.invoke(app, ["eval", "compare", str(tmp_path / "a"), str(tmp_path / "x")])
     assert missing.exit_code == 2
+
+
+def test_a_torn_last_line_is_dropped_and_redone(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    config = RunConfig(suite="hand", system="scripted", modes=(Mode.TEXT,), rules=False)
+    # The oracle answers image then text; keep the text-mode replies only.
+    replies = oracle_replies([DOCUMENT], tmp_path / "pages", {})
+    text_only = {
+        "classify": replies["classify"][1:],
+        "detect": replies["detect"][1:],
+        "redact": replies["redact"],
+        "validate": replies["validate"][1:],
+    }
+    run_evaluation(
+        PipelineSystem(write_script(tmp_path / "1.json", text_only), rules=False),
+        [DOCUMENT],
+        config,
+        out,
+        cache_dir=tmp_path / "pages",
+    )
+    results_file = out / "results.jsonl"
+    whole = results_file.read_text(encoding="utf-8")
+    results_file.write_text(whole[: len(whole) // 2], encoding="utf-8")  # killed mid-write
+    assert read_results(out) == []
+    summary = run_evaluation(
+        PipelineSystem(write_script(tmp_path / "2.json", text_only), rules=False),
+        [DOCUMENT],
+        config,
+        out,
+        cache_dir=tmp_path / "pages",
+    )
+    assert summary.modes[Mode.TEXT].overall.token_recall == 1.0
+    assert len(results_file.read_text(encoding="utf-8").splitlines()) == 1
