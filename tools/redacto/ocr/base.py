@@ -14,6 +14,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
 from PIL import Image
 
 from redacto.document import Box, Element
@@ -149,6 +150,63 @@ def scale_box(box: Box, factors: tuple[float, float], limit: tuple[int, int]) ->
         x1=min(max(box.x1 * fx, 0.0), width),
         y1=min(max(box.y1 * fy, 0.0), height),
     )
+
+
+def ink_mask(image: Image.Image) -> np.ndarray:
+    """Dark pixels of a page (Otsu's threshold on its grey levels), as a boolean array."""
+    gray = np.asarray(image.convert("L"))
+    histogram = np.bincount(gray.ravel(), minlength=256).astype(np.float64)
+    levels = np.arange(256, dtype=np.float64)
+    weight_dark = np.cumsum(histogram)
+    weight_light = weight_dark[-1] - weight_dark
+    sum_dark = np.cumsum(histogram * levels)
+    mean_dark = sum_dark / np.maximum(weight_dark, 1)
+    mean_light = (sum_dark[-1] - sum_dark) / np.maximum(weight_light, 1)
+    between = weight_dark * weight_light * (mean_dark - mean_light) ** 2
+    return gray <= int(np.argmax(between))
+
+
+def grow_to_ink(
+    line: OcrLine, ink: np.ndarray, reach_x: float = 0.5, reach_y: float = 0.35
+) -> OcrLine:
+    """Widen each word box while ink crosses its edge, by at most `reach` line heights.
+
+    OCR boxes sometimes stop short of a word's own ink — a descender, a trailing period, a
+    currency sign read as part of the gap. Whatever dark pixels touch the box edge are taken
+    in, so redaction blacks out the whole word; the reach bounds how far a table rule or
+    noise can drag a box.
+    """
+    height, width = ink.shape
+    margin_x = math.ceil(reach_x * line.height)
+    margin_y = math.ceil(reach_y * line.height)
+    grown = []
+    for word in line.words:
+        x0, y0 = max(math.floor(word.box.x0), 0), max(math.floor(word.box.y0), 0)
+        x1, y1 = min(math.ceil(word.box.x1), width), min(math.ceil(word.box.y1), height)
+        if x1 <= x0 or y1 <= y0:
+            grown.append(word)
+            continue
+        low_x, high_x = max(x0 - margin_x, 0), min(x1 + margin_x, width)
+        low_y, high_y = max(y0 - margin_y, 0), min(y1 + margin_y, height)
+        changed = True
+        while changed:
+            changed = False
+            if x0 > low_x and ink[y0:y1, x0 - 1].any():
+                x0, changed = x0 - 1, True
+            if x1 < high_x and ink[y0:y1, x1].any():
+                x1, changed = x1 + 1, True
+            if y0 > low_y and ink[y0 - 1, x0:x1].any():
+                y0, changed = y0 - 1, True
+            if y1 < high_y and ink[y1, x0:x1].any():
+                y1, changed = y1 + 1, True
+        box = Box(
+            x0=min(word.box.x0, x0),
+            y0=min(word.box.y0, y0),
+            x1=max(word.box.x1, x1),
+            y1=max(word.box.y1, y1),
+        )
+        grown.append(OcrWord(text=word.text, box=box, confidence=word.confidence))
+    return OcrLine(words=tuple(grown), corners=line.corners)
 
 
 def rescale_line(line: OcrLine, factors: tuple[float, float], limit: tuple[int, int]) -> OcrLine:

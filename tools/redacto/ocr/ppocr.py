@@ -25,6 +25,8 @@ from redacto.ocr.base import (
     OcrLine,
     OcrWord,
     elements_from_lines,
+    grow_to_ink,
+    ink_mask,
     order_lines,
     rescale_line,
     working_copy,
@@ -90,7 +92,11 @@ class PpocrEngine(OcrEngine):
             result = self._rapidocr(work, return_word_box=True)
         except Exception as error:
             raise OcrError(f"PP-OCR failed on the image: {type(error).__name__}") from error
-        lines = [rescale_line(line, factors, image.size) for line in self._lines(result, work.size)]
+        ink = ink_mask(work)
+        lines = [
+            rescale_line(grow_to_ink(line, ink), factors, image.size)
+            for line in self._lines(result, work.size)
+        ]
         return elements_from_lines(order_lines(lines))
 
     def _lines(self, result: Any, size: tuple[int, int]) -> list[OcrLine]:

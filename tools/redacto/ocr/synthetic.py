@@ -257,9 +257,11 @@ class OcrScore:
     """How well OCR elements reproduce a rendered page.
 
     `recall`: share of rendered words found with the same (normalized) text at the same
-    place. `coverage`: for each found word, the share of its ink box inside the OCR box
-    (the thing redaction needs). `order_violations`: found words whose OCR index is not
-    after the previous found word's.
+    place. `coverage`: for each found word, the share of its ink box inside the pixels
+    `burn_boxes` would black out for its OCR box (the thing redaction needs).
+    `order_violations`: found words whose OCR index is not after the previous found word's.
+    `box_to_ink`: mean area of a found word's burned box over its ink box's area (how much
+    redacting one word over-blacks around it).
     """
 
     words: int
@@ -268,6 +270,7 @@ class OcrScore:
     min_coverage: float
     mean_coverage: float
     order_violations: int
+    box_to_ink: float
 
 
 def overlap_area(a: Box, b: Box) -> float:
@@ -276,9 +279,17 @@ def overlap_area(a: Box, b: Box) -> float:
     return max(0.0, width) * max(0.0, height)
 
 
+def burned_area(box: Box) -> Box:
+    """The whole pixels `redacto.imaging.burn_boxes` blacks out for a box (rounded outward)."""
+    return Box(
+        x0=math.floor(box.x0), y0=math.floor(box.y0), x1=math.ceil(box.x1), y1=math.ceil(box.y1)
+    )
+
+
 def score_ocr(truth: tuple[RenderedWord, ...], elements: list[Element]) -> OcrScore:
     """Match each rendered word to the OCR element with the same text that overlaps it most."""
     coverages: list[float] = []
+    growth: list[float] = []
     matched_indices: list[int] = []
     for word in truth:
         target = normalize_word(word.text)
@@ -286,12 +297,13 @@ def score_ocr(truth: tuple[RenderedWord, ...], elements: list[Element]) -> OcrSc
         for element in elements:
             if element.box is None or normalize_word(element.text) != target:
                 continue
-            covered = overlap_area(word.ink_box, element.box)
+            covered = overlap_area(word.ink_box, burned_area(element.box))
             if covered > 0 and (best is None or covered > best[0]):
                 best = (covered, element)
         if best is None:
             continue
         coverages.append(best[0] / max(word.ink_box.area, 1.0))
+        growth.append(burned_area(best[1].box).area / max(word.ink_box.area, 1.0))
         matched_indices.append(best[1].index)
     violations = sum(1 for a, b in itertools.pairwise(matched_indices) if b <= a)
     return OcrScore(
@@ -301,4 +313,5 @@ def score_ocr(truth: tuple[RenderedWord, ...], elements: list[Element]) -> OcrSc
         min_coverage=min(coverages, default=0.0),
         mean_coverage=sum(coverages) / max(len(coverages), 1),
         order_violations=violations,
+        box_to_ink=sum(growth) / max(len(growth), 1),
     )
