@@ -21,12 +21,16 @@ done
 
 # A cold compile takes about half as long with the C1-only JIT and the serial collector.
 export JAVA_OPTS="-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
-out=$core/build/cli
-rm -rf "$out"
+# A private build folder per run: several people may run the suite in one working tree.
+out=$(mktemp -d "${TMPDIR:-/tmp}/redacto-core-test.XXXXXX")
+trap 'rm -rf "$out"' EXIT
 mkdir -p "$out/test-classes"
 
 coroutines=$lib/kotlinx-coroutines-core-jvm.jar
 "$kotlinc" -jvm-target 17 -cp "$coroutines" -d "$out/core.jar" "$core/src/main/kotlin"
+# The rule files are shared with Python; the core reads them as resources (as in Gradle).
+mkdir -p "$out/resources/dev/redacto/core/rules"
+cp "$root"/tools/redacto/rules/*.yaml "$out/resources/dev/redacto/core/rules/"
 "$kotlinc" -jvm-target 17 -Xfriend-paths="$out/core.jar" \
   -cp "$out/core.jar:$coroutines:$junit:$gson" \
   -d "$out/test-classes" "$core/src/test/kotlin"
@@ -34,6 +38,6 @@ coroutines=$lib/kotlinx-coroutines-core-jvm.jar
 java -XX:+UseSerialGC -Dredacto.vectors="$root/tests/vectors" \
   -jar "$junit" \
   --disable-banner --details=summary --details-theme=ascii \
-  -cp "$out/test-classes:$out/core.jar:$lib/kotlin-stdlib.jar:$coroutines:$gson" \
+  -cp "$out/test-classes:$out/core.jar:$out/resources:$lib/kotlin-stdlib.jar:$coroutines:$gson" \
   --scan-classpath "$out/test-classes" \
   --fail-if-no-tests

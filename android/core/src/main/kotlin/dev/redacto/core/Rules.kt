@@ -1,6 +1,274 @@
 package dev.redacto.core
 
-/** The rule safety net (placeholder until the recognizers are ported). */
+import java.util.regex.Pattern
+
+/**
+ * The rule safety net: checksum-validated recognizers whose hits join the model's.
+ *
+ * A small model misses things; a missed account number is a leak. Identifiers with structure
+ * (emails, phones, cards, IBANs, SSNs, dates, record numbers next to their names, IPs,
+ * personal URLs) are found deterministically, on the same elements and indices the model
+ * sees. The pipeline adds these detections to the model's — by index in image mode — and
+ * never uses them to remove one.
+ *
+ * The recognizers are data: the very files Python reads (`tools/redacto/rules/recognizers.yaml`
+ * and `categories.yaml`), packaged as resources under `dev/redacto/core/rules/`. Mirrors
+ * `redacto.rules`; tests/vectors/rules holds the shared golden vectors.
+ */
 object Rules {
-    val DETECTOR: RuleDetector = RuleDetector { _, _ -> throw UnsupportedOperationException("rules not ported yet") }
+    /** The catalog shipped with the core (loaded once, checked at load). */
+    val catalog: RuleCatalog by lazy { RuleCatalog.load() }
+
+    /** The pipeline's rule detector over the shipped catalog. */
+    val DETECTOR: RuleDetector = RuleDetector { document, category -> findRuleDetections(document, category) }
+
+    /** The recognizers [category] runs, in priority order. */
+    fun recognizersFor(category: Category, catalog: RuleCatalog = this.catalog): List<Recognizer> =
+        catalog.categories.getValue(category).recognizers.map { catalog.recognizers.getValue(it) }
+
+    /**
+     * Every rule hit in [document] for [category], in document order. [only] narrows the run
+     * to those recognizer names (names the category does not run are ignored; unknown names
+     * throw).
+     */
+    fun findRuleMatches(
+        document: Document,
+        category: Category,
+        only: Collection<String>? = null,
+        catalog: RuleCatalog = this.catalog,
+    ): List<RuleMatch> {
+        val ruleSet = catalog.categories.getValue(category)
+        var selected = recognizersFor(category, catalog)
+        if (only != null) {
+            val unknown = only.filter { it !in catalog.recognizers }.sorted()
+            require(unknown.isEmpty()) { "unknown recognizers $unknown; known: ${catalog.recognizers.keys.joinToString()}" }
+            selected = selected.filter { it.name in only }
+        }
+        if (document.mode == Mode.TEXT) {
+            val text = document.text
+            return RuleMatching.scanText(text, selected, ruleSet.preserve).map { match ->
+                // Python counts code points; java.util.regex counts UTF-16 units.
+                val span = Span(text.codePointCount(0, match.start), text.codePointCount(0, match.end))
+                RuleMatch(match.recognizer, match.pattern, match.label, text.substring(match.start, match.end), span = span)
+            }
+        }
+        return RuleMatching.joinByPage(document.elements).flatMap { page ->
+            RuleMatching.scanText(page.text, selected, ruleSet.preserve).map { match ->
+                val value = page.text.substring(match.start, match.end)
+                RuleMatch(match.recognizer, match.pattern, match.label, value, indices = page.indicesBetween(match.start, match.end))
+            }
+        }
+    }
+
+    /**
+     * The rule safety net's detections for [document] under [category]'s rules. Image mode: one
+     * detection per element index a match touches (`value` the whole match's text), ordered by
+     * index; an element touched by two matches keeps the first match's label. Text mode: one
+     * detection per match with `span` and `value`, ordered by span. All carry source rule, round 1.
+     */
+    fun findRuleDetections(document: Document, category: Category, catalog: RuleCatalog = this.catalog): List<Detection> {
+        val matches = findRuleMatches(document, category, catalog = catalog)
+        if (document.mode == Mode.TEXT) {
+            return matches.map { Detection(label = it.label, source = Source.RULE, round = 1, value = it.value, span = it.span) }
+        }
+        val byIndex = sortedMapOf<Int, Detection>()
+        for (match in matches) {
+            for (index in match.indices) {
+                byIndex.getOrPut(index) { Detection(label = match.label, source = Source.RULE, round = 1, index = index, value = match.value) }
+            }
+        }
+        return byIndex.values.toList()
+    }
+}
+
+/**
+ * One rule hit with the recognizer that made it. Image mode: [indices] names every element the
+ * match touches, [span] is null. Text mode: [span] is the range in the text (code points).
+ */
+data class RuleMatch(
+    val recognizer: String,
+    val pattern: String,
+    val label: String,
+    val value: String,
+    val span: Span? = null,
+    val indices: List<Int> = emptyList(),
+)
+
+/** Phrases that must appear among the [window] words before a match. */
+data class ContextSpec(val words: List<String>, val window: Int)
+
+/** A compiled pattern with its validator and whether it needs context words. */
+class RecognizerPattern(
+    val name: String,
+    val regex: Pattern,
+    val validatorName: String?,
+    val needsContext: Boolean,
+    val validator: ((String) -> String?)?,
+)
+
+/**
+ * A named detector of one kind of identifier: patterns, validators, context, label.
+ * [contextPhrases] are the context words split into lower-case word runs.
+ */
+class Recognizer(
+    val name: String,
+    val label: String,
+    val description: String,
+    val patterns: List<RecognizerPattern>,
+    val context: ContextSpec?,
+    val contextPhrases: List<List<String>>,
+)
+
+/** Keeps a recognizer's match readable when its digits fully match [digits]. */
+class PreserveRule(val recognizer: String, val digits: String, val reason: String) {
+    private val compiled: Pattern = Pattern.compile(digits)
+
+    fun keeps(recognizer: String, value: String): Boolean =
+        recognizer == this.recognizer && compiled.matcher(RuleValidators.digitsOf(value)).matches()
+}
+
+/** The recognizers a category runs (in priority order) and what it preserves. */
+class CategoryRuleSet(val category: Category, val recognizers: List<String>, val preserve: List<PreserveRule>)
+
+/** A rules file is malformed, or refers to an unknown label, validator or recognizer. */
+class RulesConfigException(message: String) : IllegalArgumentException(message)
+
+/** Every recognizer, by name in priority order, and every category's rule set. */
+class RuleCatalog(val recognizers: Map<String, Recognizer>, val categories: Map<Category, CategoryRuleSet>) {
+    companion object {
+        const val RESOURCE_DIR = "dev/redacto/core/rules"
+
+        /** The catalog from the core's resources, checked against the prompt vocabulary's labels. */
+        fun load(): RuleCatalog {
+            fun resource(name: String): String =
+                RuleCatalog::class.java.classLoader.getResourceAsStream("$RESOURCE_DIR/$name")?.use { it.readBytes().toString(Charsets.UTF_8) }
+                    ?: throw RulesConfigException("missing resource $RESOURCE_DIR/$name (packaged from tools/redacto/rules/)")
+            return parse(resource("recognizers.yaml"), resource("categories.yaml"), PipelinePrompts.LABELS.map { it.name }.toSet())
+        }
+
+        /** Parses and checks both files; every problem names the file and the entry. */
+        fun parse(recognizersYaml: String, categoriesYaml: String, labels: Set<String>): RuleCatalog {
+            val recognizers = RuleCatalogParser.recognizers(recognizersYaml, labels)
+            return RuleCatalog(recognizers, RuleCatalogParser.categories(categoriesYaml, recognizers))
+        }
+    }
+}
+
+private object RuleCatalogParser {
+    private const val RECOGNIZERS = "recognizers.yaml"
+    private const val CATEGORIES = "categories.yaml"
+
+    private class Entry(private val where: String, private val map: Map<String, Any?>, allowed: Set<String>) {
+        init {
+            val unknown = map.keys - allowed
+            if (unknown.isNotEmpty()) throw RulesConfigException("$where: unknown keys ${unknown.sorted()}")
+        }
+
+        fun string(key: String): String = map[key] as? String ?: throw RulesConfigException("$where: '$key' must be text")
+
+        fun stringOrNull(key: String): String? = if (map[key] == null) null else string(key)
+
+        fun intOrNull(key: String): Int? = map[key]?.let { (it as? Long)?.toInt() ?: throw RulesConfigException("$where: '$key' must be a whole number") }
+
+        fun bool(key: String): Boolean = (map[key] ?: false) as? Boolean ?: throw RulesConfigException("$where: '$key' must be true or false")
+
+        fun list(key: String): List<Any?> = (map[key] ?: emptyList<Any?>()) as? List<Any?> ?: throw RulesConfigException("$where: '$key' must be a list")
+
+        fun strings(key: String): List<String> = list(key).map { it as? String ?: throw RulesConfigException("$where: '$key' must list text") }
+
+        fun entry(key: String, allowed: Set<String>): Entry? = map[key]?.let { Entry("$where.$key", mapping(it, "$where.$key"), allowed) }
+    }
+
+    private fun mapping(value: Any?, where: String): Map<String, Any?> {
+        if (value == null) return emptyMap()
+        @Suppress("UNCHECKED_CAST")
+        return value as? Map<String, Any?> ?: throw RulesConfigException("$where: expected a mapping")
+    }
+
+    private fun top(text: String, file: String, key: String): Map<String, Any?> {
+        val root = mapping(MiniYaml.parse(text, file), file)
+        return mapping(root[key] ?: throw RulesConfigException("$file: expected a mapping under '$key:'"), "$file: $key")
+    }
+
+    private val RECOGNIZER_KEYS = setOf("label", "description", "validator", "needs_context", "context", "patterns", "patterns_from")
+    private val PATTERN_KEYS = setOf("name", "regex", "validator", "needs_context")
+
+    fun recognizers(text: String, labels: Set<String>): Map<String, Recognizer> {
+        val specs = LinkedHashMap<String, Entry>()
+        for ((name, value) in top(text, RECOGNIZERS, "recognizers")) {
+            val spec = Entry("$RECOGNIZERS: recognizer $name", mapping(value, name), RECOGNIZER_KEYS)
+            val label = spec.string("label")
+            if (label !in labels) throw RulesConfigException("$RECOGNIZERS: recognizer $name: label '$label' is not in prompts/labels.yaml")
+            specs[name] = spec
+        }
+        val built = LinkedHashMap<String, Recognizer>()
+        for ((name, spec) in specs) built[name] = build(name, spec, specs)
+        return built
+    }
+
+    private fun build(name: String, spec: Entry, specs: Map<String, Entry>): Recognizer {
+        val where = "$RECOGNIZERS: $name"
+        var source = spec
+        val from = spec.stringOrNull("patterns_from")
+        if (from != null) {
+            if (spec.list("patterns").isNotEmpty()) throw RulesConfigException("$where: give patterns or patterns_from, not both")
+            source = specs[from]?.takeIf { it.stringOrNull("patterns_from") == null }
+                ?: throw RulesConfigException("$where: patterns_from must name a plain recognizer")
+        }
+        val patternEntries = source.list("patterns")
+        if (patternEntries.isEmpty()) throw RulesConfigException("$where: no patterns")
+        val context =
+            spec.entry("context", setOf("words", "window"))?.let { entry ->
+                val words = entry.strings("words")
+                if (words.isEmpty()) throw RulesConfigException("$where: context needs words")
+                val window = entry.intOrNull("window") ?: 4
+                if (window !in 1..20) throw RulesConfigException("$where: context window must be 1..20")
+                ContextSpec(words, window)
+            }
+        val patterns =
+            patternEntries.mapIndexed { i, raw ->
+                val pattern = Entry("$where.patterns[$i]", mapping(raw, where), PATTERN_KEYS)
+                val patternName = pattern.string("name")
+                val validatorName = pattern.stringOrNull("validator") ?: source.stringOrNull("validator") ?: spec.stringOrNull("validator")
+                if (validatorName != null && validatorName !in RuleValidators.BY_NAME) throw RulesConfigException("$where: unknown validator '$validatorName'")
+                val needsContext = spec.bool("needs_context") || source.bool("needs_context") || pattern.bool("needs_context")
+                if (needsContext && context == null) throw RulesConfigException("$where: $patternName needs context words")
+                val regex =
+                    try {
+                        Pattern.compile(pattern.string("regex"))
+                    } catch (error: java.util.regex.PatternSyntaxException) {
+                        throw RulesConfigException("$where.$patternName: bad regex: ${error.description}")
+                    }
+                RecognizerPattern(patternName, regex, validatorName, needsContext, validatorName?.let { RuleValidators.BY_NAME.getValue(it) })
+            }
+        val phrases = context?.words.orEmpty().map { phrase -> PyText.splitWhitespace(phrase.lowercase()) }
+        return Recognizer(name, spec.string("label"), spec.string("description"), patterns, context, phrases)
+    }
+
+    fun categories(text: String, recognizers: Map<String, Recognizer>): Map<Category, CategoryRuleSet> {
+        val priority = recognizers.keys.withIndex().associate { (position, name) -> name to position }
+        val ruleSets = LinkedHashMap<Category, CategoryRuleSet>()
+        for ((name, value) in top(text, CATEGORIES, "categories")) {
+            val where = "$CATEGORIES: category $name"
+            val category = Category.fromLabel(name) ?: throw RulesConfigException("$where: unknown category")
+            val entry = Entry(where, mapping(value, where), setOf("recognizers", "preserve"))
+            val preserve =
+                entry.list("preserve").mapIndexed { i, raw ->
+                    val rule = Entry("$where.preserve[$i]", mapping(raw, where), setOf("recognizer", "digits", "reason"))
+                    try {
+                        PreserveRule(rule.string("recognizer"), rule.string("digits"), rule.string("reason"))
+                    } catch (error: java.util.regex.PatternSyntaxException) {
+                        throw RulesConfigException("$where: bad preserve regex: ${error.description}")
+                    }
+                }
+            val named = entry.strings("recognizers").toSet() + preserve.map { it.recognizer }
+            val unknown = named.filter { it !in recognizers }.sorted()
+            if (unknown.isNotEmpty()) throw RulesConfigException("$where: unknown recognizers $unknown")
+            val ordered = entry.strings("recognizers").toSet().sortedBy { priority.getValue(it) }
+            ruleSets[category] = CategoryRuleSet(category, ordered, preserve)
+        }
+        val missing = Category.entries.filter { it !in ruleSets }.map { it.label }
+        if (missing.isNotEmpty()) throw RulesConfigException("$CATEGORIES: categories without rules: $missing")
+        return ruleSets
+    }
 }

@@ -1,0 +1,180 @@
+package dev.redacto.core
+
+import java.util.regex.Pattern
+
+/**
+ * Runs recognizers over a text, or over OCR elements joined into one text per page.
+ *
+ * An identifier OCR split over several words ("(555)", "123-4567") is matched on the words
+ * joined with single spaces; a character→element map then names every element the match
+ * touches. Overlapping matches are resolved longest first, then by recognizer priority, so
+ * each character — and in image mode each element — carries one label. Mirrors
+ * `redacto/rules/matching.py`. Offsets here are UTF-16 units; callers convert spans.
+ */
+internal object RuleMatching {
+    private val WORD: Pattern = Pattern.compile("[A-Za-z0-9]+")
+
+    /** A verified identifier at [start, end) of the text that was searched. */
+    data class TextMatch(val recognizer: String, val label: String, val pattern: String, val start: Int, val end: Int, val priority: Int)
+
+    /**
+     * The words of a text (runs of [A-Za-z0-9], lower-cased), indexed once per scan. A word with
+     * three or more digits is a value: the context of a match never reaches back past one, so
+     * in "MRN: 4471829. Order 4471830" the context belongs to the first number.
+     */
+    class Words(text: String) {
+        private val words = mutableListOf<String>()
+        private val ends = mutableListOf<Int>()
+        private val positions = mutableMapOf<String, MutableList<Int>>()
+
+        // afterValue[n]: where the context of a match preceded by words[:n] may begin.
+        private val afterValue = mutableListOf(0)
+        private val phrases = mutableMapOf<String, Pair<List<Int>, List<Int>>>()
+
+        init {
+            val matcher = WORD.matcher(text)
+            while (matcher.find()) {
+                words.add(matcher.group().lowercase())
+                ends.add(matcher.end())
+            }
+            words.forEachIndexed { position, word ->
+                positions.getOrPut(word) { mutableListOf() }.add(position)
+                val isValue = word.count { it in '0'..'9' } >= 3
+                afterValue.add(if (isValue) position + 1 else afterValue.last())
+            }
+        }
+
+        /** Whether any context phrase occurs in the text at all. */
+        fun mentions(recognizer: Recognizer): Boolean = occurrences(recognizer).first.isNotEmpty()
+
+        /** Whether a context phrase lies within the `window` words that end by [start]. */
+        fun contextBefore(start: Int, recognizer: Recognizer): Boolean {
+            val window = checkNotNull(recognizer.context) { "${recognizer.name} has no context words" }.window
+            val count = bisectRight(ends, start)
+            val first = maxOf(afterValue[count], count - window)
+            val (phraseEnds, phraseStarts) = occurrences(recognizer)
+            var position = bisectRight(phraseEnds, count) - 1
+            while (position >= 0 && phraseEnds[position] > first) {
+                if (phraseStarts[position] >= first) return true
+                position--
+            }
+            return false
+        }
+
+        /** Word ranges [start, end) where the recognizer's phrases occur, sorted by end (then start). */
+        private fun occurrences(recognizer: Recognizer): Pair<List<Int>, List<Int>> =
+            phrases.getOrPut(recognizer.name) {
+                val found =
+                    recognizer.contextPhrases.flatMap { phrase ->
+                        positions[phrase[0]].orEmpty()
+                            .filter { position -> position + phrase.size <= words.size && words.subList(position, position + phrase.size) == phrase }
+                            .map { position -> (position + phrase.size) to position }
+                    }.sortedWith(compareBy({ it.first }, { it.second }))
+                found.map { it.first } to found.map { it.second }
+            }
+    }
+
+    /** Python's `bisect.bisect_right` on an ascending list. */
+    private fun bisectRight(values: List<Int>, target: Int): Int {
+        var low = 0
+        var high = values.size
+        while (low < high) {
+            val middle = (low + high) / 2
+            if (target < values[middle]) high = middle else low = middle + 1
+        }
+        return low
+    }
+
+    /**
+     * Every verified match of one pattern. After a rejected candidate the search resumes one
+     * character later, so a valid identifier inside a rejected candidate is still found.
+     */
+    private fun patternMatches(text: String, words: Words, recognizer: Recognizer, pattern: RecognizerPattern, priority: Int): List<TextMatch> {
+        if (pattern.needsContext && !words.mentions(recognizer)) return emptyList()
+        val matches = mutableListOf<TextMatch>()
+        val matcher = pattern.regex.matcher(text)
+        var position = 0
+        while (position <= text.length) {
+            if (!matcher.find(position)) break
+            val start = matcher.start()
+            val accepted: String? =
+                when {
+                    pattern.needsContext && !words.contextBefore(start, recognizer) -> null
+                    pattern.validator != null -> pattern.validator.invoke(matcher.group())
+                    else -> matcher.group()
+                }
+            if (!accepted.isNullOrEmpty()) {
+                val end = start + accepted.length
+                matches.add(TextMatch(recognizer.name, recognizer.label, pattern.name, start, end, priority))
+                position = end
+            } else {
+                // One character on: a code point, as Python's str indices are.
+                position = start + if (start < text.length) Character.charCount(text.codePointAt(start)) else 1
+            }
+        }
+        return matches
+    }
+
+    /** Keeps the longest of overlapping matches (ties: recognizer priority, then position). */
+    private fun resolveOverlaps(matches: List<TextMatch>): List<TextMatch> {
+        val kept = mutableListOf<TextMatch>()
+        val ranked = matches.sortedWith(compareBy({ -(it.end - it.start) }, { it.priority }, { it.start }))
+        for (match in ranked) {
+            if (kept.all { match.end <= it.start || match.start >= it.end }) kept.add(match)
+        }
+        return kept.sortedWith(compareBy({ it.start }, { it.end }))
+    }
+
+    /**
+     * All non-overlapping verified matches in [text], in order, minus the preserved ones.
+     * [recognizers] are in priority order; their position breaks ties between equal lengths.
+     */
+    fun scanText(text: String, recognizers: List<Recognizer>, preserve: List<PreserveRule>): List<TextMatch> {
+        val words = Words(text)
+        val found =
+            recognizers.withIndex().flatMap { (priority, recognizer) ->
+                recognizer.patterns.flatMap { pattern -> patternMatches(text, words, recognizer, pattern, priority) }
+            }
+        // Preserved matches are dropped only after overlaps are resolved, so a kept toll-free
+        // number still shadows a weaker reading of the same digits (an account number, say).
+        return resolveOverlaps(found).filter { match ->
+            preserve.none { it.keeps(match.recognizer, text.substring(match.start, match.end)) }
+        }
+    }
+
+    /** Elements of one page joined with single spaces, with where each element starts. */
+    class JoinedElements(val text: String, val elements: List<Element>, val starts: List<Int>) {
+        /** Indices of the non-empty elements that overlap the character range [start, end). */
+        fun indicesBetween(start: Int, end: Int): List<Int> {
+            var position = maxOf(0, bisectRight(starts, start) - 1)
+            val indices = mutableListOf<Int>()
+            while (position < elements.size && starts[position] < end) {
+                val element = elements[position]
+                val elementEnd = starts[position] + element.text.length
+                if (element.text.isNotEmpty() && elementEnd > start) indices.add(element.index)
+                position++
+            }
+            return indices
+        }
+    }
+
+    /**
+     * One joined text per run of consecutive elements on the same page: identifiers are matched
+     * across neighbouring words but never across a page break.
+     */
+    fun joinByPage(elements: List<Element>): List<JoinedElements> {
+        val pages = mutableListOf<MutableList<Element>>()
+        for (element in elements) {
+            if (pages.isNotEmpty() && pages.last().last().page == element.page) pages.last().add(element) else pages.add(mutableListOf(element))
+        }
+        return pages.map { page ->
+            val starts = mutableListOf<Int>()
+            var offset = 0
+            for (element in page) {
+                starts.add(offset)
+                offset += element.text.length + 1
+            }
+            JoinedElements(page.joinToString(" ") { it.text }, page, starts)
+        }
+    }
+}

@@ -1,0 +1,20 @@
+package dev.redacto.core
+
+import org.junit.jupiter.api.Assertions.assertEquals
+import org.junit.jupiter.api.Assertions.assertTrue
+import org.junit.jupiter.api.Test
+
+/**
+ * Every JSON file under tests/vectors/ is run by one of the vector suites: a vector dropped
+ * in a folder this runner does not know would otherwise pass CI unnoticed.
+ */
+class VectorCountTest {
+    @Test
+    fun `every vector file belongs to a suite that runs it`() {
+        val pipeline = Vectors.files("pipeline")
+        val rules = Vectors.files("rules")
+        assertTrue(pipeline.isNotEmpty(), "no pipeline vectors")
+        assertTrue(rules.isNotEmpty(), "no rule vectors")
+        assertEquals(Vectors.allJsonFiles().map { it.canonicalFile }.toSet(), (pipeline + rules).map { it.canonicalFile }.toSet())
+    }
+}
