@@ -1,0 +1,42 @@
+// android/core: the pipeline in pure Kotlin (no Android imports), tested on the JVM against
+// the golden vectors in ../../tests/vectors that the Python pipeline passes too.
+plugins {
+    alias(libs.plugins.kotlin.jvm)
+}
+
+kotlin {
+    jvmToolchain(17)
+}
+
+dependencies {
+    implementation(libs.kotlinx.coroutines.core)
+    testImplementation(platform(libs.junit.bom))
+    testImplementation(libs.junit.jupiter)
+    testImplementation(libs.gson)
+    testRuntimeOnly(libs.junit.platform.launcher)
+}
+
+val repositoryRoot = rootDir.parentFile
+
+sourceSets {
+    // The shared golden vectors appear on the test classpath as `vectors/…`.
+    test {
+        resources {
+            srcDir(repositoryRoot.resolve("tests"))
+            include("vectors/**")
+        }
+    }
+}
+
+// The rule files are shared with Python; the core reads them as resources.
+tasks.processResources {
+    from(repositoryRoot.resolve("tools/redacto/rules")) {
+        include("*.yaml")
+        into("dev/redacto/core/rules")
+    }
+}
+
+tasks.test {
+    useJUnitPlatform()
+    systemProperty("redacto.vectors", repositoryRoot.resolve("tests/vectors").absolutePath)
+}
