@@ -195,3 +195,17 @@ def test_transparent_png_is_shown_on_white(tmp_path: Path) -> None:
     assert loaded.image.mode == "RGB"
     assert loaded.image.getpixel((30, 30)) == (255, 255, 255)
     assert loaded.image.getpixel((5, 5)) == (0, 0, 255)
+
+
+def test_sixteen_bit_grayscale_is_scaled_not_clipped(tmp_path: Path) -> None:
+    import numpy as np
+
+    levels = (np.arange(64 * 32).reshape(32, 64) * 30).astype(np.uint16)
+    path = tmp_path / "scan16.png"
+    Image.fromarray(levels).save(path)
+
+    loaded = load_input_image(path)
+
+    assert loaded.image.mode == "RGB"
+    assert loaded.image.getpixel((63, 31)) == (int(levels[31, 63]) >> 8,) * 3
+    assert loaded.image.getpixel((0, 0)) == (0, 0, 0)
