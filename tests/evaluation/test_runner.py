@@ -250,3 +250,11 @@ def test_a_torn_last_line_is_dropped_and_redone(tmp_path: Path) -> None:
     )
     assert summary.modes[Mode.TEXT].overall.token_recall == 1.0
     assert len(results_file.read_text(encoding="utf-8").splitlines()) == 1
+
+
+def test_every_eval_command_has_help_text() -> None:
+    from redacto.cli.eval import eval_app
+
+    names = {command.name for command in eval_app.registered_commands}
+    assert names == {"run", "presidio", "compare"}
+    assert all((command.callback.__doc__ or "").strip() for command in eval_app.registered_commands)
