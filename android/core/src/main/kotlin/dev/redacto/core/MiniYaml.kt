@@ -96,14 +96,10 @@ internal class MiniYaml private constructor(private val name: String, text: Stri
 
     private fun balanced(flow: String): Boolean {
         var depth = 0
-        var quote: Char? = null
-        for (char in flow) {
-            when {
-                quote != null -> if (char == quote) quote = null
-                char == '\'' || char == '"' -> quote = char
-                char == '[' -> depth++
-                char == ']' -> depth--
-            }
+        outsideQuotes(flow) { _, char ->
+            if (char == '[') depth++
+            if (char == ']') depth--
+            false
         }
         return depth == 0
     }
@@ -238,15 +234,35 @@ internal class MiniYaml private constructor(private val name: String, text: Stri
 
         /** Drops a `#` comment that is not inside quotes (a comment needs a space before it). */
         private fun stripComment(line: String): String {
-            var quote: Char? = null
-            for ((i, char) in line.withIndex()) {
-                when {
-                    quote != null -> if (char == quote) quote = null
-                    (char == '\'' || char == '"') && (i == 0 || line[i - 1] in " [,:") -> quote = char
-                    char == '#' && (i == 0 || line[i - 1] == ' ') -> return line.substring(0, i)
-                }
+            var cut = line.length
+            outsideQuotes(line) { i, char ->
+                (char == '#' && (i == 0 || line[i - 1] == ' ')).also { if (it) cut = i }
             }
-            return line
+            return line.substring(0, cut)
+        }
+
+        /**
+         * Calls [visit] with each character outside quoted scalars (a quote opens only at the
+         * start of a value; `''` inside single quotes is an escaped quote); stops when it returns true.
+         */
+        private fun outsideQuotes(text: String, visit: (Int, Char) -> Boolean) {
+            var quote: Char? = null
+            var i = 0
+            while (i < text.length) {
+                val char = text[i]
+                if (quote != null) {
+                    if (char == quote && quote == '\'' && text.getOrNull(i + 1) == '\'') {
+                        i += 2
+                        continue
+                    }
+                    if (char == quote && (quote == '\'' || text[i - 1] != '\\')) quote = null
+                } else if ((char == '\'' || char == '"') && (i == 0 || text[i - 1] in " [,:")) {
+                    quote = char
+                } else if (visit(i, char)) {
+                    return
+                }
+                i++
+            }
         }
     }
 }

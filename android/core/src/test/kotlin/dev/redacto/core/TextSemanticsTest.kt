@@ -1,0 +1,87 @@
+package dev.redacto.core
+
+import org.junit.jupiter.api.Assertions.assertEquals
+import org.junit.jupiter.api.Assertions.assertThrows
+import org.junit.jupiter.api.Assertions.assertFalse
+import org.junit.jupiter.api.Assertions.assertNull
+import org.junit.jupiter.api.Assertions.assertTrue
+import org.junit.jupiter.api.Test
+
+/** Python-compatible text primitives, the locator, placeholders and the YAML subset reader. */
+class TextSemanticsTest {
+    @Test
+    fun `python string semantics`() {
+        assertEquals("a b", PyText.strip("\u00a0\u3000a b\u001c\n"))
+        assertEquals(listOf("a", "b"), PyText.splitWhitespace(" a\u2003b "))
+        assertEquals(listOf("a", "b", "c"), PyText.splitLines("a\r\nb\u2028c"))
+        assertEquals("ss", PyText.casefold('ß'.code))
+        assertTrue(PyText.isAlnum('²'.code) && PyText.isDigit('²'.code) && !PyText.isAlnum('_'.code))
+        assertEquals("janesmith3", skeleton("JANE SMITH-3"))
+    }
+
+    @Test
+    fun `locator levels and code point spans`() {
+        val text = "😀 Jane Smith met JANE SMITH; write inquire@blucurrent. mail"
+        val located = Locator(text).locate("Jane Smith")!!
+        assertEquals(LocateMethod.EXACT, located.method)
+        // Spans count code points: the emoji is one, as in Python.
+        assertEquals(listOf(Span(2, 12), Span(17, 27)), located.spans)
+        assertEquals(LocateMethod.NORMALIZED, Locator(text).locate("inquire@blucurrent.mail")!!.method)
+        assertNull(Locator(text).locate("Robert"))
+        assertEquals(Located(LocateMethod.UNIQUE, listOf(Span(8, 18))), Locator("Patient Jane Smyth here").locate("Jane Smith"))
+    }
+
+    @Test
+    fun `one value one placeholder, numbered per label`() {
+        val book = PlaceholderBook()
+        assertEquals("[NAME_1]", book.assign("NAME", "Smith,"))
+        assertEquals("[NAME_2]", book.assign("NAME", "Chen"))
+        assertEquals("[NAME_1]", book.assign("ID", "SMITH"))
+        assertEquals("[PHONE_1]", book.assign("PHONE", "555"))
+    }
+
+    @Test
+    fun `values match despite OCR noise but not across numbers`() {
+        assertTrue(valuesMatch("inquire@blucurrent. mail", "inquire@blucurrent.mail"))
+        assertTrue(valuesMatch("Jane Smyth", "Jane Smith"))
+        assertFalse(valuesMatch("408-555-1299", "408-555-1234"))
+    }
+
+    @Test
+    fun `yaml subset - what the rule files use`() {
+        val parsed =
+            MiniYaml.parse(
+                """
+                # comment
+                top:
+                  name: 'it''s [a-z]+ # not a comment'
+                  folded: >-
+                    one
+                    two
+                  flags: [a, b c,
+                          'd']
+                  count: 3
+                  on: true
+                  items:
+                    - name: x
+                      regex: '\d'
+                    - plain
+                """.trimIndent(),
+                "test.yaml",
+            )
+        val top = (parsed as Map<*, *>)["top"] as Map<*, *>
+        assertEquals("it's [a-z]+ # not a comment", top["name"])
+        assertEquals("one two", top["folded"])
+        assertEquals(listOf("a", "b c", "d"), top["flags"])
+        assertEquals(3L, top["count"])
+        assertEquals(true, top["on"])
+        assertEquals(listOf(mapOf("name" to "x", "regex" to "\\d"), "plain"), top["items"])
+    }
+
+    @Test
+    fun `yaml subset - refuses what it does not read`() {
+        for (bad in listOf("a: 1\na: 2", "a: &anchor 1", "a:\n\t- x", "a: [1, [2]]", "a: 'open")) {
+            assertThrows(YamlException::class.java, { MiniYaml.parse(bad, "bad.yaml") }, bad)
+        }
+    }
+}
