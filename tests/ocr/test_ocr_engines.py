@@ -9,6 +9,7 @@ it is downscaled for OCR and mapped back) checks recall and reading order.
 from __future__ import annotations
 
 import pytest
+from PIL import Image
 
 from redacto.ocr import OcrEngine, open_ocr
 from redacto.ocr.synthetic import (
@@ -77,3 +78,8 @@ def test_phone_photo_words_found_in_reading_order(
     assert truth[8:12] == ["patient", "name", *truth[10:12]]
     start = texts.index("name") - 1
     assert texts[start : start + 4] == truth[8:12]
+
+
+def test_a_blank_page_has_no_words(engine: OcrEngine) -> None:
+    assert engine.read(Image.new("RGB", (400, 300), "white")) == []
+    assert engine.read(Image.new("L", (1, 1), 255)) == []

@@ -193,3 +193,47 @@ def test_growth_is_bounded_and_ignores_ink_it_does_not_touch() -> None:
     box = grow_to_ink(line, ink).words[0].box
     assert box.x0 == 50  # the blot at x < 40 is separated by a gap of paper
     assert box.x1 == 120 + 15  # the rule drags the edge at most half a line height
+
+
+def two_line_result(word_results: tuple) -> object:
+    import numpy as np
+    from rapidocr.utils.output import RapidOCROutput
+
+    boxes = np.array(
+        [[[10, 10], [210, 10], [210, 40], [10, 40]], [[10, 60], [210, 60], [210, 90], [10, 90]]],
+        dtype=np.float32,
+    )
+    return RapidOCROutput(
+        boxes=boxes,
+        txts=("Jane Example", "born 1984"),
+        scores=(0.9, 0.95),
+        word_results=word_results,
+    )
+
+
+def test_ppocr_keeps_lines_whose_word_boxes_rapidocr_dropped() -> None:
+    from redacto.ocr.ppocr import PpocrEngine
+
+    engine = PpocrEngine()  # models load on first use; this test never runs them
+    second_line_words = (
+        ("born", 0.95, [[12, 60], [70, 60], [70, 90], [12, 90]]),
+        ("1984", 0.95, [[80, 60], [150, 60], [150, 90], [80, 90]]),
+    )
+    # RapidOCR left out the first line's (missing) word boxes: word_results is shorter.
+    lines = engine._lines(two_line_result((second_line_words,)), (300, 200))
+    assert [[w.text for w in line.words] for line in lines] == [
+        ["Jane", "Example"],
+        ["born", "1984"],
+    ]
+    assert lines[1].words[0].box.x0 == pytest.approx(12 - 0.3 * 30)
+
+
+def test_ppocr_refuses_regions_it_could_not_read() -> None:
+    import numpy as np
+    from rapidocr.ch_ppocr_det.utils import TextDetOutput
+
+    from redacto.ocr.ppocr import PpocrEngine
+
+    boxes = np.array([[[10, 10], [210, 10], [210, 40], [10, 40]]], dtype=np.float32)
+    with pytest.raises(OcrError, match="could not recognise"):
+        PpocrEngine()._lines(TextDetOutput(boxes=boxes, scores=[0.9]), (300, 200))

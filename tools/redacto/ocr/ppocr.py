@@ -67,7 +67,7 @@ class PpocrEngine(OcrEngine):
             "Global.use_cls": False,
             "Global.text_score": self.settings.min_confidence,
             "Global.max_side_len": self.settings.max_side,
-            "Global.log_level": "warning",
+            "Global.log_level": "error",
         }
         if self.settings.det_max_side is not None:
             params["Det.limit_side_len"] = self.settings.det_max_side
@@ -76,8 +76,8 @@ class PpocrEngine(OcrEngine):
             self._rapidocr = RapidOCR(params=params)
         except Exception as error:
             raise OcrError(f"could not load the PP-OCR models: {type(error).__name__}") from error
-        # RapidOCR logs every call at INFO through its own logger; keep document runs quiet.
-        logging.getLogger("RapidOCR").setLevel(logging.WARNING)
+        # RapidOCR logs every call, and a blank page as a warning; keep document runs quiet.
+        logging.getLogger("RapidOCR").setLevel(logging.ERROR)
         detector = self.settings.det_max_side or "default"
         self.name = (
             f"ppocr (PP-OCRv6 small det+rec, rapidocr {_version('rapidocr')}, "
@@ -100,7 +100,11 @@ class PpocrEngine(OcrEngine):
         return elements_from_lines(order_lines(lines))
 
     def _lines(self, result: Any, size: tuple[int, int]) -> list[OcrLine]:
-        if result.boxes is None or result.txts is None or len(result.txts) == 0:
+        boxes, texts = getattr(result, "boxes", None), getattr(result, "txts", None)
+        if texts is None and boxes is not None and len(boxes) > 0:
+            # Text regions found but none recognised: an empty answer would claim a clean page.
+            raise OcrError("PP-OCR found text regions but could not recognise any of them")
+        if boxes is None or texts is None or len(texts) == 0:
             return []
         from rapidocr.main import flatten_word_results
 
