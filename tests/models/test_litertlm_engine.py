@@ -7,6 +7,7 @@ text of identical calls, never wording.
 from __future__ import annotations
 
 import pytest
+from model_cases import render_turns
 
 from redacto.document import Step
 from redacto.engines import ChatRequest, EngineError, open_engine
@@ -14,6 +15,7 @@ from redacto.engines.litertlm import LiteRtLmEngine
 from redacto.models.record import sha256_of
 
 pytestmark = pytest.mark.slow
+
 
 SYSTEM = "You list identifiers found in the document, one per line."
 FIRST = "Patient name: Jane Doe. Date of birth: 12 March 1981."
@@ -60,6 +62,18 @@ def test_the_system_message_reaches_the_model(engine):
     # Gemma has no system role: the text opens the first user turn, then a blank line.
     assert added >= engine.count_tokens(SYSTEM)
     assert added <= engine.count_tokens(SYSTEM) + 3
+
+
+def test_the_prompt_is_exactly_the_chat_template_rendering(engine):
+    """One BOS, the turn markers, and the system text inside the first user turn: the
+    prompt LiteRT-LM prefills has exactly the tokens of the packaged template's rendering."""
+    rendered = render_turns("tiny", SYSTEM, FIRST)
+    assert (
+        rendered
+        == f"<bos><start_of_turn>user\n{SYSTEM}\n\n{FIRST}<end_of_turn>\n<start_of_turn>model\n"
+    )
+    expected = 1 + engine.count_tokens(rendered.removeprefix("<bos>"))
+    assert engine.complete(request(FIRST)).stats.prompt_tokens == expected
 
 
 def test_output_is_capped_by_max_output_tokens(engine):

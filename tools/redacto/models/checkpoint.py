@@ -186,8 +186,16 @@ def check_hub_reachable(manifest_name: str) -> None:
             pass
     except OSError as error:
         raise HubUnreachableError(
-            way_out.format(why=f"is not reachable from this machine ({error.__class__.__name__})")
+            way_out.format(why=f"is not reachable from this machine ({_describe(error)})")
         ) from error
+
+
+def _describe(error: OSError) -> str:
+    if isinstance(error, socket.gaierror):
+        return "its name does not resolve"
+    if isinstance(error, TimeoutError):
+        return f"no answer within {HUB_PROBE_TIMEOUT_S:.0f} s"
+    return error.strerror or type(error).__name__
 
 
 def download_from_hub(source: HuggingFaceSource, checkpoint: Path, manifest_name: str) -> None:
