@@ -10,14 +10,20 @@ package dev.redacto.core
 const val CHUNK_SIZE = 150
 
 /** A run of consecutive elements; [number] counts from 0. */
-data class Chunk(val number: Int, val elements: List<Element>) {
+data class Chunk(
+    val number: Int,
+    val elements: List<Element>,
+) {
     /** The global indices this chunk may name; anything else is out of chunk. */
     val indexRange: IntRange
         get() = if (elements.isEmpty()) IntRange.EMPTY else elements.first().index..elements.last().index
 }
 
 /** Splits [elements] into chunks of at most [size], keeping their global indices. */
-fun chunkElements(elements: List<Element>, size: Int = CHUNK_SIZE): List<Chunk> {
+fun chunkElements(
+    elements: List<Element>,
+    size: Int = CHUNK_SIZE,
+): List<Chunk> {
     require(size >= 1) { "chunk size must be at least 1" }
     return elements.chunked(size).mapIndexed { number, part -> Chunk(number, part) }
 }
@@ -26,8 +32,10 @@ fun chunkElements(elements: List<Element>, size: Int = CHUNK_SIZE): List<Chunk> 
  * The indexed list the prompts show: `[0] Patient`, one per line. [shown] replaces an
  * element's text (the redacted list shows `[1] [NAME_1]`).
  */
-fun formatElements(elements: List<Element>, shown: Map<Int, String> = emptyMap()): String =
-    elements.joinToString("\n") { "[${it.index}] ${shown[it.index] ?: it.text}" }
+fun formatElements(
+    elements: List<Element>,
+    shown: Map<Int, String> = emptyMap(),
+): String = elements.joinToString("\n") { "[${it.index}] ${shown[it.index] ?: it.text}" }
 
 private val WORD = PyText.regex("""\S+""")
 
@@ -36,7 +44,10 @@ private val WORD = PyText.regex("""\S+""")
  * first [size] elements joined by spaces. Text mode: the text up to the end of its
  * [size]-th whitespace-separated word, so both modes send a similar amount.
  */
-fun classifyText(document: Document, size: Int = CHUNK_SIZE): String {
+fun classifyText(
+    document: Document,
+    size: Int = CHUNK_SIZE,
+): String {
     if (document.mode == Mode.IMAGE) return document.elements.take(size).joinToString(" ") { it.text }
     val words = WORD.matcher(document.text)
     var count = 0

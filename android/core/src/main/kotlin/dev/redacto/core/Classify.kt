@@ -7,10 +7,17 @@ package dev.redacto.core
  * cannot be read, or names no known category, falls back to General — recorded in the
  * report, never an exception: General's detector is the broadest, so the fallback fails safe.
  */
-data class Classification(val category: Category, val documentType: String, val fallback: Boolean)
+data class Classification(
+    val category: Category,
+    val documentType: String,
+    val fallback: Boolean,
+)
 
 /** Asks the model for DOCUMENT_TYPE and CATEGORY; General when the answer is unusable. */
-suspend fun classify(document: Document, context: StepContext): Classification {
+suspend fun classify(
+    document: Document,
+    context: StepContext,
+): Classification {
     context.emit(ProgressEvent(step = Step.CLASSIFY, phase = Phase.START))
     val template = context.prompts.template(Step.CLASSIFY, document.mode, null)
     val (system, user) = template.render(mapOf("document" to classifyText(document, context.options.chunkSize)))

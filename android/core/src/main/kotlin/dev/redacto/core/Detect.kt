@@ -1,6 +1,6 @@
 package dev.redacto.core
 
-/**
+/*
  * Step 2 — Detect: the category's own prompt finds the identifiers, one line per item.
  *
  * Image mode shows the elements as an indexed list, 150 per call, and reads `INDEX:LABEL`
@@ -11,9 +11,13 @@ package dev.redacto.core
 
 /** What makes two detections the same thing: the element (image) or the value (text). */
 sealed interface DetectionKey {
-    data class ByIndex(val index: Int) : DetectionKey
+    data class ByIndex(
+        val index: Int,
+    ) : DetectionKey
 
-    data class ByValue(val value: String) : DetectionKey
+    data class ByValue(
+        val value: String,
+    ) : DetectionKey
 }
 
 fun detectionKey(detection: Detection): DetectionKey =
@@ -24,7 +28,10 @@ fun detectionKey(detection: Detection): DetectionKey =
  * finder of an element or value keeps it (rules run first, then detect, then each validate
  * round), so nothing already detected is ever removed or relabelled.
  */
-fun unionDetections(existing: List<Detection>, new: List<Detection>): Pair<List<Detection>, List<Detection>> {
+fun unionDetections(
+    existing: List<Detection>,
+    new: List<Detection>,
+): Pair<List<Detection>, List<Detection>> {
     val seen = existing.map(::detectionKey).toMutableSet()
     val added = new.filter { seen.add(detectionKey(it)) }
     return (existing + added) to added
@@ -44,23 +51,39 @@ private class Findings(
     val found = mutableListOf<Detection>()
     var chunks: Int? = null
 
-    fun progress(phase: Phase, chunk: Int? = null) {
+    fun progress(
+        phase: Phase,
+        chunk: Int? = null,
+    ) {
         context.emit(
             ProgressEvent(step = Step.DETECT, phase = phase, category = category, found = seen.size, chunk = chunk, chunks = chunks),
         )
     }
 
     /** Files one parsed line: a new detection (true), a rejection, or nothing. */
-    fun keep(item: ParsedLine?, line: String, rejected: MutableList<LineRejected>): Boolean {
+    fun keep(
+        item: ParsedLine?,
+        line: String,
+        rejected: MutableList<LineRejected>,
+    ): Boolean {
         val detection =
             when (item) {
-                null -> return false
+                null -> {
+                    return false
+                }
+
                 is LineRejected -> {
                     rejected.add(item)
                     return false
                 }
-                is IndexItem -> Detection(label = item.label, source = Source.DETECT, round = 1, index = item.index)
-                is TextItem -> Detection(label = item.label, source = Source.DETECT, round = 1, value = item.value)
+
+                is IndexItem -> {
+                    Detection(label = item.label, source = Source.DETECT, round = 1, index = item.index)
+                }
+
+                is TextItem -> {
+                    Detection(label = item.label, source = Source.DETECT, round = 1, value = item.value)
+                }
             }
         val key = detectionKey(detection)
         if (key in seen) {
@@ -79,7 +102,12 @@ private class Findings(
  * [already] (the rule hits) seeds the running count shown to the user; the model naming one
  * of them again is not counted as an error.
  */
-suspend fun detect(document: Document, category: Category, context: StepContext, already: List<Detection>): List<Detection> {
+suspend fun detect(
+    document: Document,
+    category: Category,
+    context: StepContext,
+    already: List<Detection>,
+): List<Detection> {
     val template = context.prompts.template(Step.DETECT, document.mode, category)
     val labels = template.labels.toSet()
     val findings = Findings(context, category, already.map(::detectionKey).toMutableSet())

@@ -1,6 +1,6 @@
 package dev.redacto.core
 
-/**
+/*
  * The values that flow through the pipeline: elements, detections, spans.
  *
  * They mirror `tools/redacto/document.py` field for field, so a golden vector means the same
@@ -8,7 +8,9 @@ package dev.redacto.core
  */
 
 /** The seven redaction categories; each has its own detect and validate prompts. */
-enum class Category(val label: String) {
+enum class Category(
+    val label: String,
+) {
     MEDICAL("Medical"),
     FINANCIAL("Financial"),
     LEGAL("Legal"),
@@ -25,7 +27,9 @@ enum class Category(val label: String) {
 }
 
 /** Image mode works on indexed OCR elements; text mode on plain text spans. */
-enum class Mode(val wire: String) {
+enum class Mode(
+    val wire: String,
+) {
     IMAGE("image"),
     TEXT("text"),
     ;
@@ -36,7 +40,9 @@ enum class Mode(val wire: String) {
 }
 
 /** The four LLM-driven steps. Engines and traces are keyed by these names. */
-enum class Step(val wire: String) {
+enum class Step(
+    val wire: String,
+) {
     CLASSIFY("classify"),
     DETECT("detect"),
     REDACT("redact"),
@@ -49,14 +55,17 @@ enum class Step(val wire: String) {
 }
 
 /** Who found a detection: a checksum rule, the detector, or the validator. */
-enum class Source(val wire: String) {
+enum class Source(
+    val wire: String,
+) {
     RULE("rule"),
     DETECT("detect"),
     VALIDATE("validate"),
     ;
 
     companion object {
-        fun fromWire(wire: String): Source = entries.firstOrNull { it.wire == wire } ?: throw IllegalArgumentException("unknown source '$wire'")
+        fun fromWire(wire: String): Source =
+            entries.firstOrNull { it.wire == wire } ?: throw IllegalArgumentException("unknown source '$wire'")
     }
 }
 
@@ -68,7 +77,12 @@ enum class Status {
 }
 
 /** An axis-aligned rectangle in pixels of the original image (x1, y1 exclusive). */
-data class Box(val x0: Double, val y0: Double, val x1: Double, val y1: Double) {
+data class Box(
+    val x0: Double,
+    val y0: Double,
+    val x1: Double,
+    val y1: Double,
+) {
     init {
         require(x1 >= x0 && y1 >= y0) { "box corners out of order: $this" }
     }
@@ -81,7 +95,12 @@ data class Box(val x0: Double, val y0: Double, val x1: Double, val y1: Double) {
 }
 
 /** One word of the document: its global reading-order index, text and (for images) box. */
-data class Element(val index: Int, val text: String, val box: Box? = null, val page: Int = 0) {
+data class Element(
+    val index: Int,
+    val text: String,
+    val box: Box? = null,
+    val page: Int = 0,
+) {
     init {
         require(index >= 0) { "element index must be >= 0, got $index" }
     }
@@ -106,13 +125,18 @@ data class Document(
     companion object {
         fun fromText(text: String): Document = Document(mode = Mode.TEXT, text = text)
 
-        fun fromElements(elements: List<Element>, imageSize: Pair<Int, Int>? = null): Document =
-            Document(mode = Mode.IMAGE, elements = elements, imageSize = imageSize)
+        fun fromElements(
+            elements: List<Element>,
+            imageSize: Pair<Int, Int>? = null,
+        ): Document = Document(mode = Mode.IMAGE, elements = elements, imageSize = imageSize)
     }
 }
 
 /** A character range [start, end) in a text-mode document. */
-data class Span(val start: Int, val end: Int) {
+data class Span(
+    val start: Int,
+    val end: Int,
+) {
     init {
         require(start >= 0 && end >= 0) { "span bounds must be >= 0: [$start, $end)" }
     }

@@ -3,7 +3,10 @@ package dev.redacto.core
 import kotlinx.coroutines.flow.Flow
 
 /** The engine could not produce a reply (load failure, runtime error, script exhausted). */
-open class EngineException(message: String, cause: Throwable? = null) : RuntimeException(message, cause)
+open class EngineException(
+    message: String,
+    cause: Throwable? = null,
+) : RuntimeException(message, cause)
 
 /** One call: a fresh conversation with a system prompt and one user message. */
 data class ChatRequest(
@@ -22,10 +25,17 @@ data class ReplyStats(
 )
 
 /** A finished reply: the whole text and its statistics. */
-data class Reply(val text: String, val stats: ReplyStats)
+data class Reply(
+    val text: String,
+    val stats: ReplyStats,
+)
 
 /** Which model answered: recorded in every report so results can be traced to a file. */
-data class ModelIdentity(val uri: String, val name: String, val sha256: String? = null)
+data class ModelIdentity(
+    val uri: String,
+    val name: String,
+    val sha256: String? = null,
+)
 
 /**
  * A model runtime: "send this system prompt and this user message in a new conversation,
@@ -42,7 +52,10 @@ interface LlmEngine : AutoCloseable {
      * Runs one call to the end; [onText] sees each piece as it arrives. Engines that know
      * token counts override this to report them.
      */
-    suspend fun complete(request: ChatRequest, onText: (String) -> Unit = {}): Reply {
+    suspend fun complete(
+        request: ChatRequest,
+        onText: (String) -> Unit = {},
+    ): Reply {
         val started = System.nanoTime()
         var firstPieceAt: Long? = null
         val text = StringBuilder()
@@ -64,7 +77,9 @@ interface LlmEngine : AutoCloseable {
  * Turns a stream of text pieces into complete lines, acting on each as soon as it ends.
  * Detect and validate use this so boxes can be drawn while the model is still talking.
  */
-class LineSplitter(private val onLine: (String) -> Unit) {
+class LineSplitter(
+    private val onLine: (String) -> Unit,
+) {
     private val pending = StringBuilder()
 
     fun feed(piece: String) {

@@ -25,7 +25,9 @@ const val MIN_FUZZY_LENGTH = 4
 const val MIN_SUBSTRING_LENGTH = 5
 const val MAX_FUZZY_LENGTH = 64
 
-enum class LocateMethod(val wire: String) {
+enum class LocateMethod(
+    val wire: String,
+) {
     EXACT("exact"),
     NORMALIZED("normalized"),
     UNIQUE("unique"),
@@ -33,7 +35,10 @@ enum class LocateMethod(val wire: String) {
 }
 
 /** Where a value was found (spans sorted, non-overlapping) and by which level. */
-data class Located(val method: LocateMethod, val spans: List<Span>)
+data class Located(
+    val method: LocateMethod,
+    val spans: List<Span>,
+)
 
 /** Letters and digits only, case-folded: the form values are compared in. */
 fun skeleton(text: String): String {
@@ -55,7 +60,10 @@ fun isNumeric(target: String): Boolean {
 fun fuzzyBudget(target: String): Int = if (isNumeric(target)) 1 else maxOf(1, (codePointsOf(target).size + 1) / 3)
 
 /** Levenshtein distance (insertions, deletions, substitutions all cost 1). */
-internal fun editDistance(a: IntArray, b: IntArray): Int {
+internal fun editDistance(
+    a: IntArray,
+    b: IntArray,
+): Int {
     var previous = IntArray(b.size + 1) { it }
     for (i in 1..a.size) {
         val current = IntArray(b.size + 1)
@@ -72,7 +80,9 @@ internal fun editDistance(a: IntArray, b: IntArray): Int {
 internal fun codePointsOf(text: String): IntArray = text.codePoints().toArray()
 
 /** Locates values in one text; build once per document, call [locate] per value. */
-class Locator(val text: String) {
+class Locator(
+    val text: String,
+) {
     private val source = CodePointText(text)
     private val skeletonText: CodePointText
     private val origin: IntArray
@@ -114,14 +124,20 @@ class Locator(val text: String) {
     private fun alnumAt(position: Int): Boolean = position in 0 until source.length && PyText.isAlnum(source[position])
 
     /** No letter or digit glued to either side of an alphanumeric edge of the match. */
-    private fun onBoundaries(start: Int, end: Int): Boolean {
+    private fun onBoundaries(
+        start: Int,
+        end: Int,
+    ): Boolean {
         val leftOk = !(PyText.isAlnum(source[start]) && alnumAt(start - 1))
         val rightOk = !(PyText.isAlnum(source[end - 1]) && alnumAt(end))
         return leftOk && rightOk
     }
 
     /** Original [start, end) of skeleton positions first..last inclusive. */
-    private fun spanOf(first: Int, last: Int): Pair<Int, Int> = origin[first] to origin[last] + 1
+    private fun spanOf(
+        first: Int,
+        last: Int,
+    ): Pair<Int, Int> = origin[first] to origin[last] + 1
 
     private fun widen(span: Pair<Int, Int>): Pair<Int, Int> {
         var (start, end) = span
@@ -189,7 +205,10 @@ class Locator(val text: String) {
     }
 
     /** (first, last) skeleton windows within [budget] edits of [target]. */
-    private fun fuzzyMatches(target: IntArray, budget: Int): List<Pair<Int, Int>> {
+    private fun fuzzyMatches(
+        target: IntArray,
+        budget: Int,
+    ): List<Pair<Int, Int>> {
         val text = skeletonText.points
         val length = target.size
         // Sellers: column[length] = fewest edits turning target into a text substring ending at j.
@@ -255,5 +274,7 @@ private fun dropOverlaps(spans: Set<Pair<Int, Int>>): List<Pair<Int, Int>> {
     return merged
 }
 
-private fun union(first: List<Span>, second: List<Span>): List<Span> =
-    dropOverlaps((first + second).map { it.start to it.end }.toSet()).map { (start, end) -> Span(start, end) }
+private fun union(
+    first: List<Span>,
+    second: List<Span>,
+): List<Span> = dropOverlaps((first + second).map { it.start to it.end }.toSet()).map { (start, end) -> Span(start, end) }

@@ -1,7 +1,9 @@
 package dev.redacto.core
 
 /** A YAML file used a construct outside the subset [MiniYaml] reads, or is malformed. */
-class YamlException(message: String) : IllegalArgumentException(message)
+class YamlException(
+    message: String,
+) : IllegalArgumentException(message)
 
 /**
  * The YAML subset the rule files (the YAML files in `tools/redacto/rules/`) are written in, so the phone
@@ -14,20 +16,32 @@ class YamlException(message: String) : IllegalArgumentException(message)
  * Values: mappings are `LinkedHashMap<String, Any?>` (file order kept), sequences `List<Any?>`,
  * scalars `String`, `Boolean`, `Long`, or null for an empty value.
  */
-internal class MiniYaml private constructor(private val name: String, text: String) {
-    private class Line(val number: Int, val indent: Int, val content: String)
+internal class MiniYaml private constructor(
+    private val name: String,
+    text: String,
+) {
+    private class Line(
+        val number: Int,
+        val indent: Int,
+        val content: String,
+    )
 
     private val lines: MutableList<Line> =
-        text.split("\n").mapIndexedNotNull { i, raw ->
-            val line = raw.removeSuffix("\r")
-            if ('\t' in line.takeWhile { it == ' ' || it == '\t' }) throw YamlException("$name:${i + 1}: tab indentation")
-            val stripped = stripComment(line).trimEnd()
-            if (stripped.isBlank()) null else Line(i + 1, stripped.length - stripped.trimStart().length, stripped.trimStart())
-        }.toMutableList()
+        text
+            .split("\n")
+            .mapIndexedNotNull { i, raw ->
+                val line = raw.removeSuffix("\r")
+                if ('\t' in line.takeWhile { it == ' ' || it == '\t' }) throw YamlException("$name:${i + 1}: tab indentation")
+                val stripped = stripComment(line).trimEnd()
+                if (stripped.isBlank()) null else Line(i + 1, stripped.length - stripped.trimStart().length, stripped.trimStart())
+            }.toMutableList()
     private val rawLines = text.split("\n").map { it.removeSuffix("\r") }
     private var at = 0
 
-    private fun fail(line: Line?, message: String): Nothing = throw YamlException("$name:${line?.number ?: "end"}: $message")
+    private fun fail(
+        line: Line?,
+        message: String,
+    ): Nothing = throw YamlException("$name:${line?.number ?: "end"}: $message")
 
     private fun parseDocument(): Any? {
         if (lines.isEmpty()) return null
@@ -83,7 +97,11 @@ internal class MiniYaml private constructor(private val name: String, text: Stri
     }
 
     /** A flow sequence may continue on following lines until its brackets balance. */
-    private fun scalarOrFlow(text: String, line: Line, indent: Int): Any? {
+    private fun scalarOrFlow(
+        text: String,
+        line: Line,
+        indent: Int,
+    ): Any? {
         if (!text.startsWith("[")) return scalar(text, line)
         var flow = text
         while (!balanced(flow)) {
@@ -104,7 +122,10 @@ internal class MiniYaml private constructor(private val name: String, text: Stri
         return depth == 0
     }
 
-    private fun flowSequence(flow: String, line: Line): List<Any?> {
+    private fun flowSequence(
+        flow: String,
+        line: Line,
+    ): List<Any?> {
         val trimmed = flow.trim()
         if (!trimmed.endsWith("]")) fail(line, "text after a flow sequence")
         val inner = trimmed.substring(1, trimmed.length - 1)
@@ -118,16 +139,24 @@ internal class MiniYaml private constructor(private val name: String, text: Stri
                     current.append(char)
                     if (char == quote) quote = null
                 }
+
                 char == '\'' || char == '"' -> {
                     quote = char
                     current.append(char)
                 }
-                char == '[' || char == ']' || char == '{' || char == '}' -> fail(line, "nested flow collections are not supported")
+
+                char == '[' || char == ']' || char == '{' || char == '}' -> {
+                    fail(line, "nested flow collections are not supported")
+                }
+
                 char == ',' -> {
                     items.add(current.toString().trim())
                     current.setLength(0)
                 }
-                else -> current.append(char)
+
+                else -> {
+                    current.append(char)
+                }
             }
         }
         items.add(current.toString().trim())
@@ -136,7 +165,11 @@ internal class MiniYaml private constructor(private val name: String, text: Stri
         return items.map { scalar(it, line) }
     }
 
-    private fun blockScalar(header: String, line: Line, indent: Int): String {
+    private fun blockScalar(
+        header: String,
+        line: Line,
+        indent: Int,
+    ): String {
         if (header !in setOf(">", ">-", "|", "|-")) fail(line, "block scalar header '$header' is not supported")
         val body = mutableListOf<String>()
         // Take raw lines (blank ones included) that are indented deeper than the key.
@@ -172,7 +205,10 @@ internal class MiniYaml private constructor(private val name: String, text: Stri
         return if (header.endsWith("-")) text else text + "\n"
     }
 
-    private fun scalar(text: String, line: Line): Any? {
+    private fun scalar(
+        text: String,
+        line: Line,
+    ): Any? {
         if (text.startsWith("'")) {
             if (text.length < 2 || !text.endsWith("'")) fail(line, "unterminated single-quoted scalar")
             val inner = text.substring(1, text.length - 1)
@@ -190,7 +226,10 @@ internal class MiniYaml private constructor(private val name: String, text: Stri
         }
     }
 
-    private fun doubleQuoted(text: String, line: Line): String {
+    private fun doubleQuoted(
+        text: String,
+        line: Line,
+    ): String {
         if (text.length < 2 || !text.endsWith("\"")) fail(line, "unterminated double-quoted scalar")
         val out = StringBuilder()
         var i = 1
@@ -223,7 +262,10 @@ internal class MiniYaml private constructor(private val name: String, text: Stri
         private val KEY = Regex("""^([^'"\[\]{}#&*!|>%@`\-?:][^:#]*?|'[^']*'):(?: (.*))?$""")
 
         /** Parses [text] (named [name] in error messages). */
-        fun parse(text: String, name: String): Any? = MiniYaml(name, text).parseDocument()
+        fun parse(
+            text: String,
+            name: String,
+        ): Any? = MiniYaml(name, text).parseDocument()
 
         /** `key: rest`, or null when the line is not a mapping entry. */
         private fun keyOf(content: String): Pair<String, String>? {
@@ -245,7 +287,10 @@ internal class MiniYaml private constructor(private val name: String, text: Stri
          * Calls [visit] with each character outside quoted scalars (a quote opens only at the
          * start of a value; `''` inside single quotes is an escaped quote); stops when it returns true.
          */
-        private fun outsideQuotes(text: String, visit: (Int, Char) -> Boolean) {
+        private fun outsideQuotes(
+            text: String,
+            visit: (Int, Char) -> Boolean,
+        ) {
             var quote: Char? = null
             var i = 0
             while (i < text.length) {

@@ -1,6 +1,6 @@
 package dev.redacto.core
 
-/**
+/*
  * Line parsers for every model output format, one line at a time so they can stream.
  *
  * Small models break JSON brackets, so every step answers in lines. Each parser turns one
@@ -10,7 +10,9 @@ package dev.redacto.core
  */
 
 /** Why a model line was dropped. The wire values are stable: reports and vectors use them. */
-enum class RejectReason(val wire: String) {
+enum class RejectReason(
+    val wire: String,
+) {
     JUNK("junk"),
     UNKNOWN_LABEL("unknown label"),
     OUT_OF_CHUNK("index outside the chunk"),
@@ -33,13 +35,23 @@ sealed interface IndexLine : ParsedLine
 sealed interface TextLine : ParsedLine
 
 /** A line that could not be used, and why. */
-data class LineRejected(val line: String, val reason: RejectReason) : IndexLine, TextLine
+data class LineRejected(
+    val line: String,
+    val reason: RejectReason,
+) : IndexLine,
+    TextLine
 
 /** `1:NAME` — element 1 is a NAME (image mode). */
-data class IndexItem(val index: Int, val label: String) : IndexLine
+data class IndexItem(
+    val index: Int,
+    val label: String,
+) : IndexLine
 
 /** `NAME: Mrs. Chen` — the value as the model wrote it (text mode). */
-data class TextItem(val label: String, val value: String) : TextLine
+data class TextItem(
+    val label: String,
+    val value: String,
+) : TextLine
 
 /** `[NAME_1]`: labels are single upper-case words (prompts/labels.yaml), so this is exact. */
 internal val PLACEHOLDER_PATTERN = PyText.regex("""\[([A-Z][A-Z0-9]*)_(\d+)\]""")
@@ -66,7 +78,11 @@ fun isNothing(line: String): Boolean {
 }
 
 /** Parses an image-mode `INDEX:LABEL` line; indices must lie in this chunk's [indexRange]. */
-fun parseIndexLine(line: String, labels: Collection<String>, indexRange: IntRange): IndexLine? {
+fun parseIndexLine(
+    line: String,
+    labels: Collection<String>,
+    indexRange: IntRange,
+): IndexLine? {
     if (isNothing(line)) return null
     val match = INDEX_LINE.matcher(clean(line))
     if (!match.find()) return LineRejected(line, RejectReason.JUNK)
@@ -78,7 +94,10 @@ fun parseIndexLine(line: String, labels: Collection<String>, indexRange: IntRang
 }
 
 /** Parses a text-mode `LABEL: value` line. */
-fun parseTextLine(line: String, labels: Collection<String>): TextLine? {
+fun parseTextLine(
+    line: String,
+    labels: Collection<String>,
+): TextLine? {
     if (isNothing(line)) return null
     val match = TEXT_LINE.matcher(clean(line))
     if (!match.find()) return LineRejected(line, RejectReason.JUNK)

@@ -1,6 +1,6 @@
 package dev.redacto.core
 
-/**
+/*
  * The pipeline, top to bottom: classify, detect, then redact and validate in rounds.
  *
  * [runPipeline] is the one place to read the data flow; each step lives in its own file. A
@@ -10,7 +10,10 @@ package dev.redacto.core
 
 /** The rule safety net: checksum-validated hits that are unioned with the model's. */
 fun interface RuleDetector {
-    fun find(document: Document, category: Category): List<Detection>
+    fun find(
+        document: Document,
+        category: Category,
+    ): List<Detection>
 
     companion object {
         /** No rules at all (what `PipelineOptions(rules = false)` amounts to). */
@@ -36,7 +39,11 @@ suspend fun runPipeline(
 }
 
 /** The state of one run as the steps fill it in. */
-private class PipelineRun(val document: Document, val context: StepContext, val rules: RuleDetector) {
+private class PipelineRun(
+    val document: Document,
+    val context: StepContext,
+    val rules: RuleDetector,
+) {
     var classification = Classification(Category.GENERAL, "", fallback = false)
     var detections: List<Detection> = emptyList()
     val namedByValidator = mutableListOf<String>()
@@ -83,26 +90,34 @@ private class PipelineRun(val document: Document, val context: StepContext, val 
         return finished(checkNotNull(redaction) { "max_rounds must be at least 1" }, verdict)
     }
 
-    suspend fun redact(round: Int = 1, askModel: Boolean = true): Redaction =
+    suspend fun redact(
+        round: Int = 1,
+        askModel: Boolean = true,
+    ): Redaction =
         if (document.mode == Mode.IMAGE) {
             redactElements(document, detections, context, round)
         } else {
             redactText(document, detections, context, round, askModel)
         }
 
-    fun finished(redaction: Redaction, verdict: Verdict): PipelineResult {
+    fun finished(
+        redaction: Redaction,
+        verdict: Verdict,
+    ): PipelineResult {
         if (redaction.notLocated.isNotEmpty()) reasons.add(ReviewReason.NOT_LOCATED)
         val status = if (verdict == Verdict.PASS && reasons.isEmpty()) Status.PASS else Status.NEEDS_REVIEW
         val report = report(status).copy(notLocated = redaction.notLocated)
         return when (redaction) {
-            is ImageRedaction ->
+            is ImageRedaction -> {
                 PipelineResult(
                     report = report.copy(boxes = redaction.boxes, countShown = redaction.boxes.size),
                     redactedText = redaction.text,
                     redactedElements = redaction.elements,
                     boxes = redaction.boxes,
                 )
-            is TextRedaction ->
+            }
+
+            is TextRedaction -> {
                 PipelineResult(
                     report =
                         report.copy(
@@ -111,6 +126,7 @@ private class PipelineRun(val document: Document, val context: StepContext, val 
                         ),
                     redactedText = redaction.text,
                 )
+            }
         }
     }
 

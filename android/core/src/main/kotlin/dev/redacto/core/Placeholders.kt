@@ -1,6 +1,6 @@
 package dev.redacto.core
 
-/**
+/*
  * `[LABEL_N]` placeholders: one number per distinct value per document.
  *
  * The same value gets the same placeholder everywhere, so a reader of the redacted output can
@@ -18,7 +18,10 @@ fun valueKey(value: String): String {
     return folded.toString()
 }
 
-fun placeholder(label: String, number: Int): String = "[${label}_$number]"
+fun placeholder(
+    label: String,
+    number: Int,
+): String = "[${label}_$number]"
 
 /**
  * Hands out placeholders in the order values are first seen. The first label a value is
@@ -30,7 +33,10 @@ class PlaceholderBook {
     private val nextNumber = mutableMapOf<String, Int>()
 
     /** The placeholder for [value], numbering it now if it is new. */
-    fun assign(label: String, value: String): String {
+    fun assign(
+        label: String,
+        value: String,
+    ): String {
         val key = valueKey(value)
         byValue[key]?.let { return it }
         val number = (nextNumber[label] ?: 0) + 1

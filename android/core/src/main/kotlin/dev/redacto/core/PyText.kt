@@ -15,6 +15,7 @@ internal object PyText {
             in 0x09..0x0D, in 0x1C..0x20, 0x85, 0xA0, 0x1680, in 0x2000..0x200A,
             0x2028, 0x2029, 0x202F, 0x205F, 0x3000,
             -> true
+
             else -> false
         }
 
@@ -56,13 +57,19 @@ internal object PyText {
     }
 
     /** Python's `str.strip(chars)`. */
-    fun strip(text: String, chars: String): String {
+    fun strip(
+        text: String,
+        chars: String,
+    ): String {
         val set = chars.codePoints().toArray().toSet()
         return strip(text) { it in set }
     }
 
     /** Python's `str.rstrip(chars)`. */
-    fun rstrip(text: String, chars: String): String {
+    fun rstrip(
+        text: String,
+        chars: String,
+    ): String {
         val set = chars.codePoints().toArray().toSet()
         var end = text.length
         while (end > 0) {
@@ -73,7 +80,10 @@ internal object PyText {
         return text.substring(0, end)
     }
 
-    private inline fun strip(text: String, drop: (Int) -> Boolean): String {
+    private inline fun strip(
+        text: String,
+        drop: (Int) -> Boolean,
+    ): String {
         var start = 0
         while (start < text.length) {
             val codePoint = text.codePointAt(start)
@@ -112,8 +122,9 @@ internal object PyText {
         var at = 0
         while (at < text.length) {
             val char = text[at]
-            val isBreak = char == '\n' || char == '\r' || char in '\u000b'..'\u000c' ||
-                char in '\u001c'..'\u001e' || char == '\u0085' || char == '\u2028' || char == '\u2029'
+            val isBreak =
+                char == '\n' || char == '\r' || char in '\u000b'..'\u000c' ||
+                    char in '\u001c'..'\u001e' || char == '\u0085' || char == '\u2028' || char == '\u2029'
             if (isBreak) {
                 lines.add(text.substring(start, at))
                 at += if (char == '\r' && at + 1 < text.length && text[at + 1] == '\n') 2 else 1
@@ -133,7 +144,10 @@ internal object PyText {
      * Compiles a Python `re` pattern with Python's str semantics: Unicode `\\d`, `\\w`, `\\b`,
      * Python's whitespace set for `\\s`/`\\S`, and only `\\n` ends a line.
      */
-    fun regex(pattern: String, ignoreCase: Boolean = false): Pattern {
+    fun regex(
+        pattern: String,
+        ignoreCase: Boolean = false,
+    ): Pattern {
         var flags = Pattern.UNICODE_CHARACTER_CLASS or Pattern.UNIX_LINES
         if (ignoreCase) flags = flags or Pattern.CASE_INSENSITIVE or Pattern.UNICODE_CASE
         val translated = pattern.replace("\\S", "[^" + SPACE_CLASS.substring(1)).replace("\\s", SPACE_CLASS)
@@ -145,7 +159,9 @@ internal object PyText {
  * A string seen as Unicode code points, the unit Python indexes strings in. Spans in
  * reports and vectors are code-point offsets; [toCharIndex] converts them for Kotlin.
  */
-internal class CodePointText(val text: String) {
+internal class CodePointText(
+    val text: String,
+) {
     val points: IntArray = text.codePoints().toArray()
     val length: Int get() = points.size
 
@@ -155,10 +171,16 @@ internal class CodePointText(val text: String) {
     fun toCharIndex(position: Int): Int = text.offsetByCodePoints(0, position)
 
     /** Code points [start, end) as a String (Python's `text[start:end]`). */
-    fun slice(start: Int, end: Int): String = String(points, start, end - start)
+    fun slice(
+        start: Int,
+        end: Int,
+    ): String = String(points, start, end - start)
 
     /** Python's `text.find(value, from)` in code points; -1 when absent. */
-    fun find(value: IntArray, from: Int): Int {
+    fun find(
+        value: IntArray,
+        from: Int,
+    ): Int {
         if (value.isEmpty()) return if (from <= length) from else -1
         var at = from
         while (at + value.size <= length) {

@@ -31,7 +31,11 @@ data class ImageRedaction(
 }
 
 /** One span of the original text and the placeholder that replaces it. */
-data class Replacement(val span: Span, val placeholder: String, val detection: Detection)
+data class Replacement(
+    val span: Span,
+    val placeholder: String,
+    val detection: Detection,
+)
 
 /** The redacted text, what was replaced, and whether the model's answer was used as-is. */
 data class TextRedaction(
@@ -42,7 +46,12 @@ data class TextRedaction(
 ) : Redaction
 
 /** Maps each detected index to its box and placeholder (numbered in reading order). */
-fun redactElements(document: Document, detections: List<Detection>, context: StepContext, round: Int): ImageRedaction {
+fun redactElements(
+    document: Document,
+    detections: List<Detection>,
+    context: StepContext,
+    round: Int,
+): ImageRedaction {
     context.emit(ProgressEvent(step = Step.REDACT, phase = Phase.START, round = round))
     val byIndex = sortedMapOf<Int, Detection>()
     detections.forEach { detection -> detection.index?.let { byIndex[it] = detection } }
@@ -106,7 +115,11 @@ suspend fun redactText(
  * by placeholders; each replaced piece must match one detection's value. Any other change — a
  * fixed typo, a dropped sentence, a redacted diagnosis — rejects the whole answer.
  */
-fun alignAnswer(original: String, answer: String, detections: List<Detection>): List<Pair<Span, Detection>>? {
+fun alignAnswer(
+    original: String,
+    answer: String,
+    detections: List<Detection>,
+): List<Pair<Span, Detection>>? {
     // Worked in UTF-16 units like the rest of Kotlin; spans are converted to code points at the end.
     val trimmedAnswer = PyText.strip(answer)
     val offset = original.length - PyText.lstrip(original).length
@@ -149,7 +162,11 @@ fun alignAnswer(original: String, answer: String, detections: List<Detection>): 
 }
 
 /** The detection a replaced piece stands for, preferring one with the same label. */
-private fun owner(piece: String, label: String, detections: List<Detection>): Detection? {
+private fun owner(
+    piece: String,
+    label: String,
+    detections: List<Detection>,
+): Detection? {
     val matching = detections.filter { valuesMatch(piece, it.value ?: "") }
     return matching.firstOrNull { it.label == label } ?: matching.firstOrNull()
 }
@@ -160,7 +177,10 @@ private fun owner(piece: String, label: String, detections: List<Detection>): De
  * run of at least 5 letters/digits that is half the shorter one, within at most one extra
  * word — never a whole sentence for one name.
  */
-fun valuesMatch(piece: String, value: String): Boolean {
+fun valuesMatch(
+    piece: String,
+    value: String,
+): Boolean {
     val a = skeleton(piece)
     val b = skeleton(value)
     if (a.isEmpty() || b.isEmpty()) {
@@ -177,7 +197,10 @@ fun valuesMatch(piece: String, value: String): Boolean {
     return longestSharedRun(pointsA, pointsB) >= maxOf(MIN_SHARED_RUN, (minOf(pointsA.size, pointsB.size) + 1) / 2)
 }
 
-private fun longestSharedRun(a: IntArray, b: IntArray): Int {
+private fun longestSharedRun(
+    a: IntArray,
+    b: IntArray,
+): Int {
     var best = 0
     var previous = IntArray(b.size + 1)
     for (charA in a) {
@@ -195,7 +218,11 @@ private fun longestSharedRun(a: IntArray, b: IntArray): Int {
 
 /** Disjoint spans in reading order; overlapping ones merge, the longest finder names it. */
 private fun merge(found: List<Pair<Span, Detection>>): List<Pair<Span, Detection>> {
-    data class Merged(val span: Span, val owner: Detection, val ownerLength: Int)
+    data class Merged(
+        val span: Span,
+        val owner: Detection,
+        val ownerLength: Int,
+    )
 
     val merged = mutableListOf<Merged>()
     for ((span, detection) in found.sortedWith(compareBy({ it.first.start }, { -it.first.end }))) {
@@ -222,7 +249,10 @@ private fun number(spans: List<Pair<Span, Detection>>): List<Replacement> {
     return spans.map { (span, detection) -> Replacement(span, book.assign(detection.label, detection.value ?: ""), detection) }
 }
 
-private fun apply(text: String, replacements: List<Replacement>): String {
+private fun apply(
+    text: String,
+    replacements: List<Replacement>,
+): String {
     val source = CodePointText(text)
     val out = StringBuilder()
     var position = 0

@@ -25,10 +25,16 @@ data class ParseError(
 )
 
 /** Which model answered a run. */
-data class ModelInfo(val uri: String, val name: String, val sha256: String? = null)
+data class ModelInfo(
+    val uri: String,
+    val name: String,
+    val sha256: String? = null,
+)
 
 /** Why a run ended NEEDS_REVIEW: what a person should look at. */
-enum class ReviewReason(val wire: String) {
+enum class ReviewReason(
+    val wire: String,
+) {
     NO_TEXT("no text found"),
     STILL_FAILING("validator still failing after the last round"),
     NOTHING_USABLE("validator failed without naming anything usable"),

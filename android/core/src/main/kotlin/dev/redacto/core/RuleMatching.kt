@@ -15,14 +15,23 @@ internal object RuleMatching {
     private val WORD: Pattern = Pattern.compile("[A-Za-z0-9]+")
 
     /** A verified identifier at [start, end) of the text that was searched. */
-    data class TextMatch(val recognizer: String, val label: String, val pattern: String, val start: Int, val end: Int, val priority: Int)
+    data class TextMatch(
+        val recognizer: String,
+        val label: String,
+        val pattern: String,
+        val start: Int,
+        val end: Int,
+        val priority: Int,
+    )
 
     /**
      * The words of a text (runs of [A-Za-z0-9], lower-cased), indexed once per scan. A word with
      * three or more digits is a value: the context of a match never reaches back past one, so
      * in "MRN: 4471829. Order 4471830" the context belongs to the first number.
      */
-    class Words(text: String) {
+    class Words(
+        text: String,
+    ) {
         private val words = mutableListOf<String>()
         private val ends = mutableListOf<Int>()
         private val positions = mutableMapOf<String, MutableList<Int>>()
@@ -48,7 +57,10 @@ internal object RuleMatching {
         fun mentions(recognizer: Recognizer): Boolean = occurrences(recognizer).first.isNotEmpty()
 
         /** Whether a context phrase lies within the `window` words that end by [start]. */
-        fun contextBefore(start: Int, recognizer: Recognizer): Boolean {
+        fun contextBefore(
+            start: Int,
+            recognizer: Recognizer,
+        ): Boolean {
             val window = checkNotNull(recognizer.context) { "${recognizer.name} has no context words" }.window
             val count = bisectRight(ends, start)
             val first = maxOf(afterValue[count], count - window)
@@ -65,17 +77,24 @@ internal object RuleMatching {
         private fun occurrences(recognizer: Recognizer): Pair<List<Int>, List<Int>> =
             phrases.getOrPut(recognizer.name) {
                 val found =
-                    recognizer.contextPhrases.flatMap { phrase ->
-                        positions[phrase[0]].orEmpty()
-                            .filter { position -> position + phrase.size <= words.size && words.subList(position, position + phrase.size) == phrase }
-                            .map { position -> (position + phrase.size) to position }
-                    }.sortedWith(compareBy({ it.first }, { it.second }))
+                    recognizer.contextPhrases
+                        .flatMap { phrase ->
+                            positions[phrase[0]]
+                                .orEmpty()
+                                .filter { position ->
+                                    position + phrase.size <= words.size &&
+                                        words.subList(position, position + phrase.size) == phrase
+                                }.map { position -> (position + phrase.size) to position }
+                        }.sortedWith(compareBy({ it.first }, { it.second }))
                 found.map { it.first } to found.map { it.second }
             }
     }
 
     /** Python's `bisect.bisect_right` on an ascending list. */
-    private fun bisectRight(values: List<Int>, target: Int): Int {
+    private fun bisectRight(
+        values: List<Int>,
+        target: Int,
+    ): Int {
         var low = 0
         var high = values.size
         while (low < high) {
@@ -89,7 +108,13 @@ internal object RuleMatching {
      * Every verified match of one pattern. After a rejected candidate the search resumes one
      * character later, so a valid identifier inside a rejected candidate is still found.
      */
-    private fun patternMatches(text: String, words: Words, recognizer: Recognizer, pattern: RecognizerPattern, priority: Int): List<TextMatch> {
+    private fun patternMatches(
+        text: String,
+        words: Words,
+        recognizer: Recognizer,
+        pattern: RecognizerPattern,
+        priority: Int,
+    ): List<TextMatch> {
         if (pattern.needsContext && !words.mentions(recognizer)) return emptyList()
         val matches = mutableListOf<TextMatch>()
         val matcher = pattern.regex.matcher(text)
@@ -129,7 +154,11 @@ internal object RuleMatching {
      * All non-overlapping verified matches in [text], in order, minus the preserved ones.
      * [recognizers] are in priority order; their position breaks ties between equal lengths.
      */
-    fun scanText(text: String, recognizers: List<Recognizer>, preserve: List<PreserveRule>): List<TextMatch> {
+    fun scanText(
+        text: String,
+        recognizers: List<Recognizer>,
+        preserve: List<PreserveRule>,
+    ): List<TextMatch> {
         val words = Words(text)
         val found =
             recognizers.withIndex().flatMap { (priority, recognizer) ->
@@ -143,9 +172,16 @@ internal object RuleMatching {
     }
 
     /** Elements of one page joined with single spaces, with where each element starts. */
-    class JoinedElements(val text: String, val elements: List<Element>, val starts: List<Int>) {
+    class JoinedElements(
+        val text: String,
+        val elements: List<Element>,
+        val starts: List<Int>,
+    ) {
         /** Indices of the non-empty elements that overlap the character range [start, end). */
-        fun indicesBetween(start: Int, end: Int): List<Int> {
+        fun indicesBetween(
+            start: Int,
+            end: Int,
+        ): List<Int> {
             var position = maxOf(0, bisectRight(starts, start) - 1)
             val indices = mutableListOf<Int>()
             while (position < elements.size && starts[position] < end) {
@@ -165,7 +201,13 @@ internal object RuleMatching {
     fun joinByPage(elements: List<Element>): List<JoinedElements> {
         val pages = mutableListOf<MutableList<Element>>()
         for (element in elements) {
-            if (pages.isNotEmpty() && pages.last().last().page == element.page) pages.last().add(element) else pages.add(mutableListOf(element))
+            if (pages.isNotEmpty() &&
+                pages.last().last().page == element.page
+            ) {
+                pages.last().add(element)
+            } else {
+                pages.add(mutableListOf(element))
+            }
         }
         return pages.map { page ->
             val starts = mutableListOf<Int>()

@@ -29,7 +29,20 @@ object RuleValidators {
         )
 
     private val MONTHS =
-        mapOf("jan" to 1, "feb" to 2, "mar" to 3, "apr" to 4, "may" to 5, "jun" to 6, "jul" to 7, "aug" to 8, "sep" to 9, "oct" to 10, "nov" to 11, "dec" to 12)
+        mapOf(
+            "jan" to 1,
+            "feb" to 2,
+            "mar" to 3,
+            "apr" to 4,
+            "may" to 5,
+            "jun" to 6,
+            "jul" to 7,
+            "aug" to 8,
+            "sep" to 9,
+            "oct" to 10,
+            "nov" to 11,
+            "dec" to 12,
+        )
     private val DAYS_IN_MONTH = intArrayOf(31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
     private val YEAR_RANGE = 1850..2150
 
@@ -48,7 +61,12 @@ object RuleValidators {
     }
 
     /** A card network: its issuer prefix range (of [prefixLength] digits) and its valid lengths. */
-    private class CardNetwork(val prefixLength: Int, val first: Int, val last: Int, val lengths: Set<Int>)
+    private class CardNetwork(
+        val prefixLength: Int,
+        val first: Int,
+        val last: Int,
+        val lengths: Set<Int>,
+    )
 
     private val ANY_LENGTH = (13..19).toSet()
     private val FROM_16 = (16..19).toSet()
@@ -89,16 +107,95 @@ object RuleValidators {
     /** Total IBAN length per country (SWIFT IBAN registry). */
     val IBAN_LENGTHS: Map<String, Int> =
         mapOf(
-            "AD" to 24, "AE" to 23, "AL" to 28, "AT" to 20, "AZ" to 28, "BA" to 20, "BE" to 16, "BG" to 22, "BH" to 22,
-            "BI" to 27, "BR" to 29, "BY" to 28, "CH" to 21, "CR" to 22, "CY" to 28, "CZ" to 24, "DE" to 22, "DJ" to 27,
-            "DK" to 18, "DO" to 28, "EE" to 20, "EG" to 29, "ES" to 24, "FI" to 18, "FK" to 18, "FO" to 18, "FR" to 27,
-            "GB" to 22, "GE" to 22, "GI" to 23, "GL" to 18, "GR" to 27, "GT" to 28, "HN" to 28, "HR" to 21, "HU" to 28,
-            "IE" to 22, "IL" to 23, "IQ" to 23, "IS" to 26, "IT" to 27, "JO" to 30, "KW" to 30, "KZ" to 20, "LB" to 28,
-            "LC" to 32, "LI" to 21, "LT" to 20, "LU" to 20, "LV" to 21, "LY" to 25, "MC" to 27, "MD" to 24, "ME" to 22,
-            "MK" to 19, "MN" to 20, "MR" to 27, "MT" to 31, "MU" to 30, "NI" to 28, "NL" to 18, "NO" to 15, "OM" to 23,
-            "PK" to 24, "PL" to 28, "PS" to 29, "PT" to 25, "QA" to 29, "RO" to 24, "RS" to 22, "RU" to 33, "SA" to 24,
-            "SC" to 31, "SD" to 18, "SE" to 24, "SI" to 19, "SK" to 24, "SM" to 27, "SO" to 23, "ST" to 25, "SV" to 28,
-            "TL" to 23, "TN" to 24, "TR" to 26, "UA" to 29, "VA" to 22, "VG" to 24, "XK" to 20, "YE" to 30,
+            "AD" to 24,
+            "AE" to 23,
+            "AL" to 28,
+            "AT" to 20,
+            "AZ" to 28,
+            "BA" to 20,
+            "BE" to 16,
+            "BG" to 22,
+            "BH" to 22,
+            "BI" to 27,
+            "BR" to 29,
+            "BY" to 28,
+            "CH" to 21,
+            "CR" to 22,
+            "CY" to 28,
+            "CZ" to 24,
+            "DE" to 22,
+            "DJ" to 27,
+            "DK" to 18,
+            "DO" to 28,
+            "EE" to 20,
+            "EG" to 29,
+            "ES" to 24,
+            "FI" to 18,
+            "FK" to 18,
+            "FO" to 18,
+            "FR" to 27,
+            "GB" to 22,
+            "GE" to 22,
+            "GI" to 23,
+            "GL" to 18,
+            "GR" to 27,
+            "GT" to 28,
+            "HN" to 28,
+            "HR" to 21,
+            "HU" to 28,
+            "IE" to 22,
+            "IL" to 23,
+            "IQ" to 23,
+            "IS" to 26,
+            "IT" to 27,
+            "JO" to 30,
+            "KW" to 30,
+            "KZ" to 20,
+            "LB" to 28,
+            "LC" to 32,
+            "LI" to 21,
+            "LT" to 20,
+            "LU" to 20,
+            "LV" to 21,
+            "LY" to 25,
+            "MC" to 27,
+            "MD" to 24,
+            "ME" to 22,
+            "MK" to 19,
+            "MN" to 20,
+            "MR" to 27,
+            "MT" to 31,
+            "MU" to 30,
+            "NI" to 28,
+            "NL" to 18,
+            "NO" to 15,
+            "OM" to 23,
+            "PK" to 24,
+            "PL" to 28,
+            "PS" to 29,
+            "PT" to 25,
+            "QA" to 29,
+            "RO" to 24,
+            "RS" to 22,
+            "RU" to 33,
+            "SA" to 24,
+            "SC" to 31,
+            "SD" to 18,
+            "SE" to 24,
+            "SI" to 19,
+            "SK" to 24,
+            "SM" to 27,
+            "SO" to 23,
+            "ST" to 25,
+            "SV" to 28,
+            "TL" to 23,
+            "TN" to 24,
+            "TR" to 26,
+            "UA" to 29,
+            "VA" to 22,
+            "VG" to 24,
+            "XK" to 20,
+            "YE" to 30,
         )
 
     /** ISO 13616: move the first four characters to the end, letters to 10..35, mod 97 == 1. */
@@ -169,7 +266,11 @@ object RuleValidators {
         return candidate
     }
 
-    private fun validDay(year: Int?, month: Int, day: Int): Boolean {
+    private fun validDay(
+        year: Int?,
+        month: Int,
+        day: Int,
+    ): Boolean {
         if (month !in 1..12 || day < 1 || day > DAYS_IN_MONTH[month - 1]) return false
         if (month == 2 && day == 29 && year != null) return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
         return true
@@ -258,7 +359,10 @@ object RuleValidators {
     }
 
     /** Python's `str.count(sub)`: non-overlapping occurrences. */
-    private fun countNonOverlapping(text: String, sub: String): Int {
+    private fun countNonOverlapping(
+        text: String,
+        sub: String,
+    ): Int {
         var count = 0
         var at = text.indexOf(sub)
         while (at >= 0) {
@@ -271,9 +375,26 @@ object RuleValidators {
     // Hosts where the first path segment is a person's profile or handle.
     private val PROFILE_HOSTS =
         setOf(
-            "facebook.com", "fb.com", "linkedin.com", "twitter.com", "x.com", "instagram.com", "tiktok.com", "github.com",
-            "gitlab.com", "youtube.com", "medium.com", "reddit.com", "pinterest.com", "threads.net", "bsky.app", "t.me",
-            "wa.me", "venmo.com", "paypal.me", "cash.app",
+            "facebook.com",
+            "fb.com",
+            "linkedin.com",
+            "twitter.com",
+            "x.com",
+            "instagram.com",
+            "tiktok.com",
+            "github.com",
+            "gitlab.com",
+            "youtube.com",
+            "medium.com",
+            "reddit.com",
+            "pinterest.com",
+            "threads.net",
+            "bsky.app",
+            "t.me",
+            "wa.me",
+            "venmo.com",
+            "paypal.me",
+            "cash.app",
         )
     private val PERSONAL_SEGMENTS = setOf("user", "users", "u", "profile", "profiles", "people", "person", "member", "members", "in")
     private val PERSONAL_QUERY_KEYS = setOf("email", "mail", "user", "username", "userid", "uid", "name", "patient", "member", "phone")
@@ -294,14 +415,23 @@ object RuleValidators {
         for (position in 0 until segments.size - 1) {
             if (segments[position].lowercase() in PERSONAL_SEGMENTS && segments[position + 1].isNotEmpty()) return url
         }
-        val keys = parsed.query.split("&").filter { '=' in it }.map { it.substringBefore("=").lowercase() }.toSet()
+        val keys =
+            parsed.query
+                .split("&")
+                .filter { '=' in it }
+                .map { it.substringBefore("=").lowercase() }
+                .toSet()
         if (keys.any { it in PERSONAL_QUERY_KEYS }) return url
         return null
     }
 }
 
 /** The parts of a URL that Python's `urllib.parse.urlsplit` gives, for what [RuleValidators.personalUrl] reads. */
-internal data class UrlParts(val hostname: String?, val path: String, val query: String) {
+internal data class UrlParts(
+    val hostname: String?,
+    val path: String,
+    val query: String,
+) {
     companion object {
         private val SCHEME_CHARS = ('a'..'z').toSet() + ('A'..'Z') + ('0'..'9') + setOf('+', '-', '.')
 

@@ -23,8 +23,14 @@ object Rules {
     val DETECTOR: RuleDetector = RuleDetector { document, category -> findRuleDetections(document, category) }
 
     /** The recognizers [category] runs, in priority order. */
-    fun recognizersFor(category: Category, catalog: RuleCatalog = this.catalog): List<Recognizer> =
-        catalog.categories.getValue(category).recognizers.map { catalog.recognizers.getValue(it) }
+    fun recognizersFor(
+        category: Category,
+        catalog: RuleCatalog = this.catalog,
+    ): List<Recognizer> =
+        catalog.categories
+            .getValue(category)
+            .recognizers
+            .map { catalog.recognizers.getValue(it) }
 
     /**
      * Every rule hit in [document] for [category], in document order. [only] narrows the run
@@ -66,7 +72,11 @@ object Rules {
      * index; an element touched by two matches keeps the first match's label. Text mode: one
      * detection per match with `span` and `value`, ordered by span. All carry source rule, round 1.
      */
-    fun findRuleDetections(document: Document, category: Category, catalog: RuleCatalog = this.catalog): List<Detection> {
+    fun findRuleDetections(
+        document: Document,
+        category: Category,
+        catalog: RuleCatalog = this.catalog,
+    ): List<Detection> {
         val matches = findRuleMatches(document, category, catalog = catalog)
         if (document.mode == Mode.TEXT) {
             return matches.map { Detection(label = it.label, source = Source.RULE, round = 1, value = it.value, span = it.span) }
@@ -74,7 +84,9 @@ object Rules {
         val byIndex = sortedMapOf<Int, Detection>()
         for (match in matches) {
             for (index in match.indices) {
-                byIndex.getOrPut(index) { Detection(label = match.label, source = Source.RULE, round = 1, index = index, value = match.value) }
+                byIndex.getOrPut(
+                    index,
+                ) { Detection(label = match.label, source = Source.RULE, round = 1, index = index, value = match.value) }
             }
         }
         return byIndex.values.toList()
@@ -95,7 +107,10 @@ data class RuleMatch(
 )
 
 /** Phrases that must appear among the [window] words before a match. */
-data class ContextSpec(val words: List<String>, val window: Int)
+data class ContextSpec(
+    val words: List<String>,
+    val window: Int,
+)
 
 /** A compiled pattern with its validator and whether it needs context words. */
 class RecognizerPattern(
@@ -120,34 +135,56 @@ class Recognizer(
 )
 
 /** Keeps a recognizer's match readable when its digits fully match [digits]. */
-class PreserveRule(val recognizer: String, val digits: String, val reason: String) {
+class PreserveRule(
+    val recognizer: String,
+    val digits: String,
+    val reason: String,
+) {
     private val compiled: Pattern = Pattern.compile(digits)
 
-    fun keeps(recognizer: String, value: String): Boolean =
-        recognizer == this.recognizer && compiled.matcher(RuleValidators.digitsOf(value)).matches()
+    fun keeps(
+        recognizer: String,
+        value: String,
+    ): Boolean = recognizer == this.recognizer && compiled.matcher(RuleValidators.digitsOf(value)).matches()
 }
 
 /** The recognizers a category runs (in priority order) and what it preserves. */
-class CategoryRuleSet(val category: Category, val recognizers: List<String>, val preserve: List<PreserveRule>)
+class CategoryRuleSet(
+    val category: Category,
+    val recognizers: List<String>,
+    val preserve: List<PreserveRule>,
+)
 
 /** A rules file is malformed, or refers to an unknown label, validator or recognizer. */
-class RulesConfigException(message: String) : IllegalArgumentException(message)
+class RulesConfigException(
+    message: String,
+) : IllegalArgumentException(message)
 
 /** Every recognizer, by name in priority order, and every category's rule set. */
-class RuleCatalog(val recognizers: Map<String, Recognizer>, val categories: Map<Category, CategoryRuleSet>) {
+class RuleCatalog(
+    val recognizers: Map<String, Recognizer>,
+    val categories: Map<Category, CategoryRuleSet>,
+) {
     companion object {
         const val RESOURCE_DIR = "dev/redacto/core/rules"
 
         /** The catalog from the core's resources, checked against the prompt vocabulary's labels. */
         fun load(): RuleCatalog {
             fun resource(name: String): String =
-                RuleCatalog::class.java.classLoader.getResourceAsStream("$RESOURCE_DIR/$name")?.use { it.readBytes().toString(Charsets.UTF_8) }
+                RuleCatalog::class.java.classLoader
+                    .getResourceAsStream(
+                        "$RESOURCE_DIR/$name",
+                    )?.use { it.readBytes().toString(Charsets.UTF_8) }
                     ?: throw RulesConfigException("missing resource $RESOURCE_DIR/$name (packaged from tools/redacto/rules/)")
             return parse(resource("recognizers.yaml"), resource("categories.yaml"), PipelinePrompts.LABELS.map { it.name }.toSet())
         }
 
         /** Parses and checks both files; every problem names the file and the entry. */
-        fun parse(recognizersYaml: String, categoriesYaml: String, labels: Set<String>): RuleCatalog {
+        fun parse(
+            recognizersYaml: String,
+            categoriesYaml: String,
+            labels: Set<String>,
+        ): RuleCatalog {
             val recognizers = RuleCatalogParser.recognizers(recognizersYaml, labels)
             return RuleCatalog(recognizers, RuleCatalogParser.categories(categoriesYaml, recognizers))
         }
@@ -158,7 +195,11 @@ private object RuleCatalogParser {
     private const val RECOGNIZERS = "recognizers.yaml"
     private const val CATEGORIES = "categories.yaml"
 
-    private class Entry(private val where: String, private val map: Map<String, Any?>, allowed: Set<String>) {
+    private class Entry(
+        private val where: String,
+        private val map: Map<String, Any?>,
+        allowed: Set<String>,
+    ) {
         init {
             val unknown = map.keys - allowed
             if (unknown.isNotEmpty()) throw RulesConfigException("$where: unknown keys ${unknown.sorted()}")
@@ -168,24 +209,44 @@ private object RuleCatalogParser {
 
         fun stringOrNull(key: String): String? = if (map[key] == null) null else string(key)
 
-        fun intOrNull(key: String): Int? = map[key]?.let { (it as? Long)?.toInt() ?: throw RulesConfigException("$where: '$key' must be a whole number") }
+        fun intOrNull(key: String): Int? =
+            map[key]?.let {
+                (it as? Long)?.toInt()
+                    ?: throw RulesConfigException("$where: '$key' must be a whole number")
+            }
 
-        fun bool(key: String): Boolean = (map[key] ?: false) as? Boolean ?: throw RulesConfigException("$where: '$key' must be true or false")
+        fun bool(key: String): Boolean =
+            (map[key] ?: false) as? Boolean ?: throw RulesConfigException("$where: '$key' must be true or false")
 
-        fun list(key: String): List<Any?> = (map[key] ?: emptyList<Any?>()) as? List<Any?> ?: throw RulesConfigException("$where: '$key' must be a list")
+        fun list(key: String): List<Any?> =
+            (map[key] ?: emptyList<Any?>()) as? List<Any?> ?: throw RulesConfigException("$where: '$key' must be a list")
 
-        fun strings(key: String): List<String> = list(key).map { it as? String ?: throw RulesConfigException("$where: '$key' must list text") }
+        fun strings(key: String): List<String> =
+            list(key).map {
+                it as? String
+                    ?: throw RulesConfigException("$where: '$key' must list text")
+            }
 
-        fun entry(key: String, allowed: Set<String>): Entry? = map[key]?.let { Entry("$where.$key", mapping(it, "$where.$key"), allowed) }
+        fun entry(
+            key: String,
+            allowed: Set<String>,
+        ): Entry? = map[key]?.let { Entry("$where.$key", mapping(it, "$where.$key"), allowed) }
     }
 
-    private fun mapping(value: Any?, where: String): Map<String, Any?> {
+    private fun mapping(
+        value: Any?,
+        where: String,
+    ): Map<String, Any?> {
         if (value == null) return emptyMap()
         @Suppress("UNCHECKED_CAST")
         return value as? Map<String, Any?> ?: throw RulesConfigException("$where: expected a mapping")
     }
 
-    private fun top(text: String, file: String, key: String): Map<String, Any?> {
+    private fun top(
+        text: String,
+        file: String,
+        key: String,
+    ): Map<String, Any?> {
         val root = mapping(MiniYaml.parse(text, file), file)
         return mapping(root[key] ?: throw RulesConfigException("$file: expected a mapping under '$key:'"), "$file: $key")
     }
@@ -193,7 +254,10 @@ private object RuleCatalogParser {
     private val RECOGNIZER_KEYS = setOf("label", "description", "validator", "needs_context", "context", "patterns", "patterns_from")
     private val PATTERN_KEYS = setOf("name", "regex", "validator", "needs_context")
 
-    fun recognizers(text: String, labels: Set<String>): Map<String, Recognizer> {
+    fun recognizers(
+        text: String,
+        labels: Set<String>,
+    ): Map<String, Recognizer> {
         val specs = LinkedHashMap<String, Entry>()
         for ((name, value) in top(text, RECOGNIZERS, "recognizers")) {
             val spec = Entry("$RECOGNIZERS: recognizer $name", mapping(value, name), RECOGNIZER_KEYS)
@@ -206,7 +270,11 @@ private object RuleCatalogParser {
         return built
     }
 
-    private fun build(name: String, spec: Entry, specs: Map<String, Entry>): Recognizer {
+    private fun build(
+        name: String,
+        spec: Entry,
+        specs: Map<String, Entry>,
+    ): Recognizer {
         val where = "$RECOGNIZERS: $name"
         var source = spec
         val from = spec.stringOrNull("patterns_from")
@@ -230,7 +298,11 @@ private object RuleCatalogParser {
                 val pattern = Entry("$where.patterns[$i]", mapping(raw, where), PATTERN_KEYS)
                 val patternName = pattern.string("name")
                 val validatorName = pattern.stringOrNull("validator") ?: source.stringOrNull("validator") ?: spec.stringOrNull("validator")
-                if (validatorName != null && validatorName !in RuleValidators.BY_NAME) throw RulesConfigException("$where: unknown validator '$validatorName'")
+                if (validatorName != null &&
+                    validatorName !in RuleValidators.BY_NAME
+                ) {
+                    throw RulesConfigException("$where: unknown validator '$validatorName'")
+                }
                 val needsContext = spec.bool("needs_context") || source.bool("needs_context") || pattern.bool("needs_context")
                 if (needsContext && context == null) throw RulesConfigException("$where: $patternName needs context words")
                 val regex =
@@ -239,13 +311,22 @@ private object RuleCatalogParser {
                     } catch (error: java.util.regex.PatternSyntaxException) {
                         throw RulesConfigException("$where.$patternName: bad regex: ${error.description}")
                     }
-                RecognizerPattern(patternName, regex, validatorName, needsContext, validatorName?.let { RuleValidators.BY_NAME.getValue(it) })
+                RecognizerPattern(
+                    patternName,
+                    regex,
+                    validatorName,
+                    needsContext,
+                    validatorName?.let { RuleValidators.BY_NAME.getValue(it) },
+                )
             }
         val phrases = context?.words.orEmpty().map { phrase -> PyText.splitWhitespace(phrase.lowercase()) }
         return Recognizer(name, spec.string("label"), spec.string("description"), patterns, context, phrases)
     }
 
-    fun categories(text: String, recognizers: Map<String, Recognizer>): Map<Category, CategoryRuleSet> {
+    fun categories(
+        text: String,
+        recognizers: Map<String, Recognizer>,
+    ): Map<Category, CategoryRuleSet> {
         val priority = recognizers.keys.withIndex().associate { (position, name) -> name to position }
         val ruleSets = LinkedHashMap<Category, CategoryRuleSet>()
         for ((name, value) in top(text, CATEGORIES, "categories")) {

@@ -1,6 +1,6 @@
 package dev.redacto.core
 
-/**
+/*
  * What the steps share: options, progress events, the call context and the result.
  *
  * Steps are plain functions of the document and the detections so far; the [StepContext]
@@ -57,11 +57,16 @@ data class ProgressEvent(
                 val tail = if (phase == Phase.END && category != null) " ${category.label}" else ""
                 "${prefix}Classifying document…$tail"
             }
+
             Step.DETECT -> {
                 val kind = category?.let { "${it.label} " } ?: ""
                 "${prefix}Detecting ${kind}identifiers$part… $found found"
             }
-            Step.REDACT -> "${prefix}Redacting$again… $found redacted"
+
+            Step.REDACT -> {
+                "${prefix}Redacting$again… $found redacted"
+            }
+
             Step.VALIDATE -> {
                 val outcome = verdict?.let { " ${it.name}" } ?: ""
                 val missed = if (found > 0) ", $found missed" else ""
@@ -73,7 +78,11 @@ data class ProgressEvent(
 
 /** Where the steps find their prompts; the app uses the compiled-in [PipelinePrompts]. */
 fun interface PromptBook {
-    fun template(step: Step, mode: Mode, category: Category?): PipelinePrompts.Template
+    fun template(
+        step: Step,
+        mode: Mode,
+        category: Category?,
+    ): PipelinePrompts.Template
 
     companion object {
         val BUILT_IN: PromptBook = PromptBook { step, mode, category -> PipelinePrompts.template(step, mode, category) }
@@ -103,7 +112,12 @@ class StepContext(
     }
 
     /** One fresh, greedy conversation; with [onLine], each line is acted on as soon as it ends. */
-    suspend fun call(step: Step, system: String, user: String, onLine: ((String) -> Unit)? = null): Reply {
+    suspend fun call(
+        step: Step,
+        system: String,
+        user: String,
+        onLine: ((String) -> Unit)? = null,
+    ): Reply {
         val request = ChatRequest(step = step, system = system, user = user, maxOutputTokens = options.budget.forStep(step))
         val started = System.nanoTime()
         val reply =
@@ -118,7 +132,13 @@ class StepContext(
     }
 
     /** Keeps the call's trace and the lines it could not use. */
-    fun record(step: Step, reply: Reply, rejected: List<LineRejected>, round: Int = 1, chunk: Int? = null) {
+    fun record(
+        step: Step,
+        reply: Reply,
+        rejected: List<LineRejected>,
+        round: Int = 1,
+        chunk: Int? = null,
+    ) {
         traces.add(
             StepTrace(
                 step = step,

@@ -1,6 +1,6 @@
 package dev.redacto.core
 
-/**
+/*
  * Step 4 — Validate: an independent judge reads only the redacted output.
  *
  * A fresh conversation with the category's validate prompt sees the redacted element list
@@ -28,7 +28,10 @@ private abstract class Judge(
 ) {
     val outcome = Validation()
 
-    fun progress(phase: Phase, chunk: Int? = null) {
+    fun progress(
+        phase: Phase,
+        chunk: Int? = null,
+    ) {
         context.emit(
             ProgressEvent(
                 step = Step.VALIDATE,
@@ -44,15 +47,26 @@ private abstract class Judge(
     }
 
     /** One fresh call; each completed line is read as the verdict or a missed item. */
-    suspend fun run(system: String, user: String, parseItem: (String) -> ParsedLine?, chunk: Int? = null) {
+    suspend fun run(
+        system: String,
+        user: String,
+        parseItem: (String) -> ParsedLine?,
+        chunk: Int? = null,
+    ) {
         val verdict = VerdictParse()
         val rejected = mutableListOf<LineRejected>()
         val reply =
             context.call(Step.VALIDATE, system, user) { line ->
                 val rest = verdict.feed(line) ?: return@call
                 when (val item = parseItem(rest)) {
-                    null -> Unit
-                    is LineRejected -> rejected.add(LineRejected(line, item.reason))
+                    null -> {
+                        Unit
+                    }
+
+                    is LineRejected -> {
+                        rejected.add(LineRejected(line, item.reason))
+                    }
+
                     is IndexItem, is TextItem -> {
                         outcome.named.add(if (item is IndexItem) itemLine(item) else itemLine(item as TextItem))
                         val reason = admit(item)

@@ -36,6 +36,7 @@ object StrictJson {
                 reader.endObject()
                 obj
             }
+
             JsonToken.BEGIN_ARRAY -> {
                 val array = JsonArray()
                 reader.beginArray()
@@ -43,19 +44,35 @@ object StrictJson {
                 reader.endArray()
                 array
             }
-            JsonToken.STRING -> JsonPrimitive(reader.nextString())
-            JsonToken.NUMBER -> JsonPrimitive(BigDecimal(reader.nextString()))
-            JsonToken.BOOLEAN -> JsonPrimitive(reader.nextBoolean())
+
+            JsonToken.STRING -> {
+                JsonPrimitive(reader.nextString())
+            }
+
+            JsonToken.NUMBER -> {
+                JsonPrimitive(BigDecimal(reader.nextString()))
+            }
+
+            JsonToken.BOOLEAN -> {
+                JsonPrimitive(reader.nextBoolean())
+            }
+
             JsonToken.NULL -> {
                 reader.nextNull()
                 JsonNull.INSTANCE
             }
-            else -> error("unexpected JSON token ${reader.peek()} at ${reader.path}")
+
+            else -> {
+                error("unexpected JSON token ${reader.peek()} at ${reader.path}")
+            }
         }
 }
 
 /** Typed, checked access to a JSON object; every key read is remembered so unknown keys can be refused. */
-class Fields(private val obj: JsonObject, private val where: String) {
+class Fields(
+    private val obj: JsonObject,
+    private val where: String,
+) {
     private val read = mutableSetOf<String>()
 
     fun has(key: String): Boolean = obj.has(key)

@@ -5,14 +5,14 @@ import com.google.gson.JsonElement
 import com.google.gson.JsonNull
 import com.google.gson.JsonObject
 import com.google.gson.JsonPrimitive
-import java.io.File
-import java.util.concurrent.atomic.AtomicInteger
 import kotlinx.coroutines.runBlocking
 import org.junit.jupiter.api.AfterAll
 import org.junit.jupiter.api.Assertions.assertEquals
 import org.junit.jupiter.api.Assertions.assertTrue
 import org.junit.jupiter.api.DynamicTest
 import org.junit.jupiter.api.TestFactory
+import java.io.File
+import java.util.concurrent.atomic.AtomicInteger
 
 /**
  * Every golden vector in tests/vectors/pipeline runs through the Kotlin pipeline and is
@@ -80,13 +80,18 @@ class PipelineVectorTest {
                     val entry = Fields(element.asObjectStrict("elements[$i]"), "elements[$i]")
                     entry.onlyKeys(setOf("text", "box"))
                     val box = entry.rawOrNull("box")?.takeUnless { it.isJsonNull }?.asArrayStrict("elements[$i].box")
-                    entry.string("text") to box?.let { corners -> corners.map { it.asDoubleStrict("box") }.let { Box(it[0], it[1], it[2], it[3]) } }
+                    entry.string("text") to
+                        box?.let { corners -> corners.map { it.asDoubleStrict("box") }.let { Box(it[0], it[1], it[2], it[3]) } }
                 }
             }
         return Document.fromElements(entries.mapIndexed { index, (text, box) -> Element(index, text, box) })
     }
 
-    private fun check(expect: Fields, result: PipelineResult, engine: ScriptedEngine) {
+    private fun check(
+        expect: Fields,
+        result: PipelineResult,
+        engine: ScriptedEngine,
+    ) {
         val report = result.report
         for (step in Step.entries) assertEquals(0, engine.remaining(step), "${step.wire}: scripted replies left unused")
         if (expect.has("status")) assertEquals(expect.string("status"), report.status.name, "status")
@@ -97,7 +102,11 @@ class PipelineVectorTest {
         if (expect.has("count_shown")) assertEquals(expect.int("count_shown"), report.countShown, "count_shown")
         if (expect.has("redact_fallback")) assertEquals(expect.bool("redact_fallback"), report.redactFallback, "redact_fallback")
         if (expect.has("validator_missed")) {
-            assertEquals(expect.array("validator_missed").map { it.asStringStrict("validator_missed") }, report.validatorMissed, "validator_missed")
+            assertEquals(
+                expect.array("validator_missed").map { it.asStringStrict("validator_missed") },
+                report.validatorMissed,
+                "validator_missed",
+            )
         }
         if (expect.has("detections")) checkDetections("detections", expect.array("detections"), report.detections)
         if (expect.has("not_located")) checkDetections("not_located", expect.array("not_located"), report.notLocated)
@@ -112,7 +121,12 @@ class PipelineVectorTest {
             assertEquals(expected, expected.keys.associateWith { elements[it.toInt()].text }, "placeholders")
         }
         if (expect.has("redacted_text")) assertEquals(expect.stringOrNull("redacted_text"), result.redactedText, "redacted_text")
-        if (expect.has("parse_errors")) assertEquals(expect.int("parse_errors"), report.parseErrors.size, "parse_errors: ${report.parseErrors}")
+        if (expect.has(
+                "parse_errors",
+            )
+        ) {
+            assertEquals(expect.int("parse_errors"), report.parseErrors.size, "parse_errors: ${report.parseErrors}")
+        }
         if (expect.has("parse_error_reasons")) {
             val expected = expect.array("parse_error_reasons").map { it.asStringStrict("parse_error_reasons") }
             assertEquals(expected, report.parseErrors.map { it.reason }, "parse_error_reasons")
@@ -135,7 +149,11 @@ class PipelineVectorTest {
         assertEquals(report.parseErrors.size, report.steps.sumOf { it.parseErrors }, "per-step parse error counts")
     }
 
-    private fun checkDetections(key: String, expected: List<JsonElement>, actual: List<Detection>) {
+    private fun checkDetections(
+        key: String,
+        expected: List<JsonElement>,
+        actual: List<Detection>,
+    ) {
         assertEquals(expected.size, actual.size, "$key: $actual")
         expected.zip(actual).forEachIndexed { i, (wanted, detection) ->
             val wantedObject = wanted.asObjectStrict("$key[$i]")
@@ -157,27 +175,45 @@ class PipelineVectorTest {
             add("value", detection.value?.let { JsonPrimitive(it) } ?: JsonNull.INSTANCE)
             add(
                 "span",
-                detection.span?.let { span -> JsonObject().apply { addProperty("start", span.start); addProperty("end", span.end) } } ?: JsonNull.INSTANCE,
+                detection.span?.let { span ->
+                    JsonObject().apply {
+                        addProperty("start", span.start)
+                        addProperty("end", span.end)
+                    }
+                }
+                    ?: JsonNull.INSTANCE,
             )
         }
 }
 
 /** JSON equality with numbers compared by value (1 == 1.0), as Python compares them. */
-fun sameJson(a: JsonElement, b: JsonElement): Boolean =
+fun sameJson(
+    a: JsonElement,
+    b: JsonElement,
+): Boolean =
     when {
-        a.isJsonNull || b.isJsonNull -> a.isJsonNull && b.isJsonNull
+        a.isJsonNull || b.isJsonNull -> {
+            a.isJsonNull && b.isJsonNull
+        }
+
         a.isJsonPrimitive && b.isJsonPrimitive -> {
             val x = a.asJsonPrimitive
             val y = b.asJsonPrimitive
             if (x.isNumber && y.isNumber) x.asBigDecimal.compareTo(y.asBigDecimal) == 0 else x == y
         }
+
         a.isJsonArray && b.isJsonArray -> {
             val x: JsonArray = a.asJsonArray
             val y: JsonArray = b.asJsonArray
             x.size() == y.size() && (0 until x.size()).all { sameJson(x[it], y[it]) }
         }
-        a.isJsonObject && b.isJsonObject ->
+
+        a.isJsonObject && b.isJsonObject -> {
             a.asJsonObject.keySet() == b.asJsonObject.keySet() &&
                 a.asJsonObject.keySet().all { sameJson(a.asJsonObject[it], b.asJsonObject[it]) }
-        else -> false
+        }
+
+        else -> {
+            false
+        }
     }

@@ -4,14 +4,14 @@ import com.google.gson.JsonArray
 import com.google.gson.JsonElement
 import com.google.gson.JsonObject
 import com.google.gson.JsonPrimitive
-import java.io.File
-import java.util.concurrent.atomic.AtomicInteger
 import org.junit.jupiter.api.AfterAll
 import org.junit.jupiter.api.Assertions.assertEquals
 import org.junit.jupiter.api.Assertions.assertTrue
 import org.junit.jupiter.api.DynamicTest
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.TestFactory
+import java.io.File
+import java.util.concurrent.atomic.AtomicInteger
 
 /**
  * Every golden vector in tests/vectors/rules runs through the Kotlin rules and must give
@@ -71,15 +71,37 @@ class RuleVectorTest {
         val gotMatches = JsonArray()
         val gotDetections = JsonArray()
         if (mode == Mode.TEXT) {
-            matches.forEach { gotMatches.add(json("recognizer" to it.recognizer, "label" to it.label, "value" to it.value, "span" to spanJson(it.span!!))) }
+            matches.forEach {
+                gotMatches.add(
+                    json(
+                        "recognizer" to it.recognizer,
+                        "label" to it.label,
+                        "value" to it.value,
+                        "span" to spanJson(it.span!!),
+                    ),
+                )
+            }
             detections.forEach { gotDetections.add(json("span" to spanJson(it.span!!), "label" to it.label, "value" to it.value!!)) }
             for (expected in vector.array("expected_detections")) {
                 val span = expected.asJsonObject["span"].asJsonArray
                 val text = CodePointText(document.text)
-                assertEquals(expected.asJsonObject["value"].asString, text.slice(span[0].asInt, span[1].asInt), "span does not hold the value")
+                assertEquals(
+                    expected.asJsonObject["value"].asString,
+                    text.slice(span[0].asInt, span[1].asInt),
+                    "span does not hold the value",
+                )
             }
         } else {
-            matches.forEach { gotMatches.add(json("recognizer" to it.recognizer, "label" to it.label, "value" to it.value, "indices" to intsJson(it.indices))) }
+            matches.forEach {
+                gotMatches.add(
+                    json(
+                        "recognizer" to it.recognizer,
+                        "label" to it.label,
+                        "value" to it.value,
+                        "indices" to intsJson(it.indices),
+                    ),
+                )
+            }
             detections.forEach { gotDetections.add(json("index" to JsonPrimitive(it.index!!), "label" to it.label, "value" to it.value!!)) }
         }
         val expectedMatches = vector.raw("expected_matches")
