@@ -208,6 +208,8 @@ CASES = [
             ("10:30:45", []),  # a time
             ("::1", []),
             ("1.2.3.4.5", []),
+            ("addr ::ab.1.2.3 x", []),  # a non-numeric IPv4 tail
+            ("fe80::ab.1.2.3", []),
         ],
     ),
     *table(
@@ -227,6 +229,8 @@ CASES = [
             ("https://www.chase.com/contact", []),  # an institution's own page
             ("https://www.linkedin.com/", []),
             ("www.linkedin.com/company/acme", []),
+            ("https://x[.com/users/bob", []),  # unparseable host
+            ("https://[abc]/users/bob", []),
         ],
     ),
 ]

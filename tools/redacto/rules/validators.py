@@ -250,7 +250,9 @@ def month_name_date(candidate: str) -> str | None:
 def ipv4(candidate: str) -> str | None:
     """Four octets 0–255, not the unspecified address 0.0.0.0 or loopback 127.x."""
     octets = candidate.split(".")
-    if len(octets) != 4 or any(len(o) > 1 and o[0] == "0" for o in octets):
+    if len(octets) != 4 or not all(o.isascii() and o.isdigit() for o in octets):
+        return None
+    if any(len(o) > 1 and o[0] == "0" for o in octets):
         return None
     values = [int(o) for o in octets]
     if any(v > 255 for v in values) or values[0] in (0, 127):
@@ -332,7 +334,10 @@ def personal_url(candidate: str) -> str | None:
     path, or a query carrying an email, user or name. Institutions' own pages are kept.
     """
     url = candidate.rstrip(_URL_TRAILING_PUNCTUATION)
-    parsed = urlsplit(url if "://" in url else "https://" + url)
+    try:
+        parsed = urlsplit(url if "://" in url else "https://" + url)
+    except ValueError:  # e.g. an unbalanced "[" in the host: not a URL we can judge
+        return None
     host = (parsed.hostname or "").lower().removeprefix("www.").removeprefix("m.")
     segments = [s for s in parsed.path.split("/") if s]
     if host in _PROFILE_HOSTS and segments and segments[0].lower() not in _NON_PROFILE_PATHS:
