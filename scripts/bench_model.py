@@ -55,10 +55,10 @@ def _print_build(record: BuildRecord) -> None:
     print(f"  file {record.file}: {record.size_bytes / 1e6:.1f} MB, sha256 {record.sha256}")
     print(f"  {'stage':<12}{'seconds':>10}{'peak RSS':>12}")
     for stage in record.stages:
-        peak = f"{stage.peak_rss_mb / 1024:.2f} GB" if stage.peak_rss_mb else "-"
+        peak = f"{stage.peak_rss_mb / 1024:.2f} GiB" if stage.peak_rss_mb else "-"
         note = "  (reused)" if stage.reused else ""
         print(f"  {stage.name:<12}{stage.seconds:>10.1f}{peak:>12}{note}")
-    overall = f"{record.peak_rss_mb / 1024:.2f} GB" if record.peak_rss_mb else "-"
+    overall = f"{record.peak_rss_mb / 1024:.2f} GiB" if record.peak_rss_mb else "-"
     print(f"  {'total':<12}{record.seconds:>10.1f}{overall:>12}  (built {record.built_at})")
     print(f"  tools: {', '.join(f'{k} {v}' for k, v in record.tool_versions.items())}")
 

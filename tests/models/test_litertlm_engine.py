@@ -121,3 +121,10 @@ def test_a_closed_engine_refuses_calls(tiny_model_path):
     opened.close()
     with pytest.raises(EngineError, match="closed"):
         opened.complete(request(FIRST))
+
+
+def test_a_file_that_is_not_a_model_is_an_engine_error(tmp_path):
+    junk = tmp_path / "junk.litertlm"
+    junk.write_bytes(bytes(range(256)) * 20)
+    with pytest.raises(EngineError, match=r"could not load junk\.litertlm"):
+        LiteRtLmEngine(str(junk), uri="litertlm:junk")

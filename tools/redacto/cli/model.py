@@ -60,7 +60,7 @@ def _show_progress(event: models.StageEvent) -> None:
     elif event.state == "reused":
         console.print(f"{prefix}: reused from an earlier build", highlight=False)
     else:
-        peak = f", peak {event.peak_rss_mb / 1024:.2f} GB" if event.peak_rss_mb else ""
+        peak = f", peak {event.peak_rss_mb / 1024:.2f} GiB" if event.peak_rss_mb else ""
         console.print(f"{prefix}: done in {event.seconds:.1f} s{peak}", highlight=False)
 
 
@@ -116,7 +116,7 @@ def _print_record(record: BuildRecord) -> None:
     peak = record.peak_rss_mb
     console.print(
         f"  {record.size_bytes / 1e6:.1f} MB, sha256 {record.sha256[:16]}…, "
-        f"built in {record.seconds:.0f} s" + (f", peak {peak / 1024:.2f} GB" if peak else ""),
+        f"built in {record.seconds:.0f} s" + (f", peak {peak / 1024:.2f} GiB" if peak else ""),
         highlight=False,
     )
     if record.verify is not None:

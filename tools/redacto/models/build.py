@@ -149,7 +149,9 @@ def _build_locked(
             _emit(on_progress, event, state="reused")
             continue
         _emit(on_progress, event, state="started")
-        result_file = work / f"{stage.name}.result.json"
+        # Checkpoint stages are shared by all quantisations; the others are not.
+        label = f"{stage.name}-{quant}" if stage.name in {"export", "verify"} else stage.name
+        result_file = work / f"{label}.result.json"
         seconds, peak_mb = _run_stage(
             stage.name,
             {
@@ -161,7 +163,7 @@ def _build_locked(
                 "output": str(output),
                 "result": str(result_file),
             },
-            log=work / f"{stage.name}.log",
+            log=work / f"{label}.log",
         )
         if stage.output is not None and stage.output.is_dir():
             (stage.output / ".complete").touch()
