@@ -31,24 +31,21 @@ def _fail(error: Exception) -> typer.Exit:
 
 @model_app.command("list")
 def list_models() -> None:
-    """Show every model manifest and whether it is built."""
-    table = Table("name", "source", "quants", "built", "size")
+    """Show every model manifest and which quantisations are built."""
+    table = Table("name", "source", "quants", "built")
     for manifest in models.list_manifests():
         built: list[str] = []
-        size = ""
         for quant in sorted(manifest.quant):
             try:
                 record = models.built_record(f"{manifest.name}@{quant}")
             except models.ModelError:
                 continue
-            built.append(quant)
-            size = size or f"{record.size_bytes / 1e6:.0f} MB"
+            built.append(f"{quant} ({record.size_bytes / 1e6:.0f} MB)")
         table.add_row(
             manifest.name,
             manifest.source.kind,
             ", ".join(sorted(manifest.quant)),
             ", ".join(built) or "no",
-            size,
         )
     console.print(table)
 
@@ -74,12 +71,18 @@ def build(
     ] = None,
 ) -> None:
     """Build a model into build/models/NAME/ (reuses an up-to-date build)."""
+    events: list[models.StageEvent] = []
+
+    def show(event: models.StageEvent) -> None:
+        events.append(event)
+        _show_progress(event)
+
     try:
-        record = models.build_model(
-            name, quant=quant, checkpoint=checkpoint, on_progress=_show_progress
-        )
+        record = models.build_model(name, quant=quant, checkpoint=checkpoint, on_progress=show)
     except models.ModelError as error:
         raise _fail(error) from error
+    if not events:
+        console.print(f"up to date (built {record.built_at}); figures from that build:")
     _print_record(record)
 
 

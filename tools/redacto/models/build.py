@@ -106,6 +106,9 @@ def build_model(
     if checkpoint is not None:
         checkpoint = checkpoint.expanduser().resolve()
         check_checkpoint(checkpoint)
+    hub_only = checkpoint is None and isinstance(manifest.source, HuggingFaceSource)
+    if hub_only and read_record(model_file(name, quant)) is None:
+        check_hub_reachable(name)  # before creating anything for a build that cannot start
     model_dir(name).mkdir(parents=True, exist_ok=True)
     # Several test sessions may ask for the same model at once: one builds, the rest wait
     # and then find the finished build.
