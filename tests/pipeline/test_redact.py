@@ -119,3 +119,22 @@ def test_a_span_of_leading_whitespace_is_kept_in_original_coordinates():
 )
 def test_values_match(piece, value, same):
     assert values_match(piece, value) is same
+
+
+def test_redact_prompt_lists_each_distinct_item_once(prompts):
+    from redacto.document import Document, Step
+    from redacto.engines.scripted import ScriptedEngine
+    from redacto.pipeline.redact import redact_text
+    from redacto.pipeline.state import PipelineOptions, StepContext
+
+    engine = ScriptedEngine.from_mapping({"redact": ["[NAME_1] met [NAME_1]."]})
+    context = StepContext(engine, prompts, PipelineOptions(), None)
+    twice = [
+        Detection(label="NAME", source=Source.RULE, round=1, value="Ann"),
+        Detection(label="NAME", source=Source.DETECT, round=1, value="Ann"),
+    ]
+    redact_text(Document.from_text("Ann met Ann."), twice, context, 1)
+
+    (request,) = engine.requests
+    assert request.step is Step.REDACT
+    assert request.user.count("NAME: Ann") + request.system.count("NAME: Ann") == 1

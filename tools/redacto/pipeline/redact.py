@@ -114,7 +114,8 @@ def redact_text(
     pieces: list[tuple[Span, Detection]] | None = None
     if ask_model and detections:
         template = context.prompts.prompt(Step.REDACT, document.mode)
-        listing = "\n".join(f"{d.label}: {d.value}" for d in detections)
+        # One line per distinct item: the prompt numbers placeholders in list order.
+        listing = "\n".join(dict.fromkeys(f"{d.label}: {d.value}" for d in detections))
         system, user = template.render(document=text, detections=listing)
         reply = context.call(Step.REDACT, system, user)
         context.record(Step.REDACT, reply, [], round_number)

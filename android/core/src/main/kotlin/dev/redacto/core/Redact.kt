@@ -89,7 +89,8 @@ suspend fun redactText(
     if (askModel && detections.isNotEmpty()) {
         val template = context.prompts.template(Step.REDACT, document.mode, null)
         // Python formats a missing value as "None"; text-mode detections always carry one.
-        val listing = detections.joinToString("\n") { "${it.label}: ${it.value ?: "None"}" }
+        // One line per distinct item: the prompt numbers placeholders in list order.
+        val listing = detections.map { "${it.label}: ${it.value ?: "None"}" }.distinct().joinToString("\n")
         val (system, user) = template.render(mapOf("document" to text, "detections" to listing))
         val reply = context.call(Step.REDACT, system, user)
         context.record(Step.REDACT, reply, emptyList(), round)
