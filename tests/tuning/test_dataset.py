@@ -1,0 +1,126 @@
+"""Training examples are the pipeline's own calls: an engine that answers only the
+generated (system, user) pairs with their gold answers must carry the real pipeline to PASS."""
+
+from __future__ import annotations
+
+import pytest
+
+from redacto.corpus import RENDER_CACHE_DIR, load_suite, render_page
+from redacto.document import Document, Element, Mode, Status, Step
+from redacto.engines import ChatRequest, Engine, Reply
+from redacto.engines.base import ModelIdentity, ReplyStats
+from redacto.pipeline import PipelineOptions, run_pipeline
+from redacto.pipeline.parsing import parse_text_line
+from redacto.prompts import PromptLibrary
+from redacto.tuning import TrainingExample, build_examples, word_labels
+
+
+class OracleEngine(Engine):
+    """Answers a call only if it is one of the examples, with that example's answer."""
+
+    def __init__(self, examples: list[TrainingExample]) -> None:
+        self.identity = ModelIdentity(uri="oracle:", name="oracle")
+        self.answers = {(e.system, e.user): e.answer for e in examples}
+        self.unknown: list[ChatRequest] = []
+        self.calls: list[Step] = []
+
+    def complete(self, request, on_text=None) -> Reply:  # type: ignore[no-untyped-def]
+        self.calls.append(request.step)
+        answer = self.answers.get((request.system, request.user))
+        if answer is None:
+            self.unknown.append(request)
+            answer = ""
+        if on_text is not None:
+            for piece in answer.splitlines(keepends=True):
+                on_text(piece)
+        return Reply(text=answer, stats=ReplyStats(ms=1.0))
+
+
+@pytest.fixture(scope="module")
+def smoke():
+    return load_suite("smoke")[:3]
+
+
+@pytest.fixture(scope="module")
+def examples(smoke):
+    return build_examples(smoke)
+
+
+@pytest.mark.parametrize("mode", [Mode.TEXT, Mode.IMAGE])
+def test_gold_answers_to_the_generated_prompts_carry_the_pipeline_to_pass(smoke, examples, mode):
+    prompts = PromptLibrary.load()
+    for corpus_document in smoke:
+        mine = [e for e in examples if e.document_id == corpus_document.id]
+        engine = OracleEngine(mine)
+        if mode is Mode.TEXT:
+            document = Document.from_text(corpus_document.text)
+        else:
+            words = render_page(corpus_document, RENDER_CACHE_DIR).words
+            document = Document.from_elements(
+                [Element(index=w.index, text=w.text, box=w.box) for w in words]
+            )
+        result = run_pipeline(document, engine, prompts, options=PipelineOptions(rules=False))
+        assert engine.unknown == [], f"{corpus_document.id}: a call no example covers"
+        assert result.report.status is Status.PASS
+        assert result.report.category == corpus_document.category
+        assert Step.VALIDATE in engine.calls
+        if mode is Mode.TEXT:
+            redacted = result.redacted_text or ""
+            for span in corpus_document.pii:
+                assert corpus_document.span_text(span) not in redacted.split()
+
+
+def test_fail_examples_name_exactly_what_their_redaction_left_readable(examples):
+    labels = frozenset(PromptLibrary.load().labels.names)
+    fails = [e for e in examples if e.step is Step.VALIDATE and e.answer.startswith("FAIL")]
+    assert {e.mode for e in fails} == {Mode.TEXT, Mode.IMAGE}
+    for example in fails:
+        lines = example.answer.splitlines()[1:]
+        assert lines, example.id
+        body = example.user
+        for line in lines:
+            if example.mode is Mode.TEXT:
+                item = parse_text_line(line, labels)
+                assert item is not None and item.value in body
+            else:
+                index, label = line.split(":")
+                assert f"[{index}] [{label}_" not in body  # still readable, not a placeholder
+
+
+def test_pass_examples_leave_no_gold_value_readable(smoke, examples):
+    by_id = {d.id: d for d in smoke}
+    for example in examples:
+        if example.step is not Step.VALIDATE or example.answer != "PASS":
+            continue
+        if example.mode is Mode.TEXT:
+            document = by_id[example.document_id]
+            inside = example.user.split("<document>", 1)[1]
+            for span in document.pii:
+                value = document.span_text(span)
+                assert f" {value} " not in f" {inside} ", example.id
+
+
+def test_image_detect_answers_are_the_words_overlapping_gold_spans(smoke, examples):
+    document = smoke[0]
+    words = render_page(document, RENDER_CACHE_DIR).words
+    labels = word_labels(document, words)
+    assert labels
+    for index, label in labels.items():
+        word = words[index]
+        assert any(
+            s.start < word.end and word.start < s.end and s.label == label for s in document.pii
+        )
+    untouched = [w for w in words if w.index not in labels]
+    for word in untouched:
+        assert not any(s.start < word.end and word.start < s.end for s in document.pii)
+    detect = [e for e in examples if e.id.startswith(f"{document.id}/detect-image")]
+    answered = {int(line.split(":")[0]) for e in detect for line in e.answer.splitlines()}
+    assert answered == set(labels)
+
+
+def test_examples_are_deterministic_and_uniquely_named(smoke, examples):
+    again = build_examples(smoke)
+    assert again == examples
+    assert len({e.id for e in examples}) == len(examples)
+    kinds = {(e.step, e.mode) for e in examples}
+    assert (Step.REDACT, Mode.TEXT) in kinds and (Step.CLASSIFY, Mode.IMAGE) in kinds

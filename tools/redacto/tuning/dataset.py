@@ -1,0 +1,278 @@
+"""Training examples: the exact prompts each pipeline step sends, with the gold answer.
+
+For every corpus document the generator renders the real prompts from `prompts/` the way
+the pipeline renders them (same chunking, same element list, same placeholder numbering:
+the pipeline's own functions are called, not copied) and writes the answer a perfect model
+would give:
+
+- classify (image and text input): `DOCUMENT_TYPE: …` / `CATEGORY: …`;
+- detect, image mode: one `INDEX:LABEL` line per word whose characters overlap a gold PII
+  span, per 150-element chunk of the rendered page's gold words; text mode: one
+  `LABEL: value` line per distinct gold value;
+- redact (text): the text with `[LABEL_N]` placeholders, numbered by the pipeline's redact step;
+- validate: `PASS` on the fully redacted output, and `FAIL` plus the missed gold items on a
+  deliberately incomplete redaction (every third distinct value left readable).
+
+Everything is deterministic: the same documents give the same examples in the same order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict
+
+from redacto.corpus import RENDER_CACHE_DIR, CorpusDocument, GoldWord, render_page
+from redacto.document import Category, Detection, Document, Element, Mode, Source, Span, Step
+from redacto.engines.scripted import ScriptedEngine
+from redacto.pipeline.chunking import chunk_elements, classify_text, format_elements
+from redacto.pipeline.placeholders import value_key
+from redacto.pipeline.redact import redact_elements, redact_text
+from redacto.pipeline.state import PipelineOptions, StepContext
+from redacto.prompts import PromptLibrary
+
+NONE_ANSWER = "NONE"
+LEAVE_EVERY = 3
+"""The incomplete redaction for a FAIL example leaves every third distinct value readable."""
+
+
+class TrainingExample(BaseModel):
+    """One model call of the pipeline and the answer it should get."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str
+    """`<document id>/<step>-<mode>[-chunk N][-pass|-fail]`: unique and stable."""
+    document_id: str
+    step: Step
+    mode: Mode
+    category: Category
+    system: str
+    user: str
+    answer: str
+
+
+def build_examples(
+    documents: Iterable[CorpusDocument],
+    prompts: PromptLibrary | None = None,
+    render_dir: Path = RENDER_CACHE_DIR,
+    modes: tuple[Mode, ...] = (Mode.IMAGE, Mode.TEXT),
+) -> list[TrainingExample]:
+    """Every step's examples for every document, in document order.
+
+    Image-mode examples read the gold words of the document's rendered page (rendered
+    into `render_dir` on first use, as the eval does).
+    """
+    library = prompts or PromptLibrary.load()
+    context = StepContext(engine=ScriptedEngine({}), prompts=library, options=PipelineOptions())
+    examples: list[TrainingExample] = []
+    for document in documents:
+        builder = _DocumentExamples(document, context)
+        if Mode.TEXT in modes:
+            examples.extend(builder.text_examples())
+        if Mode.IMAGE in modes:
+            page = render_page(document, render_dir)
+            examples.extend(builder.image_examples(page.words))
+    return examples
+
+
+def write_examples(examples: Iterable[TrainingExample], path: Path) -> int:
+    """Write examples as JSON lines; returns how many."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    count = 0
+    with path.open("w", encoding="utf-8") as stream:
+        for example in examples:
+            stream.write(example.model_dump_json() + "\n")
+            count += 1
+    return count
+
+
+def read_examples(path: Path) -> list[TrainingExample]:
+    """Read examples written by `write_examples`."""
+    with path.open(encoding="utf-8") as stream:
+        return [TrainingExample.model_validate_json(line) for line in stream if line.strip()]
+
+
+def word_labels(document: CorpusDocument, words: tuple[GoldWord, ...]) -> dict[int, str]:
+    """Gold label per word index: the label of the PII span its characters overlap."""
+    labels: dict[int, str] = {}
+    for word in words:
+        for span in document.pii:
+            if word.start < span.end and span.start < word.end:
+                labels[word.index] = span.label
+                break
+    return labels
+
+
+class _DocumentExamples:
+    """The examples of one document; the pipeline's own functions shape every prompt."""
+
+    def __init__(self, document: CorpusDocument, context: StepContext) -> None:
+        self.document = document
+        self.context = context
+        self.prompts = context.prompts
+        self.chunk_size = context.options.chunk_size
+
+    def _example(self, name: str, step: Step, mode: Mode, prompt: tuple[str, str], answer: str):
+        system, user = prompt
+        return TrainingExample(
+            id=f"{self.document.id}/{name}",
+            document_id=self.document.id,
+            step=step,
+            mode=mode,
+            category=self.document.category,
+            system=system,
+            user=user,
+            answer=answer,
+        )
+
+    def _classify(self, pipeline_document: Document) -> TrainingExample:
+        template = self.prompts.prompt(Step.CLASSIFY, pipeline_document.mode)
+        prompt = template.render(document=classify_text(pipeline_document, self.chunk_size))
+        answer = (
+            f"DOCUMENT_TYPE: {self.document.document_type}\n"
+            f"CATEGORY: {self.document.category.value}"
+        )
+        mode = pipeline_document.mode
+        return self._example(f"classify-{mode}", Step.CLASSIFY, mode, prompt, answer)
+
+    # Text mode ---------------------------------------------------------------------------
+
+    def text_examples(self) -> Iterator[TrainingExample]:
+        document = Document.from_text(self.document.text)
+        yield self._classify(document)
+        detections = self._text_detections()
+        category = self.document.category
+        detect = self.prompts.prompt(Step.DETECT, Mode.TEXT, category)
+        listing = "\n".join(f"{d.label}: {d.value}" for d in detections) or NONE_ANSWER
+        yield self._example(
+            "detect-text", Step.DETECT, Mode.TEXT, detect.render(document=document.text), listing
+        )
+        if not detections:
+            return
+        complete = redact_text(document, detections, self.context, 1, ask_model=False)
+        redact = self.prompts.prompt(Step.REDACT, Mode.TEXT)
+        yield self._example(
+            "redact-text",
+            Step.REDACT,
+            Mode.TEXT,
+            redact.render(document=document.text, detections=listing),
+            complete.text,
+        )
+        validate = self.prompts.prompt(Step.VALIDATE, Mode.TEXT, category)
+        yield self._example(
+            "validate-text-pass",
+            Step.VALIDATE,
+            Mode.TEXT,
+            validate.render(document=complete.text),
+            "PASS",
+        )
+        kept, left = _leave_some(detections)
+        if left:
+            partial = redact_text(document, kept, self.context, 1, ask_model=False)
+            missed = "\n".join(f"{d.label}: {d.value}" for d in left)
+            yield self._example(
+                "validate-text-fail",
+                Step.VALIDATE,
+                Mode.TEXT,
+                validate.render(document=partial.text),
+                f"FAIL\n{missed}",
+            )
+
+    def _text_detections(self) -> list[Detection]:
+        """One detection per distinct gold value, in reading order, with its gold span."""
+        detections: list[Detection] = []
+        seen: set[str] = set()
+        for span in sorted(self.document.pii, key=lambda s: s.start):
+            value = self.document.span_text(span)
+            key = value_key(value)
+            if key in seen:
+                continue
+            seen.add(key)
+            detections.append(
+                Detection(
+                    label=span.label,
+                    source=Source.DETECT,
+                    round=1,
+                    value=value,
+                    span=Span(start=span.start, end=span.end),
+                )
+            )
+        return detections
+
+    # Image mode --------------------------------------------------------------------------
+
+    def image_examples(self, words: tuple[GoldWord, ...]) -> Iterator[TrainingExample]:
+        elements = [Element(index=w.index, text=w.text, box=w.box) for w in words]
+        document = Document.from_elements(elements)
+        yield self._classify(document)
+        labels = word_labels(self.document, words)
+        category = self.document.category
+        detect = self.prompts.prompt(Step.DETECT, Mode.IMAGE, category)
+        for chunk in chunk_elements(document.elements, self.chunk_size):
+            lines = [f"{e.index}:{labels[e.index]}" for e in chunk.elements if e.index in labels]
+            yield self._example(
+                f"detect-image-chunk{chunk.number}",
+                Step.DETECT,
+                Mode.IMAGE,
+                detect.render(elements=format_elements(chunk.elements, {})),
+                "\n".join(lines) or NONE_ANSWER,
+            )
+        detections = [
+            Detection(label=label, source=Source.DETECT, round=1, index=index)
+            for index, label in sorted(labels.items())
+        ]
+        if not detections:
+            return
+        complete = redact_elements(document, detections, self.context, 1)
+        yield from self._image_validate(complete.elements, [], "pass")
+        kept, left = _leave_some(detections, key=lambda d: value_key(elements[d.index].text))
+        if left:
+            partial = redact_elements(document, kept, self.context, 1)
+            yield from self._image_validate(partial.elements, left, "fail")
+
+    def _image_validate(
+        self, redacted: tuple[Element, ...], missed: list[Detection], outcome: str
+    ) -> Iterator[TrainingExample]:
+        """PASS per chunk of a complete redaction; FAIL for the chunks that miss something."""
+        validate = self.prompts.prompt(Step.VALIDATE, Mode.IMAGE, self.document.category)
+        for chunk in chunk_elements(redacted, self.chunk_size):
+            in_chunk = [d for d in missed if d.index in chunk.index_range]
+            if outcome == "fail" and not in_chunk:
+                continue  # nothing left readable here: the complete redaction's PASS covers it
+            answer = "\n".join(["FAIL", *(f"{d.index}:{d.label}" for d in in_chunk)])
+            yield self._example(
+                f"validate-image-chunk{chunk.number}-{outcome}",
+                Step.VALIDATE,
+                Mode.IMAGE,
+                validate.render(elements=format_elements(chunk.elements, {})),
+                answer if in_chunk else "PASS",
+            )
+
+
+def _leave_some(
+    detections: list[Detection], key=lambda d: value_key(d.value or "")
+) -> tuple[list[Detection], list[Detection]]:
+    """Split detections into (redacted, left readable): every third distinct value stays.
+
+    Values, not detections, are left out, so a value redacted elsewhere cannot hide the
+    one left readable (the pipeline numbers and locates by value).
+    """
+    values: list[str] = []
+    for detection in detections:
+        if key(detection) not in values:
+            values.append(key(detection))
+    left_values = set(values[LEAVE_EVERY - 1 :: LEAVE_EVERY] or values[:1])
+    kept = [d for d in detections if key(d) not in left_values]
+    left = [d for d in detections if key(d) in left_values]
+    return kept, left
+
+
+def examples_summary(examples: Iterable[TrainingExample]) -> dict[str, int]:
+    """How many examples per `step-mode`, for the data card."""
+    counts: dict[str, int] = {}
+    for example in examples:
+        name = f"{example.step}-{example.mode}"
+        counts[name] = counts.get(name, 0) + 1
+    return dict(sorted(counts.items()))
