@@ -219,6 +219,19 @@ def test_cli_run_and_compare(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     assert missing.exit_code == 2
 
 
+def test_cli_run_names_the_build_command_for_an_unbuilt_model(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from redacto.cli import app
+
+    monkeypatch.setenv("REDACTO_BUILD_DIR", str(tmp_path / "build"))
+    result = CliRunner().invoke(
+        app, ["eval", "run", "--suite", "smoke", "--model", "gemma-3-270m", "--out", str(tmp_path)]
+    )
+    assert result.exit_code == 2
+    assert "redacto model build gemma-3-270m" in " ".join(result.output.split())
+
+
 def test_a_torn_last_line_is_dropped_and_redone(tmp_path: Path) -> None:
     out = tmp_path / "run"
     config = RunConfig(suite="hand", system="scripted", modes=(Mode.TEXT,), rules=False)

@@ -107,7 +107,10 @@ def _print_headline(summary: RunSummary, out: Path) -> None:
 @eval_app.command("run")
 def run_command(
     suite: Annotated[str, typer.Option(help="Suite name under eval/suites/.")],
-    model: Annotated[str, typer.Option(help="Engine URI, e.g. litertlm:PATH or scripted:FILE.")],
+    model: Annotated[
+        str,
+        typer.Option(help="A built model's name (gemma-3-270m) or an engine URI (litertlm:PATH)."),
+    ],
     split: Annotated[
         str | None, typer.Option(help="Only documents of this split (train, test, hard).")
     ] = None,
@@ -126,7 +129,13 @@ def run_command(
 ) -> None:
     """Run the pipeline over a suite; rerunning into the same --out resumes."""
     from redacto.evaluation.pipeline_system import PipelineSystem
+    from redacto.models import ModelError, resolve_model
 
+    try:
+        model = resolve_model(model)
+    except ModelError as error:
+        _err.print(f"[red]cannot start the pipeline:[/red] {error}")
+        raise typer.Exit(2) from error
     config = RunConfig(
         suite=suite,
         split=split,
