@@ -55,8 +55,17 @@ private class Findings(
         phase: Phase,
         chunk: Int? = null,
     ) {
+        val index = if (phase == Phase.PROGRESS) found.lastOrNull()?.index else null
         context.emit(
-            ProgressEvent(step = Step.DETECT, phase = phase, category = category, found = seen.size, chunk = chunk, chunks = chunks),
+            ProgressEvent(
+                step = Step.DETECT,
+                phase = phase,
+                category = category,
+                found = seen.size,
+                chunk = chunk,
+                chunks = chunks,
+                index = index,
+            ),
         )
     }
 

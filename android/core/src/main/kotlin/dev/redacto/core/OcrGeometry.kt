@@ -148,7 +148,11 @@ private fun regionOutlines(
                 }
             }
         }
-        regions.add(rowMin.keys.flatMap { y -> listOf(Point(rowMin.getValue(y).toDouble(), y.toDouble()), Point(rowMax.getValue(y).toDouble(), y.toDouble())) })
+        regions.add(
+            rowMin.keys.flatMap { y ->
+                listOf(Point(rowMin.getValue(y).toDouble(), y.toDouble()), Point(rowMax.getValue(y).toDouble(), y.toDouble()))
+            },
+        )
     }
     return regions
 }
@@ -157,6 +161,7 @@ private fun regionOutlines(
 internal fun convexHull(points: List<Point>): List<Point> {
     val sorted = points.distinct().sortedWith(compareBy({ it.x }, { it.y }))
     if (sorted.size < 3) return sorted
+
     fun cross(
         o: Point,
         a: Point,
@@ -205,11 +210,13 @@ internal fun minAreaRect(points: List<Point>): Pair<List<Point>, Pair<Double, Do
         val area = (maxU - minU) * (maxV - minV)
         if (area < bestArea - 1e-9) {
             bestArea = area
+
             fun corner(
                 u: Double,
                 v: Double,
             ) = Point(u * ux - v * uy, u * uy + v * ux)
-            best = listOf(corner(minU, minV), corner(maxU, minV), corner(maxU, maxV), corner(minU, maxV)) to ((maxU - minU) to (maxV - minV))
+            best =
+                listOf(corner(minU, minV), corner(maxU, minV), corner(maxU, maxV), corner(minU, maxV)) to ((maxU - minU) to (maxV - minV))
         }
     }
     return checkNotNull(best)

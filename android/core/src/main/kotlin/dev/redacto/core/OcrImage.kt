@@ -90,7 +90,12 @@ class RgbImage(
         val cropHeight = max(corners[0].distanceTo(corners[3]), corners[1].distanceTo(corners[2])).toInt()
         require(cropWidth > 0 && cropHeight > 0) { "line too small to read: ${cropWidth}x$cropHeight" }
         val straight =
-            listOf(Point(0.0, 0.0), Point(cropWidth.toDouble(), 0.0), Point(cropWidth.toDouble(), cropHeight.toDouble()), Point(0.0, cropHeight.toDouble()))
+            listOf(
+                Point(0.0, 0.0),
+                Point(cropWidth.toDouble(), 0.0),
+                Point(cropWidth.toDouble(), cropHeight.toDouble()),
+                Point(0.0, cropHeight.toDouble()),
+            )
         val toPage = perspectiveTransform(straight, corners)
         val out = IntArray(cropWidth * cropHeight)
         for (y in 0 until cropHeight) {

@@ -184,7 +184,9 @@ fun growToInk(
             val highX = min(x1 + marginX, ink.width)
             val lowY = max(y0 - marginY, 0)
             val highY = min(y1 + marginY, ink.height)
+
             fun column(x: Int) = (y0 until y1).any { ink[x, it] }
+
             fun row(y: Int) = (x0 until x1).any { ink[it, y] }
             var changed = true
             while (changed) {
@@ -194,7 +196,13 @@ fun growToInk(
                 if (y0 > lowY && row(y0 - 1)) y0--.also { changed = true }
                 if (y1 < highY && row(y1)) y1++.also { changed = true }
             }
-            val box = Box(min(word.box.x0, x0.toDouble()), min(word.box.y0, y0.toDouble()), max(word.box.x1, x1.toDouble()), max(word.box.y1, y1.toDouble()))
+            val box =
+                Box(
+                    min(word.box.x0, x0.toDouble()),
+                    min(word.box.y0, y0.toDouble()),
+                    max(word.box.x1, x1.toDouble()),
+                    max(word.box.y1, y1.toDouble()),
+                )
             word.copy(box = box)
         }
     return line.copy(words = words)
@@ -209,6 +217,7 @@ fun rescaleLine(
     height: Int,
 ): OcrLine {
     if (factorX == 1.0 && factorY == 1.0) return line
+
     fun scale(box: Box) =
         Box(
             (box.x0 * factorX).coerceIn(0.0, width.toDouble()),

@@ -106,8 +106,7 @@ class CtcDecoder(
     }
 }
 
-internal fun isCjk(token: String): Boolean =
-    token.any { it in '\u4e00'..'\u9fff' || it in '\u3000'..'\u303f' || it in '\uff00'..'\uffef' }
+internal fun isCjk(token: String): Boolean = token.any { it in '\u4e00'..'\u9fff' || it in '\u3000'..'\u303f' || it in '\uff00'..'\uffef' }
 
 /**
  * PaddleOCR's `get_word_info`: token positions grouped into words, split at spaces, at a
@@ -120,6 +119,7 @@ private fun groupWords(
     val words = mutableListOf<List<Int>>()
     val current = mutableListOf<Int>()
     var kind: Boolean? = null
+
     fun flush() {
         if (current.isNotEmpty()) words.add(current.toList())
         current.clear()
@@ -201,7 +201,8 @@ private fun cropToPage(lineCorners: List<Point>): (Point) -> Point {
     val shifted = lineCorners.map { Point(it.x - left, it.y - top) }
     val width = shifted[0].distanceTo(shifted[1]).toInt()
     val height = shifted[0].distanceTo(shifted[3]).toInt()
-    val straight = listOf(Point(0.0, 0.0), Point(width.toDouble(), 0.0), Point(width.toDouble(), height.toDouble()), Point(0.0, height.toDouble()))
+    val straight =
+        listOf(Point(0.0, 0.0), Point(width.toDouble(), 0.0), Point(width.toDouble(), height.toDouble()), Point(0.0, height.toDouble()))
     val back = perspectiveTransform(straight, shifted)
     val vertical = isVerticalLine(lineCorners)
     return { point ->

@@ -110,7 +110,10 @@ class PpOcrReader(
         val decoded = recognize(crops)
         val read =
             quads.indices.mapNotNull { i ->
-                val corners = quads[i].corners.map { Point(it.x.coerceIn(0.0, image.width.toDouble()), (it.y - pad).coerceIn(0.0, image.height.toDouble())) }
+                val corners =
+                    quads[i].corners.map {
+                        Point(it.x.coerceIn(0.0, image.width.toDouble()), (it.y - pad).coerceIn(0.0, image.height.toDouble()))
+                    }
                 decoded[i].takeIf { PyText.strip(it.text).isNotEmpty() }?.let { ReadLine(corners, crops[i].width, crops[i].height, it) }
             }
         if (read.isEmpty()) throw OcrException("PP-OCR found ${quads.size} text regions but could not recognise any of them")
@@ -124,7 +127,14 @@ class PpOcrReader(
 
     /** The detector at RapidOCR's input size: short side at least [PpOcrSettings.detLimitSide], multiples of 32. */
     private fun detect(page: RgbImage): List<ScoredQuad> {
-        val ratio = if (min(page.width, page.height) < settings.detLimitSide) settings.detLimitSide.toDouble() / min(page.width, page.height) else 1.0
+        val ratio =
+            if (min(page.width, page.height) <
+                settings.detLimitSide
+            ) {
+                settings.detLimitSide.toDouble() / min(page.width, page.height)
+            } else {
+                1.0
+            }
         val width = (Math.rint((page.width * ratio).toInt() / 32.0) * 32).toInt()
         val height = (Math.rint((page.height * ratio).toInt() / 32.0) * 32).toInt()
         if (width <= 0 || height <= 0) return emptyList()

@@ -36,7 +36,11 @@ data class PipelineOptions(
 
 enum class Phase { START, PROGRESS, END }
 
-/** A step started, found something, or ended. Carries counts, never document values. */
+/**
+ * A step started, found something, or ended. Carries counts, never document values; a
+ * PROGRESS event of an image-mode run names the element just detected ([index]), so a screen
+ * can draw its box while the model is still talking.
+ */
 data class ProgressEvent(
     val step: Step,
     val phase: Phase,
@@ -46,6 +50,7 @@ data class ProgressEvent(
     val chunk: Int? = null,
     val chunks: Int? = null,
     val verdict: Verdict? = null,
+    val index: Int? = null,
 ) {
     /** The progress line, e.g. `Step 2/4: Detecting Medical identifiers… 7 found`. */
     fun describe(): String {

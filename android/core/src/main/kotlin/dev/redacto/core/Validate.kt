@@ -42,6 +42,7 @@ private abstract class Judge(
                 chunk = chunk,
                 chunks = chunks,
                 verdict = if (phase == Phase.END) outcome.verdict else null,
+                index = if (phase == Phase.PROGRESS) outcome.missed.lastOrNull()?.index else null,
             ),
         )
     }

@@ -52,7 +52,9 @@ class OcrGoldenTest {
             assertEquals(want["score"].asDouble, match.score, 0.01)
         }
         val sorted = sortDetectedQuads(found).map { it.corners }
-        expected.getAsJsonArray("boxes").map { it.asJsonArray.quad() }.zip(sorted).forEach { (e, a) -> assertQuad(e, a, 1.0, "sorted line") }
+        expected.getAsJsonArray("boxes").map { it.asJsonArray.quad() }.zip(sorted).forEach { (e, a) ->
+            assertQuad(e, a, 1.0, "sorted line")
+        }
     }
 
     @Test
@@ -123,7 +125,11 @@ class OcrGoldenTest {
         val expected = apportioned.getAsJsonArray("words").map { it.asJsonObject }
         assertEquals(expected.map { it["text"].asString }, words.map { it.text })
         expected.zip(words).forEach { (e, a) ->
-            e.getAsJsonArray("box").map { it.asDouble }.zip(a.box.asList()).forEach { (want, got) -> assertEquals(want, got, 1e-9) }
+            e
+                .getAsJsonArray("box")
+                .map { it.asDouble }
+                .zip(a.box.asList())
+                .forEach { (want, got) -> assertEquals(want, got, 1e-9) }
         }
     }
 }

@@ -1,9 +1,9 @@
 package dev.redacto.core
 
 import org.junit.jupiter.api.Assertions.assertEquals
+import org.junit.jupiter.api.Assertions.assertThrows
 import org.junit.jupiter.api.Assertions.assertTrue
 import org.junit.jupiter.api.Test
-import org.junit.jupiter.api.Assertions.assertThrows
 import kotlin.math.roundToInt
 
 /**
@@ -46,7 +46,12 @@ class PpOcrReaderTest {
         val lines: List<FakeLine>,
         val blank: Boolean = false,
     ) : PpOcrModels {
-        override val dictionary: List<String> = lines.flatMap { it.text.toList() }.filter { it != ' ' }.map { it.toString() }.distinct()
+        override val dictionary: List<String> =
+            lines
+                .flatMap { it.text.toList() }
+                .filter { it != ' ' }
+                .map { it.toString() }
+                .distinct()
         private val space = dictionary.size + 1
         var detectorInputs = mutableListOf<Pair<Int, Int>>()
 
@@ -100,11 +105,20 @@ class PpOcrReaderTest {
         assertEquals(listOf(736 to 1824), models.detectorInputs)
         for (line in lines) {
             val words = elements.filter { it.text in line.text.split(" ") }.map { checkNotNull(it.box) }
-            val inkCovered = (line.x0 until line.x1).count { x -> words.any { it.x0 <= x && x + 1 <= it.x1 && it.y0 <= line.y0 && line.y1 <= it.y1 } }
+            val inkCovered =
+                (line.x0 until line.x1).count { x ->
+                    words.any {
+                        it.x0 <= x && x + 1 <= it.x1 && it.y0 <= line.y0 &&
+                            line.y1 <= it.y1
+                    }
+                }
             assertEquals(line.x1 - line.x0, inkCovered, "every column of ${line.text} is under a box")
             // Detected lines are unclipped by ~0.7 line heights (DB), words padded by 0.3 of that.
             words.forEach { box ->
-                assertTrue(box.x0 >= line.x0 - 40 && box.x1 <= line.x1 + 40 && box.y0 >= line.y0 - 20 && box.y1 <= line.y1 + 20, "$box near $line")
+                assertTrue(
+                    box.x0 >= line.x0 - 40 && box.x1 <= line.x1 + 40 && box.y0 >= line.y0 - 20 && box.y1 <= line.y1 + 20,
+                    "$box near $line",
+                )
             }
         }
     }

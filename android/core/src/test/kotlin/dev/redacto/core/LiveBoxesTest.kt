@@ -1,0 +1,71 @@
+package dev.redacto.core
+
+import kotlinx.coroutines.runBlocking
+import org.junit.jupiter.api.Assertions.assertEquals
+import org.junit.jupiter.api.Test
+
+/** Boxes appear as rules and detector lines arrive, and the count is always the boxes drawn. */
+class LiveBoxesTest {
+    private val words = listOf("Patient", "Jane", "Doe", "MRN", "4471-22", "email", "jane@example.com")
+    private val document =
+        Document.fromElements(
+            words.mapIndexed { i, text -> Element(index = i, text = text, box = Box(10.0 * i, 0.0, 10.0 * i + 8, 12.0)) },
+            imageSize = 100 to 20,
+        )
+
+    @Test
+    fun `boxes stream in from rules, detector and validator and end as the burned boxes`(): Unit =
+        runBlocking {
+            val engine =
+                ScriptedEngine(
+                    mapOf(
+                        Step.CLASSIFY to listOf("DOCUMENT_TYPE: Patient record\nCATEGORY: Medical"),
+                        Step.DETECT to listOf("1:NAME\n"),
+                        Step.VALIDATE to listOf("FAIL\n2:NAME\n", "PASS"),
+                    ),
+                )
+            val live = LiveBoxes(document)
+            val drawnAtEachStep = mutableListOf<Int>()
+            val lines = mutableListOf<String>()
+            val result =
+                runPipeline(document, engine, rules = live.rules(Rules.DETECTOR)) { event ->
+                    live.onEvent(event)
+                    drawnAtEachStep.add(live.count)
+                    lines.add(event.describe())
+                }
+            // The MRN and e-mail rules fire before the model answers; the detector's name, then the validator's follow.
+            val box = { i: Int -> checkNotNull(document.elements[i].box) }
+            assertEquals(setOf(box(4), box(6)), live.boxes.take(2).toSet())
+            assertEquals(listOf(box(1), box(2)), live.boxes.drop(2))
+            assertEquals(drawnAtEachStep.sorted(), drawnAtEachStep)
+            assert("Step 2/4: Detecting Medical identifiers… 3 found" in lines) { lines }
+            live.finish(result)
+            assertEquals(Status.PASS, result.report.status)
+            assertEquals(result.boxes, live.boxes)
+            assertEquals(result.report.countShown, live.count)
+            assertEquals(4, live.count)
+        }
+}
+
+class ReviewTextTest {
+    @Test
+    fun `burned pixels cover a box rounded outward and stay inside the image`() {
+        assertEquals(PixelBounds(9, 0, 19, 13), pixelBounds(Box(9.5, -2.0, 18.2, 12.01), 100, 50))
+        assertEquals(PixelBounds(90, 40, 100, 50), pixelBounds(Box(90.0, 40.0, 130.0, 70.0), 100, 50))
+    }
+
+    @Test
+    fun `a review lists the validator's items with their words, then the reasons`() {
+        val document = Document.fromElements(listOf(Element(0, "MRN"), Element(1, "4471-22")))
+        val report =
+            RunReport(
+                status = Status.NEEDS_REVIEW,
+                mode = "image",
+                category = Category.MEDICAL,
+                validatorMissed = listOf("1:MRN", "9:NAME"),
+                reviewReasons = listOf(ReviewReason.STILL_FAILING),
+                model = ModelInfo(uri = "scripted:", name = "scripted"),
+            )
+        assertEquals(listOf("1:MRN (4471-22)", "9:NAME", "validator still failing after the last round"), reviewItems(report, document))
+    }
+}
