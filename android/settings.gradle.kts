@@ -18,3 +18,9 @@ dependencyResolutionManagement {
 
 rootProject.name = "redacto"
 include(":core")
+
+// The app needs the Android SDK (ANDROID_HOME, or sdk.dir in local.properties); core does not.
+val androidSdk =
+    System.getenv("ANDROID_HOME") ?: System.getenv("ANDROID_SDK_ROOT")
+        ?: file("local.properties").takeIf { it.isFile }?.readLines()?.firstOrNull { it.startsWith("sdk.dir=") }
+if (androidSdk != null) include(":app")

@@ -1,0 +1,96 @@
+package dev.redacto.app
+
+import android.content.ContentResolver
+import android.content.ContentValues
+import android.graphics.Bitmap
+import android.graphics.Canvas
+import android.graphics.ImageDecoder
+import android.graphics.Paint
+import android.net.Uri
+import android.os.Environment
+import android.provider.MediaStore
+import dev.redacto.core.Box
+import dev.redacto.core.RgbImage
+import dev.redacto.core.pixelBounds
+import dev.redacto.core.workingSize
+import java.io.IOException
+
+/*
+ * Pixels in and out: decoding the photo (read only, EXIF orientation applied), the working
+ * copy OCR reads, burning boxes into a copy, and saving that copy as a new PNG.
+ */
+
+/** The workstation's limits (redacto/imaging.py): larger inputs are refused before decoding. */
+const val MAX_PIXELS = 100_000_000L
+const val MAX_SIDE = 20_000
+
+/** The photo as the user sees it (ImageDecoder applies the EXIF orientation), never written to. */
+fun decodePhoto(
+    resolver: ContentResolver,
+    uri: Uri,
+): Bitmap =
+    ImageDecoder.decodeBitmap(ImageDecoder.createSource(resolver, uri)) { decoder, info, _ ->
+        val (width, height) = info.size.width to info.size.height
+        if (width.toLong() * height > MAX_PIXELS || width > MAX_SIDE || height > MAX_SIDE) {
+            throw IOException("the photo is too large (${width}x$height; at most 100 megapixels, 20,000 px a side)")
+        }
+        decoder.allocator = ImageDecoder.ALLOCATOR_SOFTWARE
+    }
+
+/** The copy OCR reads: long side at most 2,000 px, as ARGB pixels. */
+fun workingCopy(photo: Bitmap): RgbImage {
+    val (width, height) = workingSize(photo.width, photo.height)
+    val small = if (width == photo.width && height == photo.height) photo else Bitmap.createScaledBitmap(photo, width, height, true)
+    val pixels = IntArray(width * height)
+    small.getPixels(pixels, 0, width, 0, 0, width, height)
+    return RgbImage(width, height, pixels)
+}
+
+/** A new bitmap: [photo] with every box blacked out (rounded outward to whole pixels). */
+fun burnBoxes(
+    photo: Bitmap,
+    boxes: List<Box>,
+): Bitmap {
+    val burned = photo.copy(Bitmap.Config.ARGB_8888, true)
+    val canvas = Canvas(burned)
+    val black =
+        Paint().apply {
+            color = android.graphics.Color.BLACK
+            style = Paint.Style.FILL
+            isAntiAlias = false
+        }
+    for (box in boxes) {
+        val bounds = pixelBounds(box, burned.width, burned.height)
+        canvas.drawRect(bounds.left.toFloat(), bounds.top.toFloat(), bounds.right.toFloat(), bounds.bottom.toFloat(), black)
+    }
+    return burned
+}
+
+/**
+ * Saves [image] as a new PNG in Pictures/Redacto and returns its content URI. A PNG written
+ * from a bitmap carries pixels only: no EXIF, GPS or other metadata from the original.
+ */
+fun savePng(
+    resolver: ContentResolver,
+    image: Bitmap,
+    displayName: String,
+): Uri {
+    val values =
+        ContentValues().apply {
+            put(MediaStore.Images.Media.DISPLAY_NAME, displayName)
+            put(MediaStore.Images.Media.MIME_TYPE, "image/png")
+            put(MediaStore.Images.Media.RELATIVE_PATH, "${Environment.DIRECTORY_PICTURES}/Redacto")
+            put(MediaStore.Images.Media.IS_PENDING, 1)
+        }
+    val collection = MediaStore.Images.Media.getContentUri(MediaStore.VOLUME_EXTERNAL_PRIMARY)
+    val uri = resolver.insert(collection, values) ?: throw IOException("the media store refused a new image")
+    try {
+        val written = resolver.openOutputStream(uri)?.use { image.compress(Bitmap.CompressFormat.PNG, 100, it) } ?: false
+        if (!written) throw IOException("could not write the redacted PNG")
+        resolver.update(uri, ContentValues().apply { put(MediaStore.Images.Media.IS_PENDING, 0) }, null, null)
+        return uri
+    } catch (error: Exception) {
+        resolver.delete(uri, null, null)
+        throw error
+    }
+}

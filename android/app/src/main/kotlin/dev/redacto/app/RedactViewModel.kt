@@ -1,0 +1,220 @@
+package dev.redacto.app
+
+import android.app.Application
+import android.content.Intent
+import android.graphics.Bitmap
+import android.net.Uri
+import androidx.core.content.FileProvider
+import androidx.lifecycle.AndroidViewModel
+import androidx.lifecycle.viewModelScope
+import dev.redacto.core.Box
+import dev.redacto.core.Document
+import dev.redacto.core.EngineException
+import dev.redacto.core.LiveBoxes
+import dev.redacto.core.OcrException
+import dev.redacto.core.PipelineResult
+import dev.redacto.core.PpOcrReader
+import dev.redacto.core.Rules
+import dev.redacto.core.Status
+import dev.redacto.core.reviewItems
+import dev.redacto.core.runPipeline
+import dev.redacto.core.workingSize
+import kotlinx.coroutines.CancellationException
+import kotlinx.coroutines.Dispatchers
+import kotlinx.coroutines.flow.MutableStateFlow
+import kotlinx.coroutines.flow.StateFlow
+import kotlinx.coroutines.flow.asStateFlow
+import kotlinx.coroutines.flow.update
+import kotlinx.coroutines.launch
+import kotlinx.coroutines.withContext
+import java.io.File
+import java.io.IOException
+
+/** Everything the screen shows. Boxes are in pixels of the photo; the count shown is `boxes.size`. */
+data class RedactUiState(
+    val photo: Bitmap? = null,
+    val preview: Bitmap? = null,
+    val model: ModelFile? = null,
+    val backend: String? = null,
+    val stage: String = "Take or pick a photo of a page, and choose the model file.",
+    val boxes: List<Box> = emptyList(),
+    val status: Status? = null,
+    val review: List<String> = emptyList(),
+    val busy: Boolean = false,
+    val error: String? = null,
+    val redacted: Bitmap? = null,
+    val saved: Uri? = null,
+)
+
+/**
+ * One screen, one flow: photo → OCR ([PpOcrReader] on [OnnxPpOcrModels]) → the pipeline
+ * ([runPipeline] on [LiteRtLmEngine], boxes drawn as [LiveBoxes] sees them) → a burned copy
+ * → a new PNG. The photo is only ever read.
+ */
+class RedactViewModel(
+    application: Application,
+) : AndroidViewModel(application) {
+    private val app = application
+    private val models = ModelFiles(File(app.filesDir, "models"))
+    private val state = MutableStateFlow(RedactUiState(model = models.current()))
+    val ui: StateFlow<RedactUiState> = state.asStateFlow()
+
+    private var reader: PpOcrReader? = null
+    private var ocrModels: OnnxPpOcrModels? = null
+    private var engine: LiteRtLmEngine? = null
+    private var pendingCapture: Uri? = null
+
+    /** A fresh file in the app's cache for the camera app to write the photo into. */
+    fun captureTarget(): Uri {
+        val folder = File(app.cacheDir, "photos").apply { mkdirs() }
+        folder.listFiles()?.forEach { it.delete() }
+        val file = File(folder, "capture-${System.currentTimeMillis()}.jpg")
+        return FileProvider.getUriForFile(app, "${app.packageName}.photos", file).also { pendingCapture = it }
+    }
+
+    fun onCaptured(success: Boolean) {
+        if (success) pendingCapture?.let(::onPhoto)
+    }
+
+    fun onPhoto(uri: Uri?) {
+        if (uri == null) return
+        work("Opening the photo…") {
+            val photo = withContext(Dispatchers.IO) { decodePhoto(app.contentResolver, uri) }
+            val (width, height) = workingSize(photo.width, photo.height)
+            val preview = Bitmap.createScaledBitmap(photo, width, height, true)
+            state.update {
+                RedactUiState(
+                    photo = photo,
+                    preview = preview,
+                    model = it.model,
+                    backend = it.backend,
+                    stage = "Ready: tap Redact.",
+                )
+            }
+        }
+    }
+
+    fun onModelPicked(uri: Uri?) {
+        if (uri == null) return
+        work("Copying the model into the app (once)…") {
+            val model = withContext(Dispatchers.IO) { models.import(app.contentResolver, uri) }
+            engine?.close()
+            engine = null
+            state.update { it.copy(model = model, backend = null, stage = "Model ready.") }
+        }
+    }
+
+    fun redact() {
+        val photo = state.value.photo ?: return
+        val model = state.value.model ?: return fail("Choose the model file first.")
+        work("Reading the page…") {
+            state.update { it.copy(boxes = emptyList(), status = null, review = emptyList(), redacted = null, saved = null) }
+            val document = withContext(Dispatchers.Default) { read(photo) }
+            state.update { it.copy(stage = "Loading the model…") }
+            val llm = withContext(Dispatchers.IO) { engine ?: loadEngine(model).also { engine = it } }
+            state.update { it.copy(backend = llm.backend) }
+            val live = LiveBoxes(document)
+            val result =
+                withContext(Dispatchers.Default) {
+                    runPipeline(document, llm, rules = live.rules(Rules.DETECTOR)) { event ->
+                        live.onEvent(event)
+                        state.update { it.copy(stage = event.describe(), boxes = live.boxes) }
+                    }
+                }
+            finish(document, photo, live, result)
+        }
+    }
+
+    /** Saves the burned copy as a new PNG (the original photo is not touched). */
+    fun save() {
+        val redacted = state.value.redacted ?: return
+        work("Saving…") {
+            val uri = withContext(Dispatchers.IO) { savePng(app.contentResolver, redacted, "redacted-${System.currentTimeMillis()}.png") }
+            state.update { it.copy(saved = uri, stage = "Saved to Pictures/Redacto.") }
+        }
+    }
+
+    /** The share sheet for the saved PNG, or null until it is saved. */
+    fun shareIntent(): Intent? {
+        val uri = state.value.saved ?: return null
+        val send =
+            Intent(Intent.ACTION_SEND)
+                .setType("image/png")
+                .putExtra(Intent.EXTRA_STREAM, uri)
+                .addFlags(Intent.FLAG_GRANT_READ_URI_PERMISSION)
+        return Intent.createChooser(send, "Share the redacted image")
+    }
+
+    private fun read(photo: Bitmap): Document {
+        val ocr = reader ?: PpOcrReader(OnnxPpOcrModels(app.assets).also { ocrModels = it }).also { reader = it }
+        val elements = ocr.read(workingCopy(photo), photo.width, photo.height)
+        return Document.fromElements(elements, imageSize = photo.width to photo.height)
+    }
+
+    private fun loadEngine(model: ModelFile): LiteRtLmEngine =
+        LiteRtLmEngine.open(
+            model.file,
+            model.sha256,
+            app.applicationInfo.nativeLibraryDir,
+            File(app.cacheDir, "litertlm").apply { mkdirs() },
+        )
+
+    private suspend fun finish(
+        document: Document,
+        photo: Bitmap,
+        live: LiveBoxes,
+        result: PipelineResult,
+    ) {
+        if (result.report.status == Status.ERROR) {
+            // Nothing is claimed redacted: no boxes, nothing to save.
+            state.update {
+                it.copy(
+                    boxes = emptyList(),
+                    status = Status.ERROR,
+                    error = "The model failed: ${result.report.error}",
+                    stage = "Not redacted.",
+                )
+            }
+            return
+        }
+        live.finish(result)
+        val burned = withContext(Dispatchers.Default) { burnBoxes(photo, live.boxes) }
+        val review = if (result.report.status == Status.NEEDS_REVIEW) reviewItems(result.report, document) else emptyList()
+        val summary = if (result.report.status == Status.PASS) "Verified: nothing readable left." else "NEEDS REVIEW: not verified."
+        state.update { it.copy(boxes = live.boxes, status = result.report.status, review = review, redacted = burned, stage = summary) }
+    }
+
+    private fun work(
+        stage: String,
+        block: suspend () -> Unit,
+    ) {
+        if (state.value.busy) return
+        state.update { it.copy(busy = true, error = null, stage = stage) }
+        viewModelScope.launch {
+            try {
+                block()
+            } catch (error: OcrException) {
+                fail("OCR failed: ${error.message}")
+            } catch (error: EngineException) {
+                fail("The model could not run: ${error.message}")
+            } catch (error: IOException) {
+                fail(error.message ?: "Could not read or write a file.")
+            } catch (error: CancellationException) {
+                throw error
+            } catch (error: Exception) {
+                fail("Something went wrong (${error::class.simpleName}); nothing was redacted or saved.")
+            } finally {
+                state.update { it.copy(busy = false) }
+            }
+        }
+    }
+
+    private fun fail(message: String) {
+        state.update { it.copy(error = message) }
+    }
+
+    override fun onCleared() {
+        engine?.close()
+        ocrModels?.close()
+    }
+}
