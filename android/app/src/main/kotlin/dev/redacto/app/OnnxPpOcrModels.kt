@@ -7,7 +7,7 @@ import android.content.res.AssetManager
 import dev.redacto.core.CtcSteps
 import dev.redacto.core.OcrException
 import dev.redacto.core.PpOcrModels
-import dev.redacto.core.PyText
+import dev.redacto.core.recognizerDictionary
 import java.nio.FloatBuffer
 
 /**
@@ -23,7 +23,7 @@ class OnnxPpOcrModels(
     private val recognizer = session(assets, "ppocr/PP-OCRv6_rec_small.onnx")
 
     override val dictionary: List<String> =
-        PyText.splitLines(
+        recognizerDictionary(
             recognizer.metadata.customMetadata["character"]
                 ?: throw OcrException("the PP-OCR recogniser has no 'character' dictionary in its metadata"),
         )

@@ -100,11 +100,14 @@ class CtcDecoder(
 
     companion object {
         /** The decoder for a model whose metadata holds the dictionary as one string. */
-        fun fromMetadata(character: String): CtcDecoder = CtcDecoder(PyText.splitLines(character))
+        fun fromMetadata(character: String): CtcDecoder = CtcDecoder(recognizerDictionary(character))
 
         private fun round5(value: Double): Double = Math.rint(value * 1e5) / 1e5
     }
 }
+
+/** The recogniser's dictionary from its `character` metadata, split as RapidOCR splits it (`str.splitlines`). */
+fun recognizerDictionary(character: String): List<String> = PyText.splitLines(character)
 
 internal fun isCjk(token: String): Boolean = token.any { it in '\u4e00'..'\u9fff' || it in '\u3000'..'\u303f' || it in '\uff00'..'\uffef' }
 
