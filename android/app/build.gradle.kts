@@ -82,7 +82,7 @@ abstract class NoNetworkPermissionCheck : DefaultTask() {
     abstract val mergedManifest: RegularFileProperty
 
     @TaskAction
-    fun check() {
+    fun verify() {
         val text = mergedManifest.get().asFile.readText()
         for (permission in listOf("android.permission.INTERNET", "android.permission.ACCESS_NETWORK_STATE")) {
             check("\"$permission\"" !in text) { "the merged manifest requests $permission" }
