@@ -83,6 +83,7 @@ def test_tune_stops_continues_and_its_adapter_builds_into_a_working_model(worksp
     assert first.steps == 6 and first.stopped_because == "max_steps"
     again = tune(config.model_copy(update={"max_steps": 9}), [example])
     assert again.steps == 9 and again.steps_this_call == 3
+    assert again.peak_rss_mb >= first.peak_rss_mb > 0  # the card reports the run's peak
     steps = read_step_log(run_dir)
     assert [s.step for s in steps] == list(range(1, 10))
     assert steps[-1].loss < steps[0].loss  # one example, seen 9 times: it is being learned

@@ -155,15 +155,14 @@ def tune(
     model = get_peft_model(base, lora)  # only the LoRA matrices train: embeddings stay frozen
     trainable = [p for p in model.parameters() if p.requires_grad]
     optimizer = torch.optim.AdamW(trainable, lr=config.learning_rate, weight_decay=0.0)
-    state = _load_checkpoint(config.run_dir, model, optimizer)
-    step, previous_seconds = state
+    step, previous_seconds, previous_peak = _load_checkpoint(config.run_dir, model, optimizer)
     model.train()
 
     log_path = config.run_dir / "steps.jsonl"
     config.run_dir.mkdir(parents=True, exist_ok=True)
     first_step = step
     losses: list[float] = []
-    stopped = "max_steps"
+    stopped = "max_steps" if step < config.max_steps else "already at max_steps"
     loop_started = time.perf_counter()
     with log_path.open("a", encoding="utf-8") as log:
         while step < config.max_steps:
@@ -194,8 +193,12 @@ def tune(
             if on_step is not None:
                 on_step(entry, (step - first_step) / (time.perf_counter() - loop_started))
             if step % config.checkpoint_every == 0:
-                _save_checkpoint(config.run_dir, model, optimizer, step, previous_seconds, started)
-    _save_checkpoint(config.run_dir, model, optimizer, step, previous_seconds, started)
+                _save_checkpoint(
+                    config, model, optimizer, step, (previous_seconds, previous_peak), started
+                )
+    peak = _save_checkpoint(
+        config, model, optimizer, step, (previous_seconds, previous_peak), started
+    )
     adapter_dir = config.run_dir / "adapter"
     save_adapter(model, adapter_dir)
     this_call = time.perf_counter() - started
@@ -204,7 +207,7 @@ def tune(
         steps_this_call=step - first_step,
         seconds_this_call=round(this_call, 1),
         total_seconds=round(previous_seconds + this_call, 1),
-        peak_rss_mb=round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+        peak_rss_mb=peak,
         examples=len(encoded),
         skipped_too_long=skipped,
         last_losses=losses[-20:],
@@ -233,35 +236,45 @@ def save_adapter(model, adapter_dir: Path) -> None:  # type: ignore[no-untyped-d
     config_path.write_text(json.dumps(config, indent=2, sort_keys=True) + "\n", encoding="utf-8")
 
 
-def _save_checkpoint(run_dir: Path, model, optimizer, step: int, previous: float, started: float):  # type: ignore[no-untyped-def]
+def _save_checkpoint(
+    config: TuneConfig, model, optimizer, step: int, previous: tuple[float, float], started: float
+) -> float:  # type: ignore[no-untyped-def]
+    """Save adapter, optimizer and progress; returns the peak RSS (MB) over all calls so far."""
     import torch
 
+    run_dir = config.run_dir
     target = run_dir / "checkpoint"
     scratch = run_dir / "checkpoint.tmp"
     if scratch.exists():
         _remove_tree(scratch)
     model.save_pretrained(scratch, safe_serialization=True)
     torch.save(optimizer.state_dict(), scratch / "optimizer.pt")
-    seconds = previous + time.perf_counter() - started
-    (scratch / "state.json").write_text(json.dumps({"step": step, "seconds": round(seconds, 1)}))
+    seconds = previous[0] + time.perf_counter() - started
+    peak = max(previous[1], round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1))
+    state = {"step": step, "seconds": round(seconds, 1), "peak_rss_mb": peak}
+    (scratch / "state.json").write_text(json.dumps(state))
     if target.exists():
         _remove_tree(target)
     scratch.rename(target)  # a stop mid-save leaves the previous checkpoint whole
+    return peak
 
 
-def _load_checkpoint(run_dir: Path, model, optimizer) -> tuple[int, float]:  # type: ignore[no-untyped-def]
-    """Restore adapter and optimizer from `run_dir/checkpoint`; (0, 0.0) when there is none."""
+def _load_checkpoint(run_dir: Path, model, optimizer) -> tuple[int, float, float]:  # type: ignore[no-untyped-def]
+    """Restore adapter and optimizer from `run_dir/checkpoint`.
+
+    Returns (step, seconds, peak RSS MB) of the runs so far; zeros when there is none.
+    """
     import torch
     from peft import set_peft_model_state_dict
     from safetensors.torch import load_file
 
     target = run_dir / "checkpoint"
     if not (target / "state.json").exists():
-        return 0, 0.0
+        return 0, 0.0, 0.0
     set_peft_model_state_dict(model, load_file(target / "adapter_model.safetensors"))
     optimizer.load_state_dict(torch.load(target / "optimizer.pt", weights_only=True))
     state = json.loads((target / "state.json").read_text())
-    return int(state["step"]), float(state["seconds"])
+    return int(state["step"]), float(state["seconds"]), float(state.get("peak_rss_mb", 0.0))
 
 
 def _remove_tree(path: Path) -> None:
