@@ -30,16 +30,13 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$inputs_hash" ]; then
   [ -x .venv/bin/python ] || python3.11 -m venv .venv 2>/dev/null || python3 -m venv .venv
   .venv/bin/python -m pip install -q --upgrade pip
   .venv/bin/pip install -q torch==2.13.0
-  # Two resolver passes: litert-torch's xdsl declares typing-extensions<4.13 while
-  # Presidio needs a pydantic that requires >= 4.16, so no single resolution exists.
-  # Pass 1 resolves the model chain without those pins; pass 2 lifts them to the tested
-  # versions (pip warns about xdsl; the model chain converts and runs with them —
-  # tests/models build and run the tiny model on every CI run).
-  grep -viE '^(typing.extensions|typing.inspection|pydantic|pydantic.core)==' \
-    requirements/constraints.txt > .venv/constraints-pass1.txt
-  echo "pydantic<2.12" >> .venv/constraints-pass1.txt  # the last line that accepts <4.13
-  .venv/bin/pip install -q -c .venv/constraints-pass1.txt -e ".[litert,ocr,tune,dev]"
-  .venv/bin/pip install -q -c requirements/constraints.txt -e ".[litert,ocr,tune,peer,dev]"
+  # Two passes: litert-torch's xdsl declares typing-extensions<4.13 while Presidio needs
+  # a pydantic that requires >= 4.16, so no single resolution exists. Pass 1 resolves the
+  # model chain; pass 2 adds Presidio and lifts those two (pip warns about xdsl; the model
+  # chain converts and runs with them: tests/models builds and runs the tiny model).
+  # Pass 2 names only the peer extra: asking for litert again would re-resolve xdsl.
+  .venv/bin/pip install -q -c requirements/constraints.txt -e ".[litert,ocr,tune,dev]"
+  .venv/bin/pip install -q -c requirements/constraints.txt -e ".[peer]"
   echo "$inputs_hash" > "$stamp"
 fi
 
