@@ -196,6 +196,17 @@ CASES = [
         ],
     ),
     *table(
+        "credential",
+        [
+            ("Entry: door code 33832, alarm PIN 4692", ["33832", "4692"]),
+            ("Gate code: 1234# then left", ["1234"]),
+            ("lockbox 55120 on the rail", ["55120"]),
+            ("Replaced pin 3 on connector J4", []),  # a connector pin, too short for a code
+            ("fault code 4021 cleared", []),  # fault codes are equipment data, kept
+            ("code 9981", []),  # "code" alone names no credential
+        ],
+    ),
+    *table(
         "ip_address",
         [
             ("from 192.168.1.20 at", ["192.168.1.20"]),
@@ -246,6 +257,8 @@ def test_recognizer_table(recognizer: str, text: str, values: list[str]) -> None
 @pytest.mark.parametrize(
     ("text", "category", "values"),
     [
+        ("alarm PIN 4692", Category.FIELD_SERVICE, ["4692"]),
+        ("alarm PIN 4692", Category.MEDICAL, []),  # only where CREDENTIAL is a label
         ("Questions? 1-800-555-0199", Category.FINANCIAL, []),
         ("Questions? 1-800-555-0199", Category.GENERAL, ["1-800-555-0199"]),
         ("Call (888) 555-1234", Category.FINANCIAL, []),
