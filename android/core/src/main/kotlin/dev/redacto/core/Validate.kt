@@ -60,9 +60,7 @@ private abstract class Judge(
             context.call(Step.VALIDATE, system, user) { line ->
                 val rest = verdict.feed(line) ?: return@call
                 when (val item = parseItem(rest)) {
-                    null -> {
-                        Unit
-                    }
+                    null -> {} // a blank line or NONE: nothing to act on
 
                     is LineRejected -> {
                         rejected.add(LineRejected(line, item.reason))
