@@ -13,6 +13,7 @@ import statistics
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
+from importlib import metadata
 
 import numpy as np
 from PIL import Image
@@ -140,6 +141,17 @@ def elements_from_lines(lines: Sequence[OcrLine]) -> list[Element]:
     ]
 
 
+def pad_box(box: Box, pad_x: float, pad_y: float, limit: tuple[int, int]) -> Box:
+    """`box` widened by `pad_x` on each side and `pad_y` above and below, clipped to the image."""
+    width, height = limit
+    return Box(
+        x0=max(box.x0 - pad_x, 0.0),
+        y0=max(box.y0 - pad_y, 0.0),
+        x1=min(box.x1 + pad_x, float(width)),
+        y1=min(box.y1 + pad_y, float(height)),
+    )
+
+
 def scale_box(box: Box, factors: tuple[float, float], limit: tuple[int, int]) -> Box:
     """Map a box from a resized working image back to the original, clipped to it."""
     fx, fy = factors
@@ -239,3 +251,24 @@ def working_copy(image: Image.Image, max_side: int) -> tuple[Image.Image, tuple[
     size = (max(1, round(rgb.width / factor)), max(1, round(rgb.height / factor)))
     small = rgb.resize(size, Image.Resampling.LANCZOS, reducing_gap=3.0)
     return small, (rgb.width / small.width, rgb.height / small.height)
+
+
+def page_elements(
+    lines: Sequence[OcrLine],
+    work: Image.Image,
+    factors: tuple[float, float],
+    size: tuple[int, int],
+) -> list[Element]:
+    """The last stretch every engine shares: grow boxes to the ink of the working image,
+    map them back to the original `size`, order the lines, number the words."""
+    ink = ink_mask(work)
+    rescaled = [rescale_line(grow_to_ink(line, ink), factors, size) for line in lines]
+    return elements_from_lines(order_lines(rescaled))
+
+
+def package_version(package: str) -> str:
+    """An installed package's version for an engine's name, or "unknown"."""
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return "unknown"

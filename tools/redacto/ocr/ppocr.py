@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from importlib import metadata
 from typing import Any
 
 from PIL import Image
@@ -24,11 +23,9 @@ from redacto.ocr.base import (
     OcrError,
     OcrLine,
     OcrWord,
-    elements_from_lines,
-    grow_to_ink,
-    ink_mask,
-    order_lines,
-    rescale_line,
+    package_version,
+    pad_box,
+    page_elements,
     working_copy,
 )
 
@@ -80,8 +77,8 @@ class PpocrEngine(OcrEngine):
         logging.getLogger("RapidOCR").setLevel(logging.ERROR)
         detector = self.settings.det_max_side or "default"
         self.name = (
-            f"ppocr (PP-OCRv6 small det+rec, rapidocr {_version('rapidocr')}, "
-            f"onnxruntime {_version('onnxruntime')}, det_max_side={detector}, "
+            f"ppocr (PP-OCRv6 small det+rec, rapidocr {package_version('rapidocr')}, "
+            f"onnxruntime {package_version('onnxruntime')}, det_max_side={detector}, "
             f"max_side={self.settings.max_side}, pad={self.settings.pad_ratio})"
         )
 
@@ -92,12 +89,7 @@ class PpocrEngine(OcrEngine):
             result = self._rapidocr(work, return_word_box=True)
         except Exception as error:
             raise OcrError(f"PP-OCR failed on the image: {type(error).__name__}") from error
-        ink = ink_mask(work)
-        lines = [
-            rescale_line(grow_to_ink(line, ink), factors, image.size)
-            for line in self._lines(result, work.size)
-        ]
-        return elements_from_lines(order_lines(lines))
+        return page_elements(self._lines(result, work.size), work, factors, image.size)
 
     def _lines(self, result: Any, size: tuple[int, int]) -> list[OcrLine]:
         boxes, texts = getattr(result, "boxes", None), getattr(result, "txts", None)
@@ -165,17 +157,5 @@ def _padded_box(quad: Any, pad: float, size: tuple[int, int]) -> Box:
     """The axis-aligned hull of a word quad, widened by `pad` on each side, clipped."""
     xs = [float(point[0]) for point in quad]
     ys = [float(point[1]) for point in quad]
-    width, height = size
-    return Box(
-        x0=max(min(xs) - pad, 0.0),
-        y0=max(min(ys), 0.0),
-        x1=min(max(xs) + pad, float(width)),
-        y1=min(max(ys), float(height)),
-    )
-
-
-def _version(package: str) -> str:
-    try:
-        return metadata.version(package)
-    except metadata.PackageNotFoundError:
-        return "unknown"
+    hull = Box(x0=min(xs), y0=min(ys), x1=max(xs), y1=max(ys))
+    return pad_box(hull, pad, 0.0, size)

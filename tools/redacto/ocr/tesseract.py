@@ -15,7 +15,6 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from importlib import metadata
 from typing import Any
 
 from PIL import Image
@@ -27,11 +26,9 @@ from redacto.ocr.base import (
     OcrError,
     OcrLine,
     OcrWord,
-    elements_from_lines,
-    grow_to_ink,
-    ink_mask,
-    order_lines,
-    rescale_line,
+    package_version,
+    pad_box,
+    page_elements,
     working_copy,
 )
 
@@ -84,7 +81,7 @@ class TesseractEngine(OcrEngine):
                 f"install Debian tesseract-ocr-{self.settings.language}"
             )
         self.name = (
-            f"tesseract ({version}, pytesseract {_version('pytesseract')}, "
+            f"tesseract ({version}, pytesseract {package_version('pytesseract')}, "
             f"lang={self.settings.language}, psm={self.settings.page_segmentation_mode}, "
             f"max_side={self.settings.max_side}, pad={self.settings.pad_x_ratio}/"
             f"{self.settings.pad_y_ratio})"
@@ -107,12 +104,7 @@ class TesseractEngine(OcrEngine):
             raise OcrError(f"tesseract did not finish: {type(error).__name__}") from error
         except pytesseract.TesseractError as error:
             raise OcrError(f"tesseract failed with exit status {error.status}") from error
-        ink = ink_mask(work)
-        lines = [
-            rescale_line(grow_to_ink(line, ink), factors, image.size)
-            for line in self._lines(data, work.size)
-        ]
-        return elements_from_lines(order_lines(lines))
+        return page_elements(self._lines(data, work.size), work, factors, image.size)
 
     def _lines(self, data: dict[str, list[Any]], size: tuple[int, int]) -> list[OcrLine]:
         grouped: dict[tuple[int, int, int], list[OcrWord]] = {}
@@ -146,16 +138,10 @@ class TesseractEngine(OcrEngine):
         line_height = max(word.box.height for word in words)
         pad_x = self.settings.pad_x_ratio * line_height
         pad_y = self.settings.pad_y_ratio * line_height
-        width, height = size
         return [
             OcrWord(
                 text=word.text,
-                box=Box(
-                    x0=max(word.box.x0 - pad_x, 0.0),
-                    y0=max(word.box.y0 - pad_y, 0.0),
-                    x1=min(word.box.x1 + pad_x, float(width)),
-                    y1=min(word.box.y1 + pad_y, float(height)),
-                ),
+                box=pad_box(word.box, pad_x, pad_y, size),
                 confidence=word.confidence,
             )
             for word in words
@@ -199,10 +185,3 @@ def _single_omp_thread() -> Iterator[None]:
                 del os.environ["OMP_THREAD_LIMIT"]
             else:
                 os.environ["OMP_THREAD_LIMIT"] = previous
-
-
-def _version(package: str) -> str:
-    try:
-        return metadata.version(package)
-    except metadata.PackageNotFoundError:
-        return "unknown"
