@@ -5,7 +5,7 @@ import json
 import pytest
 
 from redacto.document import Step
-from redacto.engines import ChatRequest, EngineError, open_engine
+from redacto.engines import ChatRequest, Decoding, EngineError, open_engine
 from redacto.engines.scripted import ScriptedEngine
 
 
@@ -59,3 +59,18 @@ def test_malformed_scripts_are_rejected(tmp_path, content, message):
 def test_missing_script_file_is_an_error(tmp_path):
     with pytest.raises(EngineError, match="cannot read scripted replies"):
         open_engine(f"scripted:{tmp_path / 'absent.json'}")
+
+
+def test_a_stop_ends_the_reply_at_that_piece():
+    engine = ScriptedEngine.from_mapping({"detect": ["1:NAME\n2:NAME\n4:DATE", "1:NAME"]})
+    pieces: list[str] = []
+
+    def stop_after_two(piece: str) -> Decoding:
+        pieces.append(piece)
+        return Decoding.STOP if len(pieces) == 2 else Decoding.CONTINUE
+
+    reply = engine.complete(request(Step.DETECT), on_text=stop_after_two)
+    assert reply.text == "1:NAME\n2:NAME\n"
+    assert reply.stats.stopped
+    last = engine.complete(request(Step.DETECT), on_text=lambda piece: Decoding.STOP)
+    assert last.text == "1:NAME" and not last.stats.stopped  # it had ended anyway

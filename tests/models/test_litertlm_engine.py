@@ -10,7 +10,7 @@ import pytest
 from model_cases import render_turns
 
 from redacto.document import Step
-from redacto.engines import ChatRequest, EngineError, open_engine
+from redacto.engines import ChatRequest, Decoding, EngineError, open_engine
 from redacto.engines.litertlm import LiteRtLmEngine
 from redacto.models.record import sha256_of
 
@@ -128,3 +128,20 @@ def test_a_file_that_is_not_a_model_is_an_engine_error(tmp_path):
     junk.write_bytes(bytes(range(256)) * 20)
     with pytest.raises(EngineError, match=r"could not load junk\.litertlm"):
         LiteRtLmEngine(str(junk), uri="litertlm:junk")
+
+
+def test_a_stop_from_the_consumer_ends_decoding_and_leaves_the_engine_usable(engine):
+    baseline = engine.complete(request(SECOND, max_output_tokens=24))
+    pieces: list[str] = []
+
+    def first_piece_only(piece: str) -> Decoding:
+        pieces.append(piece)
+        return Decoding.STOP
+
+    stopped = engine.complete(request(SECOND, max_output_tokens=24), on_text=first_piece_only)
+    assert stopped.stats.stopped
+    assert pieces == [stopped.text]
+    assert baseline.text.startswith(stopped.text) and len(stopped.text) < len(baseline.text)
+    assert stopped.stats.output_tokens is None or stopped.stats.output_tokens < 24
+    again = engine.complete(request(SECOND, max_output_tokens=24))
+    assert again.text == baseline.text and not again.stats.stopped

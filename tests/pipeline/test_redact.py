@@ -4,7 +4,7 @@ import pytest
 
 from redacto.document import Detection, Source, Span
 from redacto.pipeline.placeholders import PlaceholderBook, value_key
-from redacto.pipeline.redact import align_answer, values_match
+from redacto.pipeline.redact import align_answer, answer_may_align, values_match
 
 
 def text_detection(label: str, value: str) -> Detection:
@@ -90,6 +90,37 @@ def test_faithful_answers_become_spans_of_the_original(answer, pieces):
     ],
 )
 def test_rewritten_answers_are_rejected(answer):
+    assert align_answer(ORIGINAL, answer, DETECTIONS) is None
+
+
+FAITHFUL = [
+    "[NAME_1] (MRN [MRN_1]) called 408-555-1234 about [EMAIL_1].",
+    "\n  [NAME_1] (MRN 4471829) called 408-555-1234 about inquire@blucurrent. mail.\n",
+    ORIGINAL,
+    "[PERSON_7] (MRN [MRN_1]) called 408-555-1234 about inquire@blucurrent. mail.",
+]
+
+
+@pytest.mark.parametrize("answer", FAITHFUL)
+def test_no_prefix_of_an_accepted_answer_is_stopped(answer):
+    assert align_answer(ORIGINAL, answer, DETECTIONS) is not None
+    for end in range(len(answer) + 1):
+        assert answer_may_align(ORIGINAL, answer[:end]), repr(answer[:end])
+
+
+@pytest.mark.parametrize(
+    ("answer", "departs_at"),
+    [
+        ("Here is the redacted text: [NAME_1] (MRN [MRN_1]) called", "Here"),
+        ("[NAME_1] (MRN [MRN_1]) phoned 408-555-1234 about [EMAIL_1].", "phoned"),
+        ("[NAME_1] (MRN [MRN_1]) called 408-555-1234, about [EMAIL_1].", ", about"),
+        ("[NAME_1][MRN_1] called 408-555-1234 about [EMAIL_1].", "[MRN_1]"),
+        ("Mrs. Chen (MRN 4471829) called 408-555-1234.\nThe patient", "\nThe"),
+    ],
+)
+def test_a_rewrite_is_stopped_where_it_departs_from_the_original(answer, departs_at):
+    cut = answer.index(departs_at) + len(departs_at)
+    assert not answer_may_align(ORIGINAL, answer[:cut])
     assert align_answer(ORIGINAL, answer, DETECTIONS) is None
 
 

@@ -11,7 +11,7 @@ from redacto.document import (
     Status,
     Step,
 )
-from redacto.engines import ChatRequest, EngineError, OnText, Reply
+from redacto.engines import ChatRequest, Decoding, EngineError, OnText, Reply
 from redacto.engines.scripted import ScriptedEngine
 from redacto.pipeline import Phase, PipelineOptions, ProgressEvent, run_pipeline
 
@@ -44,11 +44,14 @@ class StreamWatcher(ScriptedEngine):
         self.seen_during_stream: list[int] = []
 
     def complete(self, request: ChatRequest, on_text: OnText | None = None) -> Reply:
-        def watch(piece: str) -> None:
+        def watch(piece: str) -> Decoding | None:
             assert on_text is not None
             for char in piece:
-                on_text(char)
+                said = on_text(char)
                 self.seen_during_stream.append(len(self.events))
+                if said is Decoding.STOP:
+                    return said
+            return None
 
         return super().complete(request, watch if on_text else None)
 

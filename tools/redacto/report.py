@@ -27,6 +27,8 @@ class StepTrace(BaseModel):
     output_tokens: int | None = None
     ttft_ms: float | None = None
     parse_errors: int = 0
+    stopped: bool = False
+    """Decoding was stopped early: the reply had left the step's format (pipeline/guard.py)."""
 
 
 class ParseError(BaseModel):

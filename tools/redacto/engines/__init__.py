@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from redacto.engines.base import (
     ChatRequest,
+    Decoding,
     Engine,
     EngineError,
     LineSplitter,
@@ -22,6 +23,7 @@ from redacto.engines.base import (
 
 __all__ = [
     "ChatRequest",
+    "Decoding",
     "Engine",
     "EngineError",
     "LineSplitter",

@@ -10,10 +10,21 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from redacto.document import Step
 
-OnText = Callable[[str], None]
+
+class Decoding(StrEnum):
+    """What an `on_text` callback tells the engine after each piece of the reply."""
+
+    CONTINUE = "continue"
+    STOP = "stop"
+    """The caller has what it needs, or knows the rest is unusable: stop generating."""
+
+
+OnText = Callable[[str], Decoding | None]
+"""Receives each piece as it is generated; `Decoding.STOP` ends the reply there."""
 
 
 class EngineError(RuntimeError):
@@ -48,6 +59,8 @@ class ReplyStats:
     prompt_tokens: int | None = None
     output_tokens: int | None = None
     ttft_ms: float | None = None
+    stopped: bool = False
+    """The caller stopped decoding before the model ended its reply."""
 
 
 @dataclass(frozen=True)
@@ -74,7 +87,11 @@ class Engine(ABC):
 
     @abstractmethod
     def complete(self, request: ChatRequest, on_text: OnText | None = None) -> Reply:
-        """Run one call; `on_text` receives each piece of the reply as it is generated."""
+        """Run one call; `on_text` receives each piece of the reply as it is generated.
+
+        When `on_text` returns `Decoding.STOP` the engine stops decoding at once and returns
+        the reply up to and including that piece, with `stats.stopped` set.
+        """
 
     def close(self) -> None:  # noqa: B027 - optional hook, most engines hold nothing
         """Release the runtime. Safe to call more than once."""

@@ -15,6 +15,7 @@ from typing import Any
 
 from redacto.engines.base import (
     ChatRequest,
+    Decoding,
     Engine,
     EngineError,
     MissingExtraError,
@@ -134,6 +135,7 @@ class LiteRtLmEngine(Engine):
         started = time.perf_counter()
         first_piece_at: float | None = None
         pieces: list[str] = []
+        stopped = False
         try:
             with self._engine.create_conversation(
                 sampler_config=litert_lm.SamplerConfig(top_k=1, seed=0),
@@ -149,8 +151,11 @@ class LiteRtLmEngine(Engine):
                         if first_piece_at is None:
                             first_piece_at = time.perf_counter()
                         pieces.append(piece)
-                        if on_text is not None:
-                            on_text(piece)
+                        if on_text is not None and on_text(piece) is Decoding.STOP:
+                            stopped = True
+                            conversation.cancel_process()
+                            _drain(stream)
+                            break
                 except BaseException:
                     # The runtime keeps decoding on its own thread: stop it and let the
                     # stream end before the conversation is deleted under it.
@@ -170,6 +175,7 @@ class LiteRtLmEngine(Engine):
             prompt_tokens=benchmark.prefill_tokens if benchmark else None,
             output_tokens=benchmark.decode_tokens if benchmark else None,
             ttft_ms=ttft_s * 1000 if ttft_s is not None else None,
+            stopped=stopped,
         )
         return Reply(text="".join(pieces), stats=stats)
 

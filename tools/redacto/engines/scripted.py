@@ -14,6 +14,7 @@ from pathlib import Path
 from redacto.document import Step
 from redacto.engines.base import (
     ChatRequest,
+    Decoding,
     Engine,
     EngineError,
     ModelIdentity,
@@ -65,8 +66,13 @@ class ScriptedEngine(Engine):
         if not queue:
             raise EngineError(f"scripted engine has no reply left for step {request.step.value!r}")
         text = queue.pop(0)
+        stopped = False
         if on_text is not None:
-            for piece in text.splitlines(keepends=True):
-                on_text(piece)
+            pieces = text.splitlines(keepends=True)
+            for count, piece in enumerate(pieces, 1):
+                if on_text(piece) is Decoding.STOP:
+                    stopped = count < len(pieces)
+                    text = "".join(pieces[:count])
+                    break
         ms = (time.perf_counter() - started) * 1000
-        return Reply(text=text, stats=ReplyStats(ms=ms))
+        return Reply(text=text, stats=ReplyStats(ms=ms, stopped=stopped))

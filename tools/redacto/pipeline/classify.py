@@ -28,7 +28,7 @@ def classify(document: Document, context: StepContext) -> Classification:
     template = context.prompts.prompt(Step.CLASSIFY, document.mode)
     system, user = template.render(document=classify_text(document, context.options.chunk_size))
     parse = ClassifyParse()
-    reply = context.call(Step.CLASSIFY, system, user, on_line=parse.feed)
+    reply = context.call_lines(Step.CLASSIFY, system, user, parse.feed, parse.rejected)
     context.record(Step.CLASSIFY, reply, parse.rejected)
     fallback = parse.category is None
     result = Classification(

@@ -127,7 +127,7 @@ def detect(
                 findings.progress(Phase.PROGRESS)
 
         system, user = template.render(document=document.text)
-        reply = context.call(Step.DETECT, system, user, on_line=on_text_line)
+        reply = context.call_lines(Step.DETECT, system, user, on_text_line, rejected)
         context.record(Step.DETECT, reply, rejected)
         findings.progress(Phase.END)
         return findings.found
@@ -152,5 +152,5 @@ def _detect_chunk(
             findings.progress(Phase.PROGRESS, chunk.number)
 
     system, user = template.render(elements=format_elements(chunk.elements, {}))
-    reply = findings.context.call(Step.DETECT, system, user, on_line=on_index_line)
+    reply = findings.context.call_lines(Step.DETECT, system, user, on_index_line, rejected)
     findings.context.record(Step.DETECT, reply, rejected, chunk=chunk.number)

@@ -11,9 +11,11 @@ is "not located": reported, and the run fails closed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
 
 from redacto.document import Box, Detection, Document, Element, Span, Step
+from redacto.engines import Decoding
 from redacto.pipeline.detect import detection_key
 from redacto.pipeline.locator import Locator, edit_distance, fuzzy_budget, is_numeric, skeleton
 from redacto.pipeline.parsing import PLACEHOLDER_PATTERN
@@ -21,6 +23,7 @@ from redacto.pipeline.placeholders import PlaceholderBook
 from redacto.pipeline.state import Phase, ProgressEvent, StepContext
 
 MIN_SHARED_RUN = 5
+_UNFINISHED_PLACEHOLDER = re.compile(r"\[[A-Z0-9_]*$")
 
 
 @dataclass(frozen=True)
@@ -117,7 +120,8 @@ def redact_text(
         # One line per distinct item: the prompt numbers placeholders in list order.
         listing = "\n".join(dict.fromkeys(f"{d.label}: {d.value}" for d in detections))
         system, user = template.render(document=text, detections=listing)
-        reply = context.call(Step.REDACT, system, user)
+        watch = _AnswerWatch(text)
+        reply = context.call(Step.REDACT, system, user, on_text=watch.feed)
         context.record(Step.REDACT, reply, [], round_number)
         pieces = align_answer(text, reply.text, detections)
         if pieces is not None:
@@ -180,6 +184,47 @@ def align_answer(
     if not labels and answer != body:
         return None
     return pieces
+
+
+def answer_may_align(original: str, partial: str) -> bool:
+    """False once a partial answer can no longer become one `align_answer` accepts.
+
+    Only conditions every accepted answer meets are checked, so an answer that would be
+    accepted is never cut short; one that rewrites the text is stopped where it departs
+    from the original instead of running to its output budget.
+    """
+    body = original.strip()
+    answer = partial.lstrip()
+    unfinished = _UNFINISHED_PLACEHOLDER.search(answer)
+    if unfinished is not None:
+        answer = answer[: unfinished.start()]
+    *complete, last = PLACEHOLDER_PATTERN.split(answer)[0::3]
+    last = last.rstrip()
+    if not complete:
+        return body.startswith(last)
+    if not body.startswith(complete[0]):
+        return False
+    position = len(complete[0])
+    for literal in complete[1:]:
+        end = body.find(literal, position + 1) if literal else -1
+        if end == -1:
+            return False
+        position = end + len(literal)
+    return not last or body.find(last, position + 1) != -1
+
+
+@dataclass
+class _AnswerWatch:
+    """Stops the redact answer as soon as it can no longer be accepted."""
+
+    original: str
+    pieces: list[str] = field(default_factory=list)
+
+    def feed(self, piece: str) -> Decoding:
+        self.pieces.append(piece)
+        if answer_may_align(self.original, "".join(self.pieces)):
+            return Decoding.CONTINUE
+        return Decoding.STOP
 
 
 def _owner(piece: str, label: str, detections: list[Detection]) -> Detection | None:

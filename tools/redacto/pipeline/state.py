@@ -13,8 +13,9 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from redacto.document import Box, Category, Element, Step
-from redacto.engines import ChatRequest, Engine, LineSplitter, Reply
+from redacto.engines import ChatRequest, Engine, OnText, Reply
 from redacto.pipeline.chunking import CHUNK_SIZE
+from redacto.pipeline.guard import LineWatch
 from redacto.pipeline.parsing import LineRejected
 from redacto.prompts import PromptLibrary
 from redacto.report import ParseError, RunReport, StepTrace
@@ -115,10 +116,8 @@ class StepContext:
         if self.on_event is not None:
             self.on_event(event)
 
-    def call(
-        self, step: Step, system: str, user: str, on_line: Callable[[str], None] | None = None
-    ) -> Reply:
-        """One fresh, greedy conversation; with `on_line`, each line is acted on as it ends."""
+    def call(self, step: Step, system: str, user: str, on_text: OnText | None = None) -> Reply:
+        """One fresh, greedy conversation; `on_text` sees the reply as it is generated."""
         request = ChatRequest(
             step=step,
             system=system,
@@ -126,15 +125,28 @@ class StepContext:
             max_output_tokens=self.options.budget.for_step(step),
         )
         started = time.perf_counter()
-        if on_line is None:
-            reply = self.engine.complete(request)
-        else:
-            splitter = LineSplitter(on_line=on_line)
-            reply = self.engine.complete(request, on_text=splitter.feed)
-            splitter.finish()
+        reply = self.engine.complete(request, on_text)
         if reply.stats.ms <= 0:
             elapsed = (time.perf_counter() - started) * 1000
             reply = Reply(text=reply.text, stats=replace(reply.stats, ms=elapsed))
+        return reply
+
+    def call_lines(
+        self,
+        step: Step,
+        system: str,
+        user: str,
+        on_line: Callable[[str], None],
+        rejected: list[LineRejected],
+    ) -> Reply:
+        """A call whose reply is acted on line by line as each ends.
+
+        `rejected` is where `on_line` files the lines it drops; once they show the model has
+        left the format, decoding stops (see `guard.LineWatch`).
+        """
+        watch = LineWatch(on_line, rejected)
+        reply = self.call(step, system, user, on_text=watch.feed)
+        watch.finish()
         return reply
 
     def record(
@@ -156,6 +168,7 @@ class StepContext:
                 output_tokens=reply.stats.output_tokens,
                 ttft_ms=reply.stats.ttft_ms,
                 parse_errors=len(rejected),
+                stopped=reply.stats.stopped,
             )
         )
         self.parse_errors.extend(

@@ -92,7 +92,7 @@ class _Judge(ABC):
             else:
                 self.progress(Phase.PROGRESS, chunk)
 
-        reply = self.context.call(Step.VALIDATE, system, user, on_line=on_line)
+        reply = self.context.call_lines(Step.VALIDATE, system, user, on_line, rejected)
         if verdict.final() is Verdict.FAIL:
             self.outcome.verdict = Verdict.FAIL
         self.context.record(

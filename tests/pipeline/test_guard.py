@@ -1,0 +1,107 @@
+"""Replies that leave the step's format are stopped early, and nothing parsed before is lost."""
+
+from __future__ import annotations
+
+from redacto.document import Box, Document, Element, Status, Step
+from redacto.engines import Decoding
+from redacto.engines.scripted import ScriptedEngine
+from redacto.pipeline import PipelineOptions, run_pipeline
+from redacto.pipeline.guard import MAX_LINE_CHARS, MAX_WASTED_LINES, LineWatch
+from redacto.pipeline.parsing import LineRejected, RejectReason
+
+NO_RULES = PipelineOptions(rules=False)
+ECHO = "[3] DOB:"  # what a base model does: repeat the prompt's element list
+
+
+def watch_of(reasons: dict[str, RejectReason]) -> tuple[LineWatch, list[str]]:
+    """A watch over a parser that drops the lines in `reasons` and uses all others."""
+    rejected: list[LineRejected] = []
+    read: list[str] = []
+
+    def on_line(line: str) -> None:
+        read.append(line)
+        if line in reasons:
+            rejected.append(LineRejected(line, reasons[line]))
+
+    return LineWatch(on_line, rejected), read
+
+
+def feed_lines(watch: LineWatch, lines: list[str]) -> list[Decoding]:
+    return [watch.feed(f"{line}\n") for line in lines]
+
+
+def test_stops_at_the_fifth_unusable_line_in_a_row():
+    watch, read = watch_of({ECHO: RejectReason.JUNK})
+    said = feed_lines(watch, [ECHO] * (MAX_WASTED_LINES + 3))
+    assert said.index(Decoding.STOP) == MAX_WASTED_LINES - 1
+    assert len(read) == MAX_WASTED_LINES
+
+
+def test_a_usable_line_or_a_wrong_label_resets_the_count_and_blank_lines_do_not_count():
+    watch, _ = watch_of({ECHO: RejectReason.JUNK, "5:COLOR": RejectReason.UNKNOWN_LABEL})
+    lines = [ECHO] * (MAX_WASTED_LINES - 1) + ["1:NAME"]
+    lines += [ECHO] * (MAX_WASTED_LINES - 1) + ["5:COLOR"]
+    lines += [ECHO, "", "NONE", ""] * (MAX_WASTED_LINES - 1)
+    assert Decoding.STOP not in feed_lines(watch, lines)
+
+
+def test_repeating_one_line_over_and_over_counts_as_unusable():
+    watch, _ = watch_of({"1:NAME": RejectReason.DUPLICATE})
+    assert feed_lines(watch, ["1:NAME"] * MAX_WASTED_LINES)[-1] is Decoding.STOP
+
+
+def test_a_line_longer_than_any_answer_stops_before_it_ends():
+    watch, read = watch_of({})
+    assert watch.feed("1:NAME\n" + "x" * 100) is Decoding.CONTINUE
+    pieces = ["y" * 100] * (MAX_LINE_CHARS // 100)
+    assert [watch.feed(piece) for piece in pieces][-1] is Decoding.STOP
+    watch.finish()
+    assert read == ["1:NAME"]
+
+
+def test_lines_after_the_stop_in_the_same_piece_are_not_read():
+    watch, read = watch_of({ECHO: RejectReason.JUNK})
+    assert watch.feed("\n".join([ECHO] * MAX_WASTED_LINES + ["2:NAME", ""])) is Decoding.STOP
+    assert read == [ECHO] * MAX_WASTED_LINES
+
+
+def page() -> Document:
+    words = ["Patient", "Jane", "Smith", "DOB:", "03/15/78", "compound", "fracture"]
+    return Document.from_elements(
+        [
+            Element(index=i, text=word, box=Box(x0=10 * i, y0=0, x1=10 * i + 8, y1=10))
+            for i, word in enumerate(words)
+        ]
+    )
+
+
+def test_a_detector_that_starts_echoing_keeps_what_it_found_and_is_stopped(prompts):
+    echo = "\n".join(f"[{i}] {word}" for i, word in enumerate(["Patient", "Jane"] * 10))
+    engine = ScriptedEngine.from_mapping(
+        {
+            "classify": ["CATEGORY: Medical"],
+            "detect": [f"1:NAME\n2:NAME\n{echo}\n4:DATE"],
+            "validate": ["PASS"],
+        }
+    )
+    report = run_pipeline(page(), engine, prompts, options=NO_RULES).report
+    assert sorted(d.index for d in report.detections) == [1, 2]  # 4 came after the stop
+    detect = next(trace for trace in report.steps if trace.step is Step.DETECT)
+    assert detect.stopped and detect.parse_errors == MAX_WASTED_LINES
+    assert report.status is Status.PASS  # the independent validator still judges the output
+
+
+def test_a_validator_that_passes_then_rambles_is_stopped_and_fails_closed(prompts):
+    ramble = "\n".join(["The document looks fine to me."] * 20)
+    engine = ScriptedEngine.from_mapping(
+        {
+            "classify": ["CATEGORY: Medical"],
+            "detect": ["1:NAME\n2:NAME\n4:DATE"],
+            "validate": [f"PASS\n{ramble}"],
+        }
+    )
+    report = run_pipeline(page(), engine, prompts, options=NO_RULES).report
+    validate = next(trace for trace in report.steps if trace.step is Step.VALIDATE)
+    assert validate.stopped
+    assert report.status is Status.NEEDS_REVIEW
+    assert engine.remaining(Step.VALIDATE) == 0

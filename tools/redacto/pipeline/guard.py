@@ -1,0 +1,75 @@
+"""Stop a reply early once it has left the step's line format.
+
+A small model that loses the format rarely finds it again: it echoes the prompt or repeats
+itself until the output budget runs out — tens of seconds per call on a phone's CPU, spent
+on text the parsers drop. `LineWatch` reads the reply line by line exactly as the step's
+parser does and stops decoding after `MAX_WASTED_LINES` unusable lines in a row
+(unparseable or repeated), or at a line longer than any answer line can be. Everything
+parsed before the stop is kept; the stop is recorded in the step's trace.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from redacto.engines import Decoding, LineSplitter
+from redacto.pipeline.parsing import LineRejected, RejectReason, is_nothing
+
+MAX_WASTED_LINES = 5
+"""Unusable lines in a row before decoding stops. A preamble ("Here are the items:") or a
+stray markdown line costs one or two; five means the model is not answering any more."""
+
+MAX_LINE_CHARS = 400
+"""The longest line an answer can need: an `INDEX:LABEL` line is under 40 characters and a
+text-mode `LABEL: value` line holds one identifier, not a paragraph."""
+
+WASTED = frozenset({RejectReason.JUNK, RejectReason.DUPLICATE})
+
+
+@dataclass
+class LineWatch:
+    """Feeds each complete line to `on_line` and says when the reply is no longer worth it.
+
+    `rejected` is the list the step's parser appends its dropped lines to; a line it drops
+    as junk or as a repeat counts as wasted, a line it uses (or rejects for a reason that
+    shows the format was followed, such as an unknown label) resets the count.
+    """
+
+    on_line: Callable[[str], None]
+    rejected: list[LineRejected]
+    max_wasted_lines: int = MAX_WASTED_LINES
+    wasted_in_a_row: int = 0
+    _stop: bool = False
+    _splitter: LineSplitter = field(init=False)
+    _pending_chars: int = 0
+
+    def __post_init__(self) -> None:
+        self._splitter = LineSplitter(on_line=self._read_line)
+
+    def feed(self, piece: str) -> Decoding:
+        """Read one piece of the reply; `Decoding.STOP` once it is no longer an answer."""
+        self._splitter.feed(piece)
+        *ended, unfinished = piece.split("\n")
+        self._pending_chars = len(unfinished) + (0 if ended else self._pending_chars)
+        if self._pending_chars > MAX_LINE_CHARS:
+            self._stop = True
+        return Decoding.STOP if self._stop else Decoding.CONTINUE
+
+    def finish(self) -> None:
+        """Read a last line that had no newline."""
+        self._splitter.finish()
+
+    def _read_line(self, line: str) -> None:
+        if self._stop:
+            return  # pieces can hold several lines; nothing after the stop is read
+        before = len(self.rejected)
+        self.on_line(line)
+        if is_nothing(line):
+            return
+        dropped = self.rejected[before:]
+        if dropped and all(item.reason in WASTED for item in dropped):
+            self.wasted_in_a_row += 1
+            self._stop = self.wasted_in_a_row >= self.max_wasted_lines
+        else:
+            self.wasted_in_a_row = 0
