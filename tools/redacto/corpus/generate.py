@@ -15,7 +15,7 @@ from redacto.corpus.templates import Template, templates_for
 from redacto.corpus.values import Values
 from redacto.document import Category
 
-GENERATOR_VERSION = 2
+GENERATOR_VERSION = 3
 TEST_FRACTION = 0.4
 
 
