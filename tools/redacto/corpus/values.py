@@ -176,7 +176,8 @@ class Values:
         stream (and every other value of the corpus) is the same as before the fix.
         """
         drawn = self.rng.choice(("0", "1", "2")) + self.digits(8)
-        weighted = sum(int(digit) * weight for digit, weight in zip(drawn, (3, 7, 1) * 3))
+        weights = (3, 7, 1) * 3
+        weighted = sum(int(digit) * weight for digit, weight in zip(drawn, weights, strict=True))
         check = (10 - (weighted - int(drawn[-1])) % 10) % 10
         return drawn[:-1] + str(check)
 
