@@ -271,3 +271,19 @@ def test_every_eval_command_has_help_text() -> None:
     names = {command.name for command in eval_app.registered_commands}
     assert names == {"run", "presidio", "compare"}
     assert all((command.callback.__doc__ or "").strip() for command in eval_app.registered_commands)
+
+
+def test_gold_category_skips_classify_and_is_not_scored_as_classification(tmp_path: Path) -> None:
+    cache = tmp_path / "pages"
+    replies = oracle_replies(DOCUMENTS, cache, {})
+    replies["classify"] = []  # a classify call would exhaust the script and fail the run
+    system = PipelineSystem(write_script(tmp_path / "r.json", replies), gold_category=True)
+    config = RunConfig(
+        suite="hand", system="scripted", modes=MODES, rules=False, gold_category=True
+    )
+    summary = run_evaluation(system, DOCUMENTS, config, tmp_path / "run", cache_dir=cache)
+    assert all(r.prediction.error is None for r in read_results(tmp_path / "run"))
+    for mode in MODES:
+        assert summary.modes[mode].classification.scored == 0
+        assert summary.modes[mode].overall.leak_rate == 0.0
+    assert "gold category given" in (tmp_path / "run" / "report.md").read_text(encoding="utf-8")

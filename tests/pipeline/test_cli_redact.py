@@ -157,3 +157,14 @@ def test_bad_input_exits_2_and_writes_nothing(tmp_path, case):
     assert message in result.stderr
     after = {p: digest(p) for p in tmp_path.rglob("*") if p.is_file()}
     assert after == before  # nothing created, nothing changed
+
+
+def test_a_given_category_is_used_without_asking_the_model(tmp_path, note):
+    model = script(tmp_path, detect=[DETECT], redact=[REDACTED], validate=["PASS"])
+    out = tmp_path / "out"
+    result = redact(note, "--model", model, "--out", out, "--category", "legal")
+    assert result.exit_code == 0, result.output
+    report = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    assert report["category"] == "Legal" and report["category_given"] is True
+    assert "classify" not in {step["step"] for step in report["steps"]}
+    assert "Step 2/4: Detecting Legal identifiers… 4 found" in result.output

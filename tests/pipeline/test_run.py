@@ -169,3 +169,18 @@ def test_request_budgets_follow_the_options(prompts):
     run_pipeline(page(), engine, prompts, options=NO_RULES)
     budgets = {request.step: request.max_output_tokens for request in engine.requests}
     assert budgets == {Step.CLASSIFY: 64, Step.DETECT: 512, Step.VALIDATE: 256}
+
+
+def test_a_category_the_user_gives_skips_classify_and_drives_detect(prompts):
+    events: list[ProgressEvent] = []
+    engine = scripted(detect=["1:NAME\n2:NAME"], validate=["PASS"])  # no classify reply
+    options = PipelineOptions(rules=False, category=Category.LEGAL)
+    report = run_pipeline(page(), engine, prompts, options=options, on_event=events.append).report
+    assert [request.step for request in engine.requests] == [Step.DETECT, Step.VALIDATE]
+    assert (
+        engine.requests[0].system
+        == prompts.prompt(Step.DETECT, page().mode, Category.LEGAL).render(elements="")[0]
+    )
+    assert report.category is Category.LEGAL and report.category_given
+    assert not report.classify_fallback and report.status is Status.PASS
+    assert "Step 1/4: Classifying document… Legal" in [event.describe() for event in events]

@@ -71,6 +71,8 @@ class RunReport(BaseModel):
     category: Category
     document_type: str = ""
     classify_fallback: bool = False
+    category_given: bool = False
+    """The category came from the user (`--category`), not from the classify step."""
     rounds: int = 0
     detections: list[Detection] = Field(default_factory=list)
     boxes: list[Box] = Field(default_factory=list)

@@ -121,6 +121,13 @@ def run_command(
         ModeOption.IMAGE
     ),
     rules: Annotated[bool, typer.Option(help="Run the checksum rules before detect.")] = True,
+    gold_category: Annotated[
+        bool,
+        typer.Option(
+            help="Give each document its true category (classify skipped): measures detect, "
+            "rules and validate apart from classification."
+        ),
+    ] = False,
     limit: Annotated[int | None, typer.Option(min=1, help="Only the first N documents.")] = None,
     out: Annotated[Path | None, typer.Option(help="Run directory (resumable).")] = None,
     peer: Annotated[
@@ -143,11 +150,12 @@ def run_command(
         modes=_modes(mode),
         ocr=ocr.value,
         rules=rules,
+        gold_category=gold_category,
         limit=limit,
     )
     out = out or _default_out(suite, model, mode, ocr)
     try:
-        system = PipelineSystem(model, ocr=ocr.value, rules=rules)
+        system = PipelineSystem(model, ocr=ocr.value, rules=rules, gold_category=gold_category)
     except Exception as error:
         _err.print(f"[red]cannot start the pipeline:[/red] {type(error).__name__}: {error}")
         raise typer.Exit(2) from error

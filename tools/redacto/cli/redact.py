@@ -15,6 +15,7 @@ import typer
 from rich.console import Console
 
 from redacto.cli._app import app
+from redacto.document import Category
 from redacto.engines import EngineError, open_engine
 from redacto.pipeline import Phase, PipelineOptions, ProgressEvent
 from redacto.prompts import PromptError, PromptLibrary
@@ -91,6 +92,14 @@ def redact_command(
     no_rules: Annotated[
         bool, typer.Option("--no-rules", help="Skip the checksum-validated rules.")
     ] = False,
+    category: Annotated[
+        Category | None,
+        typer.Option(
+            "--category",
+            help="What the document is, when you know: skips the classify step.",
+            case_sensitive=False,
+        ),
+    ] = None,
 ) -> None:
     """Redact INPUT: classify, detect, redact, validate; write redacted file and report.json."""
     console = Console(stderr=True, soft_wrap=True)
@@ -108,7 +117,7 @@ def redact_command(
         console.print(f"[red]error:[/red] {error}", highlight=False)
         raise typer.Exit(EXIT_ERROR) from None
 
-    options = PipelineOptions(rules=not no_rules)
+    options = PipelineOptions(rules=not no_rules, category=category)
     try:
         engine = open_engine(uri)
     except EngineError as error:

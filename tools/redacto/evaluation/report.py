@@ -146,7 +146,9 @@ def _config_line(summary: RunSummary) -> str:
     modes = ", ".join(m.value for m in config.modes)
     return (
         f"suite `{config.suite}`, system `{config.system}`, modes {modes}, OCR `{config.ocr}`, "
-        f"rules {'on' if config.rules else 'off'}, {summary.documents} documents, "
+        f"rules {'on' if config.rules else 'off'}, "
+        f"{'gold category given (classify skipped), ' if config.gold_category else ''}"
+        f"{summary.documents} documents, "
         f"{summary.wall_s:,.1f} s of system time, started {summary.info.started}"
     )
 

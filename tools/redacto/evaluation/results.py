@@ -45,6 +45,9 @@ class RunConfig(BaseModel):
     modes: tuple[Mode, ...]
     ocr: OcrChoice = "gold"
     rules: bool = True
+    gold_category: bool = False
+    """Each document's own category is given to the pipeline (classify skipped), to measure
+    detect, rules and validate apart from classification."""
     limit: int | None = None
 
     def same_work(self, other: RunConfig) -> bool:

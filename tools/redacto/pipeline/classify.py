@@ -20,11 +20,20 @@ class Classification:
     category: Category
     document_type: str
     fallback: bool
+    given: bool = False
+    """The user named the category; the model was not asked."""
 
 
 def classify(document: Document, context: StepContext) -> Classification:
-    """Ask the model for DOCUMENT_TYPE and CATEGORY; General when the answer is unusable."""
+    """Ask the model for DOCUMENT_TYPE and CATEGORY; General when the answer is unusable.
+
+    A category given in the options is taken as it is, without a model call.
+    """
     context.emit(ProgressEvent(step=Step.CLASSIFY, phase=Phase.START))
+    if context.options.category is not None:
+        given = Classification(context.options.category, "", fallback=False, given=True)
+        context.emit(ProgressEvent(step=Step.CLASSIFY, phase=Phase.END, category=given.category))
+        return given
     template = context.prompts.prompt(Step.CLASSIFY, document.mode)
     system, user = template.render(document=classify_text(document, context.options.chunk_size))
     parse = ClassifyParse()

@@ -145,6 +145,7 @@ class _Run:
             category=self.classification.category,
             document_type=self.classification.document_type,
             classify_fallback=self.classification.fallback,
+            category_given=self.classification.given,
             rounds=self.rounds,
             detections=list(self.detections),
             review_reasons=list(self.reasons),

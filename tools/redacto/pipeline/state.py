@@ -41,6 +41,9 @@ class PipelineOptions:
     """Knobs of one run. The defaults are the product's behaviour."""
 
     rules: bool = True
+    category: Category | None = None
+    """Said by the user ("this is a medical record"): classify is skipped and this drives
+    detect, the rules and validate. None: the model classifies."""
     chunk_size: int = CHUNK_SIZE
     max_rounds: int = 3
     budget: OutputBudget = field(default_factory=OutputBudget)
