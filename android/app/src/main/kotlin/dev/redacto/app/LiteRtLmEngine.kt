@@ -31,7 +31,9 @@ import java.io.File
  * and docs/api/kotlin/getting_started.md).
  *
  * Every call is a fresh conversation that is closed afterwards, so no call sees another's
- * text. Decoding is greedy (top-k 1); the NPU executor has no sampler, so it gets none.
+ * text. Decoding is greedy (top-k 1); the NPU executor has no sampler, so it gets none. A
+ * collector that stops reading (core's `complete` on `Decoding.STOP`) cancels the generation:
+ * the conversation is cancelled and closed before `complete` returns.
  */
 class LiteRtLmEngine private constructor(
     private val engine: Engine,
@@ -53,16 +55,26 @@ class LiteRtLmEngine private constructor(
                     throw EngineException("LiteRT-LM could not start a conversation on $backend: ${error::class.simpleName}", error)
                 }
             var pieces = 0
+            var collectorStopped = false
             try {
                 // One message piece is about one token: stop at the step's output budget.
                 conversation
                     .sendMessageAsync(request.user)
                     .takeWhile { pieces++ < request.maxOutputTokens }
-                    .collect { message -> emit(message.toString()) }
+                    .collect { message ->
+                        try {
+                            emit(message.toString())
+                        } catch (stop: CancellationException) {
+                            collectorStopped = true
+                            throw stop
+                        }
+                    }
                 if (pieces > request.maxOutputTokens) conversation.cancelProcess()
             } catch (error: CancellationException) {
                 runCatching { conversation.cancelProcess() }
-                // Our caller cancelled: let it. The runtime cancelled on its own: an engine failure.
+                // Our caller cancelled or stopped reading: let it. The runtime cancelled on its
+                // own: an engine failure.
+                if (collectorStopped) throw error
                 currentCoroutineContext().ensureActive()
                 throw EngineException("LiteRT-LM cancelled the generation on $backend", error)
             } catch (error: Exception) {

@@ -22,7 +22,7 @@ suspend fun classify(
     val template = context.prompts.template(Step.CLASSIFY, document.mode, null)
     val (system, user) = template.render(mapOf("document" to classifyText(document, context.options.chunkSize)))
     val parse = ClassifyParse()
-    val reply = context.call(Step.CLASSIFY, system, user, parse::feed)
+    val reply = context.callLines(Step.CLASSIFY, system, user, parse.rejected, parse::feed)
     context.record(Step.CLASSIFY, reply, parse.rejected)
     val result =
         Classification(

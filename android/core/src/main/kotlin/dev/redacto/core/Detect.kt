@@ -126,7 +126,7 @@ suspend fun detect(
         val rejected = mutableListOf<LineRejected>()
         val (system, user) = template.render(mapOf("document" to document.text))
         val reply =
-            context.call(Step.DETECT, system, user) { line ->
+            context.callLines(Step.DETECT, system, user, rejected) { line ->
                 if (findings.keep(parseTextLine(line, labels), line, rejected)) findings.progress(Phase.PROGRESS)
             }
         context.record(Step.DETECT, reply, rejected)
@@ -142,7 +142,7 @@ suspend fun detect(
         val rejected = mutableListOf<LineRejected>()
         val (system, user) = template.render(mapOf("elements" to formatElements(chunk.elements)))
         val reply =
-            context.call(Step.DETECT, system, user) { line ->
+            context.callLines(Step.DETECT, system, user, rejected) { line ->
                 if (findings.keep(parseIndexLine(line, labels, chunk.indexRange), line, rejected)) {
                     findings.progress(Phase.PROGRESS, chunk.number)
                 }

@@ -1,6 +1,8 @@
 package dev.redacto.core
 
 import kotlinx.coroutines.flow.Flow
+import kotlinx.coroutines.flow.collect
+import kotlinx.coroutines.flow.takeWhile
 
 /** The engine could not produce a reply (load failure, runtime error, script exhausted). */
 open class EngineException(
@@ -16,12 +18,24 @@ data class ChatRequest(
     val maxOutputTokens: Int = 512,
 )
 
-/** What one call cost. Token counts are null where the runtime cannot say. */
+/** What an `onText` callback tells the engine after each piece of the reply. */
+enum class Decoding {
+    CONTINUE,
+
+    /** The caller has what it needs, or knows the rest is unusable: stop generating. */
+    STOP,
+}
+
+/**
+ * What one call cost. Token counts are null where the runtime cannot say; [stopped] says the
+ * caller stopped decoding before the model ended its reply.
+ */
 data class ReplyStats(
     val ms: Double,
     val promptTokens: Int? = null,
     val outputTokens: Int? = null,
     val ttftMs: Double? = null,
+    val stopped: Boolean = false,
 )
 
 /** A finished reply: the whole text and its statistics. */
@@ -49,28 +63,42 @@ interface LlmEngine : AutoCloseable {
     fun stream(request: ChatRequest): Flow<String>
 
     /**
-     * Runs one call to the end; [onText] sees each piece as it arrives. Engines that know
-     * token counts override this to report them.
+     * Runs one call; [onText] sees each piece as it arrives. When it returns [Decoding.STOP]
+     * the stream is no longer collected — which cancels the engine's generation — and the
+     * reply is the text up to and including that piece, with `stats.stopped` set. Engines
+     * that know token counts override this to report them.
      */
     suspend fun complete(
         request: ChatRequest,
-        onText: (String) -> Unit = {},
-    ): Reply {
-        val started = System.nanoTime()
-        var firstPieceAt: Long? = null
-        val text = StringBuilder()
-        stream(request).collect { piece ->
-            if (firstPieceAt == null) firstPieceAt = System.nanoTime()
-            text.append(piece)
-            onText(piece)
-        }
-        val ms = (System.nanoTime() - started) / 1e6
-        val ttft = firstPieceAt?.let { (it - started) / 1e6 }
-        return Reply(text.toString(), ReplyStats(ms = ms, ttftMs = ttft))
-    }
+        onText: (String) -> Decoding = { Decoding.CONTINUE },
+    ): Reply = collectReply(stream(request), onText)
 
     /** Releases the runtime. Safe to call more than once. */
     override fun close() {}
+}
+
+/**
+ * Collects [pieces] into a [Reply] as [LlmEngine.complete] describes: the first
+ * [Decoding.STOP] ends the collection there, which cancels the upstream flow.
+ */
+suspend fun collectReply(
+    pieces: Flow<String>,
+    onText: (String) -> Decoding,
+): Reply {
+    val started = System.nanoTime()
+    var firstPieceAt: Long? = null
+    var stopped = false
+    val text = StringBuilder()
+    pieces
+        .takeWhile { piece ->
+            if (firstPieceAt == null) firstPieceAt = System.nanoTime()
+            text.append(piece)
+            stopped = onText(piece) == Decoding.STOP
+            !stopped
+        }.collect()
+    val ms = (System.nanoTime() - started) / 1e6
+    val ttft = firstPieceAt?.let { (it - started) / 1e6 }
+    return Reply(text.toString(), ReplyStats(ms = ms, ttftMs = ttft, stopped = stopped))
 }
 
 /**

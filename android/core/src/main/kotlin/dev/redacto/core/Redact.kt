@@ -14,6 +14,8 @@ package dev.redacto.core
  */
 const val MIN_SHARED_RUN = 5
 
+private val UNFINISHED_PLACEHOLDER = PyText.regex("""\[[A-Z0-9_]*$""")
+
 /** The outcome of a redaction in either mode. */
 sealed interface Redaction {
     val text: String
@@ -92,7 +94,8 @@ suspend fun redactText(
         // One line per distinct item: the prompt numbers placeholders in list order.
         val listing = detections.map { "${it.label}: ${it.value ?: "None"}" }.distinct().joinToString("\n")
         val (system, user) = template.render(mapOf("document" to text, "detections" to listing))
-        val reply = context.call(Step.REDACT, system, user)
+        val watch = AnswerWatch(text)
+        val reply = context.call(Step.REDACT, system, user, watch::feed)
         context.record(Step.REDACT, reply, emptyList(), round)
         val pieces = alignAnswer(text, reply.text, detections)
         if (pieces != null) {
@@ -160,6 +163,52 @@ fun alignAnswer(
     }
     if (labels.isEmpty() && trimmedAnswer != body) return null
     return pieces
+}
+
+/**
+ * False once a partial answer can no longer become one [alignAnswer] accepts.
+ *
+ * Only conditions every accepted answer meets are checked, so an answer that would be
+ * accepted is never cut short; one that rewrites the text is stopped where it departs from
+ * the original instead of running to its output budget.
+ */
+fun answerMayAlign(
+    original: String,
+    partial: String,
+): Boolean {
+    val body = PyText.strip(original)
+    var answer = PyText.lstrip(partial)
+    val unfinished = UNFINISHED_PLACEHOLDER.matcher(answer)
+    if (unfinished.find()) answer = answer.substring(0, unfinished.start())
+    val literals = mutableListOf<String>()
+    val matcher = PLACEHOLDER_PATTERN.matcher(answer)
+    var after = 0
+    while (matcher.find()) {
+        literals.add(answer.substring(after, matcher.start()))
+        after = matcher.end()
+    }
+    val last = PyText.rstrip(answer.substring(after))
+    if (literals.isEmpty()) return body.startsWith(last)
+    if (!body.startsWith(literals[0])) return false
+    var position = literals[0].length
+    for (literal in literals.drop(1)) {
+        val end = if (literal.isEmpty()) -1 else body.indexOf(literal, position + 1)
+        if (end == -1) return false
+        position = end + literal.length
+    }
+    return last.isEmpty() || body.indexOf(last, position + 1) != -1
+}
+
+/** Stops the redact answer as soon as it can no longer be accepted. */
+private class AnswerWatch(
+    private val original: String,
+) {
+    private val answer = StringBuilder()
+
+    fun feed(piece: String): Decoding {
+        answer.append(piece)
+        return if (answerMayAlign(original, answer.toString())) Decoding.CONTINUE else Decoding.STOP
+    }
 }
 
 /** The detection a replaced piece stands for, preferring one with the same label. */

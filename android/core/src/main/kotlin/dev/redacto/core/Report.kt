@@ -3,7 +3,11 @@ package dev.redacto.core
 /** Version of the `report.json` shape; mirrors `REPORT_VERSION` in `tools/redacto/report.py`. */
 const val REPORT_VERSION = 1
 
-/** One LLM call: which step, round and chunk, and what it cost. */
+/**
+ * One LLM call: which step, round and chunk, and what it cost. [stopped]: decoding was
+ * stopped early because the reply had left the step's format ([LineWatch]) or a redact
+ * answer could no longer be accepted ([answerMayAlign]).
+ */
 data class StepTrace(
     val step: Step,
     val round: Int = 1,
@@ -13,6 +17,7 @@ data class StepTrace(
     val outputTokens: Int? = null,
     val ttftMs: Double? = null,
     val parseErrors: Int = 0,
+    val stopped: Boolean = false,
 )
 
 /** A line the model produced that could not be used, and why (kept for the report). */

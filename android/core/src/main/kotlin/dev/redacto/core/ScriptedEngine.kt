@@ -1,7 +1,7 @@
 package dev.redacto.core
 
 import kotlinx.coroutines.flow.Flow
-import kotlinx.coroutines.flow.flow
+import kotlinx.coroutines.flow.asFlow
 
 /**
  * Answers each step from its own queue of canned replies, streaming them line by line, for
@@ -20,12 +20,26 @@ class ScriptedEngine(
     /** How many replies are left for [step] (tests assert the script was used up). */
     fun remaining(step: Step): Int = queues.getValue(step).size
 
-    override fun stream(request: ChatRequest): Flow<String> {
+    override fun stream(request: ChatRequest): Flow<String> = splitKeepingNewlines(next(request)).asFlow()
+
+    /**
+     * As [LlmEngine.complete], except that a stop at the script's last piece is not counted
+     * as stopped: the reply had ended anyway (Python's scripted engine says the same).
+     */
+    override suspend fun complete(
+        request: ChatRequest,
+        onText: (String) -> Decoding,
+    ): Reply {
+        val text = next(request)
+        val reply = collectReply(splitKeepingNewlines(text).asFlow(), onText)
+        return reply.copy(stats = reply.stats.copy(stopped = reply.text.length < text.length))
+    }
+
+    private fun next(request: ChatRequest): String {
         requests.add(request)
         val queue = queues.getValue(request.step)
         if (queue.isEmpty()) throw EngineException("scripted engine has no reply left for step '${request.step.wire}'")
-        val text = queue.removeFirst()
-        return flow { splitKeepingNewlines(text).forEach { emit(it) } }
+        return queue.removeFirst()
     }
 
     private fun splitKeepingNewlines(text: String): List<String> {

@@ -116,24 +116,34 @@ class StepContext(
         onEvent?.invoke(event)
     }
 
-    /** One fresh, greedy conversation; with [onLine], each line is acted on as soon as it ends. */
+    /** One fresh, greedy conversation; [onText] sees the reply as it is generated. */
     suspend fun call(
         step: Step,
         system: String,
         user: String,
-        onLine: ((String) -> Unit)? = null,
+        onText: (String) -> Decoding = { Decoding.CONTINUE },
     ): Reply {
         val request = ChatRequest(step = step, system = system, user = user, maxOutputTokens = options.budget.forStep(step))
         val started = System.nanoTime()
-        val reply =
-            if (onLine == null) {
-                engine.complete(request)
-            } else {
-                val splitter = LineSplitter(onLine)
-                engine.complete(request, splitter::feed).also { splitter.finish() }
-            }
+        val reply = engine.complete(request, onText)
         if (reply.stats.ms > 0) return reply
         return reply.copy(stats = reply.stats.copy(ms = (System.nanoTime() - started) / 1e6))
+    }
+
+    /**
+     * A call whose reply is acted on line by line as each ends. [rejected] is where [onLine]
+     * files the lines it drops; once they show the model has left the format, decoding stops
+     * (see [LineWatch]).
+     */
+    suspend fun callLines(
+        step: Step,
+        system: String,
+        user: String,
+        rejected: List<LineRejected>,
+        onLine: (String) -> Unit,
+    ): Reply {
+        val watch = LineWatch(onLine, rejected)
+        return call(step, system, user, watch::feed).also { watch.finish() }
     }
 
     /** Keeps the call's trace and the lines it could not use. */
@@ -154,6 +164,7 @@ class StepContext(
                 outputTokens = reply.stats.outputTokens,
                 ttftMs = reply.stats.ttftMs,
                 parseErrors = rejected.size,
+                stopped = reply.stats.stopped,
             ),
         )
         rejected.forEach { parseErrors.add(ParseError(step = step, round = round, chunk = chunk, line = it.line, reason = it.reason.wire)) }

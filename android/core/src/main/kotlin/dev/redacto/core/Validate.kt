@@ -57,8 +57,8 @@ private abstract class Judge(
         val verdict = VerdictParse()
         val rejected = mutableListOf<LineRejected>()
         val reply =
-            context.call(Step.VALIDATE, system, user) { line ->
-                val rest = verdict.feed(line) ?: return@call
+            context.callLines(Step.VALIDATE, system, user, rejected) { line ->
+                val rest = verdict.feed(line) ?: return@callLines
                 when (val item = parseItem(rest)) {
                     null -> {} // a blank line or NONE: nothing to act on
 

@@ -1,0 +1,77 @@
+package dev.redacto.core
+
+/*
+ * Stop a reply early once it has left the step's line format.
+ *
+ * A small model that loses the format rarely finds it again: it echoes the prompt or repeats
+ * itself until the output budget runs out — tens of seconds per call on a phone's CPU, spent
+ * on text the parsers drop. [LineWatch] reads the reply line by line exactly as the step's
+ * parser does and stops decoding after [MAX_WASTED_LINES] unusable lines in a row
+ * (unparseable or repeated), or at a line longer than any answer line can be. Everything
+ * parsed before the stop is kept; the stop is recorded in the step's trace. Mirrors
+ * `pipeline/guard.py`.
+ */
+
+/**
+ * Unusable lines in a row before decoding stops. A preamble ("Here are the items:") or a
+ * stray markdown line costs one or two; five means the model is not answering any more.
+ */
+const val MAX_WASTED_LINES = 5
+
+/**
+ * The longest line an answer can need (in code points): an `INDEX:LABEL` line is under 40
+ * characters and a text-mode `LABEL: value` line holds one identifier, not a paragraph.
+ */
+const val MAX_LINE_CHARS = 400
+
+private val WASTED = setOf(RejectReason.JUNK, RejectReason.DUPLICATE)
+
+/**
+ * Feeds each complete line to [onLine] and says when the reply is no longer worth it.
+ *
+ * [rejected] is the list the step's parser appends its dropped lines to; a line it drops as
+ * junk or as a repeat counts as wasted, a line it uses (or rejects for a reason that shows
+ * the format was followed, such as an unknown label) resets the count. Blank and `NONE`
+ * lines count neither way.
+ */
+class LineWatch(
+    private val onLine: (String) -> Unit,
+    private val rejected: List<LineRejected>,
+    private val maxWastedLines: Int = MAX_WASTED_LINES,
+) {
+    /** Unusable lines read since the last usable one. */
+    var wastedInARow: Int = 0
+        private set
+    private var stop = false
+    private var pendingChars = 0
+    private val splitter = LineSplitter(::readLine)
+
+    /** Reads one piece of the reply; [Decoding.STOP] once it is no longer an answer. */
+    fun feed(piece: String): Decoding {
+        splitter.feed(piece)
+        val lastNewline = piece.lastIndexOf('\n')
+        val unfinished = piece.codePointCount(lastNewline + 1, piece.length)
+        pendingChars = if (lastNewline < 0) pendingChars + unfinished else unfinished
+        if (pendingChars > MAX_LINE_CHARS) stop = true
+        return if (stop) Decoding.STOP else Decoding.CONTINUE
+    }
+
+    /** Reads a last line that had no newline. */
+    fun finish() {
+        splitter.finish()
+    }
+
+    private fun readLine(line: String) {
+        if (stop) return // pieces can hold several lines; nothing after the stop is read
+        val before = rejected.size
+        onLine(line)
+        if (isNothing(line)) return
+        val dropped = rejected.subList(before, rejected.size)
+        if (dropped.isNotEmpty() && dropped.all { it.reason in WASTED }) {
+            wastedInARow += 1
+            stop = wastedInARow >= maxWastedLines
+        } else {
+            wastedInARow = 0
+        }
+    }
+}
