@@ -118,6 +118,10 @@ def check_vector(vector: Vector, result: PipelineResult, engine: ScriptedEngine)
     if "step_chunks" in expect:
         for step, chunks in expect["step_chunks"].items():
             assert [trace.chunk for trace in report.steps if trace.step.value == step] == chunks
+    if "step_stopped" in expect:
+        for step, stopped in expect["step_stopped"].items():
+            actual = [trace.stopped for trace in report.steps if trace.step.value == step]
+            assert actual == stopped, f"step_stopped.{step}: {actual} != {stopped}"
     if "step_count" in expect:
         assert len(report.steps) == expect["step_count"], report.steps
     if report.mode == Mode.IMAGE.value:

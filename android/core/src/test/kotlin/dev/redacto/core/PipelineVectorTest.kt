@@ -142,6 +142,14 @@ class PipelineVectorTest {
                 assertEquals(expected, report.steps.filter { it.step.wire == step }.map { it.chunk }, "step_chunks.$step")
             }
         }
+        if (expect.has("step_stopped")) {
+            val stepStopped = expect.obj("step_stopped")
+            for (step in stepStopped.keys()) {
+                val expected = stepStopped.array(step).map { it.asBoolStrict("step_stopped.$step") }
+                val calls = report.steps.filter { it.step == Step.fromWire(step) }
+                assertEquals(expected, calls.map { it.stopped }, "step_stopped.$step")
+            }
+        }
         if (expect.has("step_count")) assertEquals(expect.int("step_count"), report.steps.size, "step_count")
         expect.allRead()
         // Invariants every run keeps.
