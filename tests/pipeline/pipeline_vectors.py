@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from redacto.document import Box, Document, Element, Mode, Step
+from redacto.document import Box, Category, Document, Element, Mode, Step
 from redacto.engines.scripted import ScriptedEngine
 from redacto.pipeline import PipelineOptions, PipelineResult, run_pipeline
 from redacto.prompts import PromptLibrary
@@ -59,7 +59,10 @@ def vector_document(raw: dict[str, Any]) -> Document:
 def run_vector(vector: Vector, prompts: PromptLibrary) -> tuple[PipelineResult, ScriptedEngine]:
     raw = vector.raw
     engine = ScriptedEngine.from_mapping(raw.get("replies", {}), uri=f"scripted:{vector.name}")
-    options = PipelineOptions(rules=raw.get("rules", False), chunk_size=raw.get("chunk_size", 150))
+    category = Category(raw["category"]) if "category" in raw else None
+    options = PipelineOptions(
+        rules=raw.get("rules", False), category=category, chunk_size=raw.get("chunk_size", 150)
+    )
     result = run_pipeline(vector_document(raw), engine, prompts, options=options)
     return result, engine
 
@@ -80,6 +83,7 @@ def check_vector(vector: Vector, result: PipelineResult, engine: ScriptedEngine)
         "category",
         "document_type",
         "classify_fallback",
+        "category_given",
         "rounds",
         "count_shown",
         "redact_fallback",

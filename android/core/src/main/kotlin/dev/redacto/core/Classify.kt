@@ -11,14 +11,25 @@ data class Classification(
     val category: Category,
     val documentType: String,
     val fallback: Boolean,
+    /** The user named the category; the model was not asked. */
+    val given: Boolean = false,
 )
 
-/** Asks the model for DOCUMENT_TYPE and CATEGORY; General when the answer is unusable. */
+/**
+ * Asks the model for DOCUMENT_TYPE and CATEGORY; General when the answer is unusable.
+ *
+ * A category given in the options is taken as it is, without a model call.
+ */
 suspend fun classify(
     document: Document,
     context: StepContext,
 ): Classification {
     context.emit(ProgressEvent(step = Step.CLASSIFY, phase = Phase.START))
+    context.options.category?.let { category ->
+        val given = Classification(category, "", fallback = false, given = true)
+        context.emit(ProgressEvent(step = Step.CLASSIFY, phase = Phase.END, category = given.category))
+        return given
+    }
     val template = context.prompts.template(Step.CLASSIFY, document.mode, null)
     val (system, user) = template.render(mapOf("document" to classifyText(document, context.options.chunkSize)))
     val parse = ClassifyParse()

@@ -141,6 +141,7 @@ private class PipelineRun(
             category = classification.category,
             documentType = classification.documentType,
             classifyFallback = classification.fallback,
+            categoryGiven = classification.given,
             rounds = rounds,
             detections = detections.toList(),
             reviewReasons = reasons.toList(),

@@ -57,6 +57,8 @@ data class RunReport(
     val category: Category,
     val documentType: String = "",
     val classifyFallback: Boolean = false,
+    /** The category came from the user ([PipelineOptions.category]), not from the classify step. */
+    val categoryGiven: Boolean = false,
     val rounds: Int = 0,
     val detections: List<Detection> = emptyList(),
     val boxes: List<Box> = emptyList(),

@@ -29,6 +29,11 @@ data class OutputBudget(
 /** Knobs of one run. The defaults are the product's behaviour. */
 data class PipelineOptions(
     val rules: Boolean = true,
+    /**
+     * Said by the user ("this is a medical record"): classify is skipped and this drives
+     * detect, the rules and validate. Null: the model classifies.
+     */
+    val category: Category? = null,
     val chunkSize: Int = CHUNK_SIZE,
     val maxRounds: Int = 3,
     val budget: OutputBudget = OutputBudget(),

@@ -34,7 +34,19 @@ class PipelineVectorTest {
         private val FILES: List<File> = Vectors.files("pipeline")
         private val RAN = AtomicInteger()
         private val TOP_KEYS =
-            setOf("name", "description", "mode", "text", "elements", "generated_elements", "replies", "rules", "chunk_size", "expect")
+            setOf(
+                "name",
+                "description",
+                "mode",
+                "text",
+                "elements",
+                "generated_elements",
+                "replies",
+                "rules",
+                "category",
+                "chunk_size",
+                "expect",
+            )
 
         @JvmStatic
         @AfterAll
@@ -54,11 +66,15 @@ class PipelineVectorTest {
             val options =
                 PipelineOptions(
                     rules = if (raw.has("rules")) raw.bool("rules") else false,
+                    category = if (raw.has("category")) category(raw.string("category")) else null,
                     chunkSize = if (raw.has("chunk_size")) raw.int("chunk_size") else CHUNK_SIZE,
                 )
             val result = runPipeline(vectorDocument(raw), engine, options = options, rules = Rules.DETECTOR)
             check(raw.obj("expect"), result, engine)
         }
+
+    private fun category(label: String): Category =
+        checkNotNull(Category.fromLabel(label)) { "unknown category '$label'; one of ${Category.entries.map { it.label }}" }
 
     private fun replies(raw: Fields): Map<Step, List<String>> {
         if (!raw.has("replies")) return emptyMap()
@@ -98,6 +114,7 @@ class PipelineVectorTest {
         if (expect.has("category")) assertEquals(expect.string("category"), report.category.label, "category")
         if (expect.has("document_type")) assertEquals(expect.string("document_type"), report.documentType, "document_type")
         if (expect.has("classify_fallback")) assertEquals(expect.bool("classify_fallback"), report.classifyFallback, "classify_fallback")
+        if (expect.has("category_given")) assertEquals(expect.bool("category_given"), report.categoryGiven, "category_given")
         if (expect.has("rounds")) assertEquals(expect.int("rounds"), report.rounds, "rounds")
         if (expect.has("count_shown")) assertEquals(expect.int("count_shown"), report.countShown, "count_shown")
         if (expect.has("redact_fallback")) assertEquals(expect.bool("redact_fallback"), report.redactFallback, "redact_fallback")
