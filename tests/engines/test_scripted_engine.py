@@ -74,3 +74,10 @@ def test_a_stop_ends_the_reply_at_that_piece():
     assert reply.stats.stopped
     last = engine.complete(request(Step.DETECT), on_text=lambda piece: Decoding.STOP)
     assert last.text == "1:NAME" and not last.stats.stopped  # it had ended anyway
+
+
+def test_pieces_end_at_newlines_only_as_in_the_kotlin_engine():
+    engine = ScriptedEngine.from_mapping({"detect": ["1:NAME\r2:NAME\n4:DATE"]})
+    pieces: list[str] = []
+    engine.complete(request(Step.DETECT), on_text=pieces.append)
+    assert pieces == ["1:NAME\r2:NAME\n", "4:DATE"]

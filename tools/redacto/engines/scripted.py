@@ -8,6 +8,7 @@ empty reply: a test that makes one call too many must fail.
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 
@@ -22,6 +23,8 @@ from redacto.engines.base import (
     Reply,
     ReplyStats,
 )
+
+_LINE_PIECE = re.compile(r"[^\n]*\n|[^\n]+$")
 
 
 class ScriptedEngine(Engine):
@@ -68,7 +71,8 @@ class ScriptedEngine(Engine):
         text = queue.pop(0)
         stopped = False
         if on_text is not None:
-            pieces = text.splitlines(keepends=True)
+            # Lines end at "\n" only, as in the Kotlin engine (splitlines() also breaks at "\r").
+            pieces = _LINE_PIECE.findall(text)
             for count, piece in enumerate(pieces, 1):
                 if on_text(piece) is Decoding.STOP:
                     stopped = count < len(pieces)
