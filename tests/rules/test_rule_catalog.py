@@ -100,3 +100,52 @@ def test_bad_category_files_fail_with_a_clear_message(
     recognizers = load_recognizers()
     with pytest.raises(RulesConfigError, match=message):
         load_categories(recognizers, write(tmp_path, "c.yaml", yaml_text))
+
+
+URL_LISTS = {
+    "profile_hosts": ["Example.ORG"],  # compared lower-cased, like the URL's host
+    "non_profile_paths": ["about"],
+    "personal_segments": ["staff"],
+    "personal_query_keys": ["who"],
+}
+
+
+def test_personal_url_judges_by_the_lists_in_the_yaml(tmp_path: Path) -> None:
+    text = recognizer_yaml(validator="personal_url", lists=URL_LISTS)
+    recognizer = load_recognizers(write(tmp_path, "r.yaml", text), labels=LABELS)["a"]
+    validator = recognizer.patterns[0].validator
+    assert validator is not None
+    for url in ("https://example.org/jane", "x.test/Staff/bob", "https://x.test/page?WHO=1"):
+        assert validator(url) == url
+    for url in ("https://example.org/about", "https://facebook.com/jane", "x.test/users/bob"):
+        assert validator(url) is None
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"validator": "personal_url"}, "needs `lists:`"),
+        (
+            {"validator": "personal_url", "lists": {**URL_LISTS, "colours": ["red"]}},
+            "colours",
+        ),
+        (
+            {"validator": "personal_url", "lists": {**URL_LISTS, "personal_query_keys": None}},
+            "personal_query_keys",
+        ),
+        (
+            {
+                "validator": "personal_url",
+                "lists": {k: v for k, v in URL_LISTS.items() if k != "non_profile_paths"},
+            },
+            "non_profile_paths",
+        ),
+        ({"validator": "personal_url", "lists": {**URL_LISTS, "profile_hosts": [1]}}, "lists"),
+        ({"validator": "email", "lists": URL_LISTS}, "none of its validators reads word lists"),
+    ],
+)
+def test_bad_word_lists_fail_with_a_clear_message(
+    tmp_path: Path, changes: dict[str, object], message: str
+) -> None:
+    with pytest.raises(RulesConfigError, match=message):
+        load_recognizers(write(tmp_path, "r.yaml", recognizer_yaml(**changes)), labels=LABELS)

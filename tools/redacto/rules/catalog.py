@@ -15,7 +15,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from redacto.document import Category
-from redacto.rules.validators import VALIDATORS, Validator
+from redacto.rules.validators import LIST_VALIDATORS, VALIDATORS, Validator
 
 RULES_DIR = Path(__file__).resolve().parent
 RECOGNIZERS_FILE = RULES_DIR / "recognizers.yaml"
@@ -58,6 +58,8 @@ class RecognizerSpec(_Strict):
     context: ContextSpec | None = None
     patterns: tuple[PatternSpec, ...] = ()
     patterns_from: str | None = None
+    lists: dict[str, tuple[str, ...]] | None = None
+    """Word lists its validator judges by (`LIST_VALIDATORS`), by name."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,11 +149,11 @@ def _build_recognizer(
             raise RulesConfigError(f"{path}: {name}: patterns_from must name a plain recognizer")
     if not source.patterns:
         raise RulesConfigError(f"{path}: {name}: no patterns")
+    lists = spec.lists if spec.lists is not None else source.lists
     patterns = []
     for pattern in source.patterns:
         validator_name = pattern.validator or source.validator or spec.validator
-        if validator_name is not None and validator_name not in VALIDATORS:
-            raise RulesConfigError(f"{path}: {name}: unknown validator {validator_name!r}")
+        validator = _validator(validator_name, lists, f"{path}: {name}")
         needs_context = spec.needs_context or source.needs_context or pattern.needs_context
         if needs_context and spec.context is None:
             raise RulesConfigError(f"{path}: {name}: {pattern.name} needs context words")
@@ -159,14 +161,35 @@ def _build_recognizer(
             compiled = re.compile(pattern.regex, REGEX_FLAGS)
         except re.error as error:
             raise RulesConfigError(f"{path}: {name}.{pattern.name}: bad regex: {error}") from None
-        validator = VALIDATORS[validator_name] if validator_name else None
         patterns.append(Pattern(pattern.name, compiled, validator_name, needs_context, validator))
+    if spec.lists is not None and not any(p.validator_name in LIST_VALIDATORS for p in patterns):
+        raise RulesConfigError(
+            f"{path}: {name}: `lists:` given, but none of its validators reads word lists"
+        )
     phrases = (
         tuple(tuple(phrase.lower().split()) for phrase in spec.context.words)
         if spec.context
         else ()
     )
     return Recognizer(name, spec.label, spec.description, tuple(patterns), spec.context, phrases)
+
+
+def _validator(
+    validator_name: str | None, lists: dict[str, tuple[str, ...]] | None, where: str
+) -> Validator | None:
+    """The named validator; one that judges by word lists is built from `lists`."""
+    if validator_name is None:
+        return None
+    if validator_name in LIST_VALIDATORS:
+        if lists is None:
+            raise RulesConfigError(f"{where}: validator {validator_name!r} needs `lists:`")
+        try:
+            return LIST_VALIDATORS[validator_name](lists)
+        except ValueError as error:
+            raise RulesConfigError(f"{where}: lists: {error}") from None
+    if validator_name not in VALIDATORS:
+        raise RulesConfigError(f"{where}: unknown validator {validator_name!r}")
+    return VALIDATORS[validator_name]
 
 
 def load_recognizers(

@@ -4,16 +4,21 @@ A validator takes the text a pattern matched and returns the part of it that is 
 identifier — the whole candidate, a prefix of it (an IBAN followed by a word the pattern
 swallowed), or None. Returning a prefix keeps the match's start fixed, so the caller only
 moves its end. Validators are named in `recognizers.yaml`; the Kotlin port implements the
-same names with the same rules (see `tests/vectors/rules/README.md`).
+same names with the same rules (see `tests/vectors/rules/README.md`). Word lists a validator
+judges by (`personal_url`'s hosts and path words) live in the YAML as well, as its
+recognizer's `lists:`, so the two languages read one copy.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, fields
+from functools import partial
 from urllib.parse import urlsplit
 
 Validator = Callable[[str], str | None]
+ListValidator = Callable[[Mapping[str, Sequence[str]]], Validator]
 
 _NON_DIGIT = re.compile(r"[^0-9]")
 _MONTHS = {
@@ -292,44 +297,34 @@ def ipv6(candidate: str) -> str | None:
     return candidate
 
 
-# Hosts where the first path segment is a person's profile or handle.
-_PROFILE_HOSTS = frozenset(
-    {
-        "facebook.com",
-        "fb.com",
-        "linkedin.com",
-        "twitter.com",
-        "x.com",
-        "instagram.com",
-        "tiktok.com",
-        "github.com",
-        "gitlab.com",
-        "youtube.com",
-        "medium.com",
-        "reddit.com",
-        "pinterest.com",
-        "threads.net",
-        "bsky.app",
-        "t.me",
-        "wa.me",
-        "venmo.com",
-        "paypal.me",
-        "cash.app",
-    }
-)
-_PERSONAL_SEGMENTS = frozenset(
-    {"user", "users", "u", "profile", "profiles", "people", "person", "member", "members", "in"}
-)
-_PERSONAL_QUERY_KEYS = frozenset(
-    {"email", "mail", "user", "username", "userid", "uid", "name", "patient", "member", "phone"}
-)
-_NON_PROFILE_PATHS = frozenset(
-    {"", "about", "help", "login", "home", "company", "pages", "search", "legal", "privacy"}
-)
+@dataclass(frozen=True)
+class PersonalUrlLists:
+    """The words `personal_url` judges a URL by, kept in recognizers.yaml (the `lists:` of
+    the `personal_url` recognizer) so that Python and Kotlin read one copy."""
+
+    profile_hosts: frozenset[str]
+    """Hosts where the first path segment is a person's profile or handle."""
+    non_profile_paths: frozenset[str]
+    """First path segments on those hosts that are the site's own pages (`/about`)."""
+    personal_segments: frozenset[str]
+    """Path segments that, with another after them, name a person (`/users/bob`)."""
+    personal_query_keys: frozenset[str]
+    """Query keys whose value reaches a person (`?email=...`)."""
+
+    @classmethod
+    def from_lists(cls, lists: Mapping[str, Sequence[str]]) -> PersonalUrlLists:
+        """From the YAML's lists, lower-cased as the URL's parts are; ValueError when a
+        list is missing or unknown."""
+        wanted = {field.name for field in fields(cls)}
+        if set(lists) != wanted:
+            raise ValueError(f"personal_url reads the lists {sorted(wanted)}, got {sorted(lists)}")
+        return cls(**{name: frozenset(word.lower() for word in lists[name]) for name in wanted})
+
+
 _URL_TRAILING_PUNCTUATION = ".,;:!?)]}'\""
 
 
-def personal_url(candidate: str) -> str | None:
+def personal_url(candidate: str, lists: PersonalUrlLists) -> str | None:
     """A URL that points at a person: a profile on a social host, a `~user` or `/users/x`
     path, or a query carrying an email, user or name. Institutions' own pages are kept.
     """
@@ -340,15 +335,19 @@ def personal_url(candidate: str) -> str | None:
         return None
     host = (parsed.hostname or "").lower().removeprefix("www.").removeprefix("m.")
     segments = [s for s in parsed.path.split("/") if s]
-    if host in _PROFILE_HOSTS and segments and segments[0].lower() not in _NON_PROFILE_PATHS:
+    if (
+        host in lists.profile_hosts
+        and segments
+        and segments[0].lower() not in lists.non_profile_paths
+    ):
         return url
     if any(s.startswith("~") and len(s) > 1 for s in segments):
         return url
     for position, segment in enumerate(segments[:-1]):
-        if segment.lower() in _PERSONAL_SEGMENTS and segments[position + 1]:
+        if segment.lower() in lists.personal_segments and segments[position + 1]:
             return url
     keys = {pair.split("=", 1)[0].lower() for pair in parsed.query.split("&") if "=" in pair}
-    if keys & _PERSONAL_QUERY_KEYS:
+    if keys & lists.personal_query_keys:
         return url
     return None
 
@@ -366,6 +365,12 @@ VALIDATORS: dict[str, Validator] = {
     "month_name_date": month_name_date,
     "ipv4": ipv4,
     "ipv6": ipv6,
-    "personal_url": personal_url,
 }
-"""Every validator a recognizer may name, by the name it uses in `recognizers.yaml`."""
+"""The validators a recognizer may name, by the name it uses in `recognizers.yaml`; those
+that read word lists are in `LIST_VALIDATORS`."""
+
+LIST_VALIDATORS: dict[str, ListValidator] = {
+    "personal_url": lambda lists: partial(personal_url, lists=PersonalUrlLists.from_lists(lists)),
+}
+"""Validators that judge by word lists kept in the YAML: each is built from its recognizer's
+`lists:` (ValueError when one is missing or unknown)."""

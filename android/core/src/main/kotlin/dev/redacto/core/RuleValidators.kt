@@ -7,10 +7,14 @@ package dev.redacto.core
  * identifier — the whole candidate, a prefix of it (an IBAN followed by a word the pattern
  * swallowed), or null. Returning a prefix keeps the match's start fixed, so the caller only
  * moves its end. The names are the ones `recognizers.yaml` uses; the rules mirror
- * `tools/redacto/rules/validators.py` one for one.
+ * `tools/redacto/rules/validators.py` one for one. Word lists a validator judges by
+ * ([PersonalUrlLists]) live in the YAML as well, as its recognizer's `lists:`.
  */
 object RuleValidators {
-    /** Every validator a recognizer may name, by the name it uses in `recognizers.yaml`. */
+    /**
+     * The validators a recognizer may name, by the name it uses in `recognizers.yaml`; those
+     * that read word lists are in [WITH_LISTS].
+     */
     val BY_NAME: Map<String, (String) -> String?> =
         mapOf(
             "payment_card" to ::paymentCard,
@@ -25,7 +29,15 @@ object RuleValidators {
             "month_name_date" to ::monthNameDate,
             "ipv4" to ::ipv4,
             "ipv6" to ::ipv6,
-            "personal_url" to ::personalUrl,
+        )
+
+    /**
+     * Validators that judge by word lists kept in the YAML: each is built from its
+     * recognizer's `lists:` ([IllegalArgumentException] when one is missing or unknown).
+     */
+    val WITH_LISTS: Map<String, (Map<String, List<String>>) -> (String) -> String?> =
+        mapOf(
+            "personal_url" to ::personalUrlFrom,
         )
 
     private val MONTHS =
@@ -372,48 +384,29 @@ object RuleValidators {
         return count
     }
 
-    // Hosts where the first path segment is a person's profile or handle.
-    private val PROFILE_HOSTS =
-        setOf(
-            "facebook.com",
-            "fb.com",
-            "linkedin.com",
-            "twitter.com",
-            "x.com",
-            "instagram.com",
-            "tiktok.com",
-            "github.com",
-            "gitlab.com",
-            "youtube.com",
-            "medium.com",
-            "reddit.com",
-            "pinterest.com",
-            "threads.net",
-            "bsky.app",
-            "t.me",
-            "wa.me",
-            "venmo.com",
-            "paypal.me",
-            "cash.app",
-        )
-    private val PERSONAL_SEGMENTS = setOf("user", "users", "u", "profile", "profiles", "people", "person", "member", "members", "in")
-    private val PERSONAL_QUERY_KEYS = setOf("email", "mail", "user", "username", "userid", "uid", "name", "patient", "member", "phone")
-    private val NON_PROFILE_PATHS = setOf("", "about", "help", "login", "home", "company", "pages", "search", "legal", "privacy")
+    private fun personalUrlFrom(lists: Map<String, List<String>>): (String) -> String? {
+        val words = PersonalUrlLists.fromLists(lists)
+        return { candidate -> personalUrl(candidate, words) }
+    }
+
     private const val URL_TRAILING_PUNCTUATION = ".,;:!?)]}'\""
 
     /**
      * A URL that points at a person: a profile on a social host, a `~user` or `/users/x` path,
      * or a query carrying an email, user or name. Institutions' own pages are kept.
      */
-    fun personalUrl(candidate: String): String? {
+    fun personalUrl(
+        candidate: String,
+        lists: PersonalUrlLists,
+    ): String? {
         val url = candidate.trimEnd { it in URL_TRAILING_PUNCTUATION }
         val parsed = UrlParts.split(if ("://" in url) url else "https://$url") ?: return null
         val host = (parsed.hostname ?: "").lowercase().removePrefix("www.").removePrefix("m.")
         val segments = parsed.path.split("/").filter { it.isNotEmpty() }
-        if (host in PROFILE_HOSTS && segments.isNotEmpty() && segments[0].lowercase() !in NON_PROFILE_PATHS) return url
+        if (host in lists.profileHosts && segments.isNotEmpty() && segments[0].lowercase() !in lists.nonProfilePaths) return url
         if (segments.any { it.startsWith("~") && it.length > 1 }) return url
         for (position in 0 until segments.size - 1) {
-            if (segments[position].lowercase() in PERSONAL_SEGMENTS && segments[position + 1].isNotEmpty()) return url
+            if (segments[position].lowercase() in lists.personalSegments && segments[position + 1].isNotEmpty()) return url
         }
         val keys =
             parsed.query
@@ -421,8 +414,34 @@ object RuleValidators {
                 .filter { '=' in it }
                 .map { it.substringBefore("=").lowercase() }
                 .toSet()
-        if (keys.any { it in PERSONAL_QUERY_KEYS }) return url
+        if (keys.any { it in lists.personalQueryKeys }) return url
         return null
+    }
+}
+
+/**
+ * The words [RuleValidators.personalUrl] judges a URL by, kept in recognizers.yaml (the
+ * `lists:` of the `personal_url` recognizer) so that Python and Kotlin read one copy.
+ */
+data class PersonalUrlLists(
+    /** Hosts where the first path segment is a person's profile or handle. */
+    val profileHosts: Set<String>,
+    /** First path segments on those hosts that are the site's own pages (`/about`). */
+    val nonProfilePaths: Set<String>,
+    /** Path segments that, with another after them, name a person (`/users/bob`). */
+    val personalSegments: Set<String>,
+    /** Query keys whose value reaches a person (`?email=...`). */
+    val personalQueryKeys: Set<String>,
+) {
+    companion object {
+        private val NAMES = listOf("profile_hosts", "non_profile_paths", "personal_segments", "personal_query_keys")
+
+        /** From the YAML's lists, lower-cased as the URL's parts are; a list missing or unknown throws. */
+        fun fromLists(lists: Map<String, List<String>>): PersonalUrlLists {
+            require(lists.keys == NAMES.toSet()) { "personal_url reads the lists ${NAMES.sorted()}, got ${lists.keys.sorted()}" }
+            val (hosts, paths, segments, keys) = NAMES.map { name -> lists.getValue(name).map { it.lowercase() }.toSet() }
+            return PersonalUrlLists(hosts, paths, segments, keys)
+        }
     }
 }
 

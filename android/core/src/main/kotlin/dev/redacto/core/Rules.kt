@@ -227,6 +227,15 @@ private object RuleCatalogParser {
                     ?: throw RulesConfigException("$where: '$key' must list text")
             }
 
+        /** A mapping of names to lists of text (a recognizer's `lists:`), or null when absent. */
+        fun namedLists(key: String): Map<String, List<String>>? {
+            val lists = map[key]?.let { mapping(it, "$where.$key") } ?: return null
+            return lists.mapValues { (name, value) ->
+                (value as? List<*>)?.map { it as? String ?: throw RulesConfigException("$where.$key: '$name' must list text") }
+                    ?: throw RulesConfigException("$where.$key: '$name' must be a list")
+            }
+        }
+
         fun entry(
             key: String,
             allowed: Set<String>,
@@ -251,7 +260,8 @@ private object RuleCatalogParser {
         return mapping(root[key] ?: throw RulesConfigException("$file: expected a mapping under '$key:'"), "$file: $key")
     }
 
-    private val RECOGNIZER_KEYS = setOf("label", "description", "validator", "needs_context", "context", "patterns", "patterns_from")
+    private val RECOGNIZER_KEYS =
+        setOf("label", "description", "validator", "needs_context", "context", "patterns", "patterns_from", "lists")
     private val PATTERN_KEYS = setOf("name", "regex", "validator", "needs_context")
 
     fun recognizers(
@@ -285,6 +295,7 @@ private object RuleCatalogParser {
         }
         val patternEntries = source.list("patterns")
         if (patternEntries.isEmpty()) throw RulesConfigException("$where: no patterns")
+        val lists = spec.namedLists("lists") ?: source.namedLists("lists")
         val context =
             spec.entry("context", setOf("words", "window"))?.let { entry ->
                 val words = entry.strings("words")
@@ -298,11 +309,7 @@ private object RuleCatalogParser {
                 val pattern = Entry("$where.patterns[$i]", mapping(raw, where), PATTERN_KEYS)
                 val patternName = pattern.string("name")
                 val validatorName = pattern.stringOrNull("validator") ?: source.stringOrNull("validator") ?: spec.stringOrNull("validator")
-                if (validatorName != null &&
-                    validatorName !in RuleValidators.BY_NAME
-                ) {
-                    throw RulesConfigException("$where: unknown validator '$validatorName'")
-                }
+                val validator = validator(validatorName, lists, where)
                 val needsContext = spec.bool("needs_context") || source.bool("needs_context") || pattern.bool("needs_context")
                 if (needsContext && context == null) throw RulesConfigException("$where: $patternName needs context words")
                 val regex =
@@ -311,16 +318,30 @@ private object RuleCatalogParser {
                     } catch (error: java.util.regex.PatternSyntaxException) {
                         throw RulesConfigException("$where.$patternName: bad regex: ${error.description}")
                     }
-                RecognizerPattern(
-                    patternName,
-                    regex,
-                    validatorName,
-                    needsContext,
-                    validatorName?.let { RuleValidators.BY_NAME.getValue(it) },
-                )
+                RecognizerPattern(patternName, regex, validatorName, needsContext, validator)
             }
+        if (spec.namedLists("lists") != null && patterns.none { it.validatorName in RuleValidators.WITH_LISTS }) {
+            throw RulesConfigException("$where: `lists:` given, but none of its validators reads word lists")
+        }
         val phrases = context?.words.orEmpty().map { phrase -> PyText.splitWhitespace(phrase.lowercase()) }
         return Recognizer(name, spec.string("label"), spec.string("description"), patterns, context, phrases)
+    }
+
+    /** The named validator; one that judges by word lists is built from [lists]. */
+    private fun validator(
+        name: String?,
+        lists: Map<String, List<String>>?,
+        where: String,
+    ): ((String) -> String?)? {
+        if (name == null) return null
+        val build = RuleValidators.WITH_LISTS[name]
+        if (build == null) return RuleValidators.BY_NAME[name] ?: throw RulesConfigException("$where: unknown validator '$name'")
+        if (lists == null) throw RulesConfigException("$where: validator '$name' needs `lists:`")
+        return try {
+            build(lists)
+        } catch (error: IllegalArgumentException) {
+            throw RulesConfigException("$where: lists: ${error.message}")
+        }
     }
 
     fun categories(
