@@ -207,6 +207,42 @@ CASES = [
         ],
     ),
     *table(
+        "case_number",
+        [
+            ("Defendant.\nCase No. CV-26-99445", ["CV-26-99445"]),
+            ("WAKE COUNTY Case No. 24-CVS-01234", ["24-CVS-01234"]),
+            ("settlement of claim no. CL-88-12345", ["CL-88-12345"]),
+            ("Docket 2024-0517", ["2024-0517"]),
+            ("in this case 12 days", []),  # too short to name a matter
+            ("Invoice CV-26-99445", []),  # no context word
+            ("Case management plan v2", []),  # no number that could name a matter
+        ],
+    ),
+    *table(
+        "driver_licence",
+        [
+            ("Driver's licence: D4471829", ["D4471829"]),
+            ("driver's license no. S530-4417-2291", ["S530-4417-2291"]),
+            ("Passport number 563829104", ["563829104"]),
+            ("DL A1234567, expires", ["A1234567"]),
+            ("licence to operate 3 units", []),  # too short
+            ("Order D4471829", []),
+        ],
+    ),
+    *table(
+        "licence_plate",
+        [
+            ("Vehicle plate: 7ABC123", ["7ABC123"]),
+            ("a silver Honda Civic with plate KLM-4821", ["KLM-4821"]),
+            ("registration 4GHT552.", ["4GHT552"]),
+            ("plate 7ABC 123 seen", ["7ABC 123"]),  # OCR split it in two
+            ("plate ABCDEF", []),  # no digit
+            ("plate 123456", []),  # no letter: a number, not a plate
+            ("plate 7abc123", []),  # plates are written in capitals
+            ("Model 7ABC123", []),  # no context word
+        ],
+    ),
+    *table(
         "ip_address",
         [
             ("from 192.168.1.20 at", ["192.168.1.20"]),

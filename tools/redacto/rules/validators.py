@@ -178,6 +178,15 @@ def identifier(candidate: str) -> str | None:
     return candidate
 
 
+def licence_plate(candidate: str) -> str | None:
+    """4–8 capitals and digits (a dash or space aside) holding both: a plate, not a word
+    or a number."""
+    compact = candidate.replace(" ", "").replace("-", "")
+    if not 4 <= len(compact) <= 8 or not any("0" <= c <= "9" for c in compact):
+        return None
+    return candidate if any("A" <= c <= "Z" for c in compact) else None
+
+
 def email(candidate: str) -> str | None:
     """The local part may not start or end with a dot, nor hold two dots in a row."""
     local = candidate.split("@", 1)[0].rstrip(" ")
@@ -359,6 +368,7 @@ VALIDATORS: dict[str, Validator] = {
     "aba_routing": aba_routing,
     "phone": phone,
     "identifier": identifier,
+    "licence_plate": licence_plate,
     "email": email,
     "numeric_date": numeric_date,
     "iso_date": iso_date,

@@ -23,6 +23,7 @@ object RuleValidators {
             "aba_routing" to ::abaRouting,
             "phone" to ::phone,
             "identifier" to ::identifier,
+            "licence_plate" to ::licencePlate,
             "email" to ::email,
             "numeric_date" to ::numericDate,
             "iso_date" to ::isoDate,
@@ -264,11 +265,26 @@ object RuleValidators {
         return candidate
     }
 
-    /** A record/account/member number: 5–20 characters holding at least 4 digits. */
+    private val DATE_SHAPE = Regex("([0-9]{1,2}|[0-9]{4})-[0-9]{1,2}-([0-9]{2}|[0-9]{4})")
+
+    /**
+     * A record/account/member number: 5–20 characters holding at least 4 digits, and not a
+     * valid dashed date (an "Account opened 2024-03-05" is a date, not a number).
+     */
     fun identifier(candidate: String): String? {
         val compact = candidate.replace(" ", "").replace("-", "")
         if (compact.length !in 5..20 || digitsOf(compact).length < 4) return null
+        if (DATE_SHAPE.matches(candidate) && (numericDate(candidate) != null || isoDate(candidate) != null)) {
+            return null
+        }
         return candidate
+    }
+
+    /** 4–8 capitals and digits (a dash or space aside) holding both: a plate, not a word or a number. */
+    fun licencePlate(candidate: String): String? {
+        val compact = candidate.replace(" ", "").replace("-", "")
+        if (compact.length !in 4..8 || compact.none { it in '0'..'9' }) return null
+        return if (compact.any { it in 'A'..'Z' }) candidate else null
     }
 
     /** The local part may not start or end with a dot, nor hold two dots in a row. */
