@@ -29,7 +29,7 @@ def document_of(*words: str) -> Document:
             "ACCOUNT",
         ),
         (("Card:", "4111", "1111", "1111", "1111"), [1, 2, 3, 4], "CARD"),
-        (("SSN", "123-45-", "6789"), [], None),  # a dash then a space is not one SSN
+        (("SSN", "123-45-", "6789"), [1, 2], "SSN"),  # broken after a dash, as at a line end
         (("SSN", "123", "45", "6789"), [1, 2, 3], "SSN"),
         (("Email:jane@example.com",), [0], "EMAIL"),
         (("MRN:", "4471829"), [1], "MRN"),  # the context word is not redacted

@@ -121,6 +121,9 @@ CASES = [
             ("123-00-4567", []),
             ("123-45-0000", []),
             ("123-45 6789", []),  # mixed separators
+            ("the number you gave, 512-44-\n6093, and", ["512-44-\n6093"]),  # line break
+            ("512-44- 6093", ["512-44- 6093"]),  # the same, as OCR elements joined
+            ("512-44-\n\n6093", []),  # a paragraph apart is two things
             ("Order 123456789", []),  # bare digits need "SSN" nearby
         ],
     ),
@@ -201,6 +204,7 @@ CASES = [
             ("Entry: door code 33832, alarm PIN 4692", ["33832", "4692"]),
             ("Gate code: 1234# then left", ["1234"]),
             ("lockbox 55120 on the rail", ["55120"]),
+            ("Access: gate *4471#, garage keypad 2580", ["4471", "2580"]),
             ("Replaced pin 3 on connector J4", []),  # a connector pin, too short for a code
             ("fault code 4021 cleared", []),  # fault codes are equipment data, kept
             ("code 9981", []),  # "code" alone names no credential
