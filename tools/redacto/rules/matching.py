@@ -4,6 +4,10 @@ An identifier OCR split over several words ("(555)", "123-4567") is matched on t
 joined with single spaces; a character→element map then names every element the match
 touches. Overlapping matches are resolved longest first, then by recognizer priority, so
 each character — and in image mode each element — carries one label.
+
+Patterns and validators search the text with OCR's letter O read as zero inside numbers
+(`read_ocr_zeros`); offsets are unchanged by that reading, so the reported value is always
+the original text of the span.
 """
 
 from __future__ import annotations
@@ -18,6 +22,36 @@ from redacto.rules.catalog import Pattern, PreserveRule, Recognizer
 
 _WORD = re.compile(r"[A-Za-z0-9]+", re.ASCII)
 _DIGIT = re.compile(r"[0-9]")
+_TOKEN = re.compile(r"\S+", re.ASCII)  # \s is [ \t\n\r\f\v] here, as in java.util.regex
+_LETTER_O_AS_ZERO = str.maketrans("Oo", "00")
+OCR_ZERO_MIN_DIGITS = 1
+"""How many ASCII digits a token needs before its letter O's are read as zeros."""
+
+
+def read_ocr_zeros(text: str) -> str:
+    """`text` with OCR's letter O read as zero inside numbers, one character for one.
+
+    Tesseract and phone photos print `O` or `o` for a 0: "(5O3) 555-O199", "88-2O31". Inside
+    a token (a run of non-whitespace characters), every `O`/`o` becomes `0` when the token's
+    only letters are O/o and it holds at least `OCR_ZERO_MIN_DIGITS` ASCII digit: "(8OO)" and
+    "Nov O5," read as numbers; "Ohio", "O'Brien", "OO", "FOO123" and "MO-4471" stay as they
+    are. The result has the length of `text`, so its offsets (spans, element starts) are
+    offsets into `text`.
+    """
+    if "O" not in text and "o" not in text:
+        return text
+    return _TOKEN.sub(_zeros_in_token, text)
+
+
+def _zeros_in_token(found: re.Match[str]) -> str:
+    token = found.group(0)
+    if "O" not in token and "o" not in token:
+        return token
+    if len(_DIGIT.findall(token)) < OCR_ZERO_MIN_DIGITS:
+        return token
+    if any(char.isalpha() and char not in "Oo" for char in token):
+        return token
+    return token.translate(_LETTER_O_AS_ZERO)
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,21 +165,25 @@ def scan_text(
     """All non-overlapping verified matches in `text`, in order, minus the preserved ones.
 
     `recognizers` are in priority order; their position is the tie-breaker between
-    matches of equal length.
+    matches of equal length. Patterns, validators and preserve rules read `text` through
+    `read_ocr_zeros`; context words are read from `text` itself. Offsets are into `text`.
     """
     words = _Words(text)
+    searched = read_ocr_zeros(text)
     found = [
         match
         for priority, recognizer in enumerate(recognizers)
         for pattern in recognizer.patterns
-        for match in _pattern_matches(text, words, recognizer, pattern, priority)
+        for match in _pattern_matches(searched, words, recognizer, pattern, priority)
     ]
     # Preserved matches are dropped only after overlaps are resolved, so a kept toll-free
     # number still shadows a weaker reading of the same digits (an account number, say).
     return [
         match
         for match in _resolve_overlaps(found)
-        if not any(rule.keeps(match.recognizer, text[match.start : match.end]) for rule in preserve)
+        if not any(
+            rule.keeps(match.recognizer, searched[match.start : match.end]) for rule in preserve
+        )
     ]
 
 

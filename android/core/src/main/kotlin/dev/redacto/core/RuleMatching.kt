@@ -8,11 +8,48 @@ import java.util.regex.Pattern
  * An identifier OCR split over several words ("(555)", "123-4567") is matched on the words
  * joined with single spaces; a character→element map then names every element the match
  * touches. Overlapping matches are resolved longest first, then by recognizer priority, so
- * each character — and in image mode each element — carries one label. Mirrors
- * `redacto/rules/matching.py`. Offsets here are UTF-16 units; callers convert spans.
+ * each character — and in image mode each element — carries one label. Patterns and
+ * validators search the text with OCR's letter O read as zero inside numbers ([readOcrZeros]);
+ * offsets are unchanged by that reading, so the reported value is the original text of the
+ * span. Mirrors `redacto/rules/matching.py`. Offsets here are UTF-16 units; callers convert spans.
  */
 internal object RuleMatching {
     private val WORD: Pattern = Pattern.compile("[A-Za-z0-9]+")
+
+    // java.util.regex's \s is [ \t\n\x0B\f\r], as Python's under re.ASCII.
+    private val TOKEN: Pattern = Pattern.compile("\\S+")
+
+    /** How many ASCII digits a token needs before its letter O's are read as zeros. */
+    const val OCR_ZERO_MIN_DIGITS = 1
+
+    /**
+     * [text] with OCR's letter O read as zero inside numbers, one character for one.
+     *
+     * Tesseract and phone photos print `O` or `o` for a 0: "(5O3) 555-O199", "88-2O31". Inside a
+     * token (a run of non-whitespace characters), every `O`/`o` becomes `0` when the token's only
+     * letters are O/o and it holds at least [OCR_ZERO_MIN_DIGITS] ASCII digit: "(8OO)" and
+     * "Nov O5," read as numbers; "Ohio", "O'Brien", "OO", "FOO123" and "MO-4471" stay as they are.
+     * The result has the length of [text], so its offsets are offsets into [text]. Mirrors
+     * Python's `read_ocr_zeros`.
+     */
+    fun readOcrZeros(text: String): String {
+        if ('O' !in text && 'o' !in text) return text
+        val chars = text.toCharArray()
+        val matcher = TOKEN.matcher(text)
+        while (matcher.find()) {
+            if (!readsAsNumber(matcher.group())) continue
+            for (i in matcher.start() until matcher.end()) {
+                if (chars[i] == 'O' || chars[i] == 'o') chars[i] = '0'
+            }
+        }
+        return String(chars)
+    }
+
+    /** A token whose only letters are O/o, with enough ASCII digits (letters as Python's isalpha). */
+    private fun readsAsNumber(token: String): Boolean =
+        ('O' in token || 'o' in token) &&
+            token.count { it in '0'..'9' } >= OCR_ZERO_MIN_DIGITS &&
+            token.codePoints().noneMatch { Character.isLetter(it) && it != 'O'.code && it != 'o'.code }
 
     /** A verified identifier at [start, end) of the text that was searched. */
     data class TextMatch(
@@ -153,6 +190,8 @@ internal object RuleMatching {
     /**
      * All non-overlapping verified matches in [text], in order, minus the preserved ones.
      * [recognizers] are in priority order; their position breaks ties between equal lengths.
+     * Patterns, validators and preserve rules read [text] through [readOcrZeros]; context words
+     * are read from [text] itself. Offsets are into [text].
      */
     fun scanText(
         text: String,
@@ -160,14 +199,15 @@ internal object RuleMatching {
         preserve: List<PreserveRule>,
     ): List<TextMatch> {
         val words = Words(text)
+        val searched = readOcrZeros(text)
         val found =
             recognizers.withIndex().flatMap { (priority, recognizer) ->
-                recognizer.patterns.flatMap { pattern -> patternMatches(text, words, recognizer, pattern, priority) }
+                recognizer.patterns.flatMap { pattern -> patternMatches(searched, words, recognizer, pattern, priority) }
             }
         // Preserved matches are dropped only after overlaps are resolved, so a kept toll-free
         // number still shadows a weaker reading of the same digits (an account number, say).
         return resolveOverlaps(found).filter { match ->
-            preserve.none { it.keeps(match.recognizer, text.substring(match.start, match.end)) }
+            preserve.none { it.keeps(match.recognizer, searched.substring(match.start, match.end)) }
         }
     }
 
