@@ -30,7 +30,7 @@ def feed_lines(watch: LineWatch, lines: list[str]) -> list[Decoding]:
     return [watch.feed(f"{line}\n") for line in lines]
 
 
-def test_stops_at_the_fifth_unusable_line_in_a_row():
+def test_stops_at_the_last_allowed_unusable_line_in_a_row():
     watch, read = watch_of({ECHO: RejectReason.JUNK})
     said = feed_lines(watch, [ECHO] * (MAX_WASTED_LINES + 3))
     assert said.index(Decoding.STOP) == MAX_WASTED_LINES - 1

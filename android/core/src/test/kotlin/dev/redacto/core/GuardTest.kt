@@ -26,7 +26,7 @@ class GuardTest {
     private fun LineWatch.feedLines(lines: List<String>): List<Decoding> = lines.map { feed("$it\n") }
 
     @Test
-    fun `stops at the fifth unusable line in a row`() {
+    fun `stops at the last allowed unusable line in a row`() {
         val (watch, read) = watchOf(mapOf(echo to RejectReason.JUNK))
         val said = watch.feedLines(List(MAX_WASTED_LINES + 3) { echo })
         assertEquals(MAX_WASTED_LINES - 1, said.indexOf(Decoding.STOP))
