@@ -182,7 +182,7 @@ def licence_plate(candidate: str) -> str | None:
     """4–8 capitals and digits (a dash or space aside) holding both: a plate, not a word
     or a number."""
     compact = candidate.replace(" ", "").replace("-", "")
-    if not 4 <= len(compact) <= 8 or not any("0" <= c <= "9" for c in compact):
+    if not 4 <= len(compact) <= 8 or not digits_of(compact):
         return None
     return candidate if any("A" <= c <= "Z" for c in compact) else None
 

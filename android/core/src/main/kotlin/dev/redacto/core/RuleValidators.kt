@@ -283,7 +283,7 @@ object RuleValidators {
     /** 4–8 capitals and digits (a dash or space aside) holding both: a plate, not a word or a number. */
     fun licencePlate(candidate: String): String? {
         val compact = candidate.replace(" ", "").replace("-", "")
-        if (compact.length !in 4..8 || compact.none { it in '0'..'9' }) return null
+        if (compact.length !in 4..8 || digitsOf(compact).isEmpty()) return null
         return if (compact.any { it in 'A'..'Z' }) candidate else null
     }
 
