@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from redacto.document import Box, Detection, Document, Element, Span, Step
 from redacto.engines import Decoding
@@ -158,31 +159,25 @@ def align_answer(
     # split() yields literal, label, number, literal, label, number, ..., literal
     literals = parts[0::3]
     labels = parts[1::3]
-    if not body.startswith(literals[0]):
+    if not labels:
+        return [] if answer == body else None
+    starts = _literal_starts(body, literals[:-1])
+    if starts is None:
         return None
-    position = len(literals[0])
+    final_start = len(body) - len(literals[-1])
+    if not body.endswith(literals[-1]) or final_start <= starts[-1] + len(literals[-2]):
+        return None
+    starts.append(final_start)
     pieces: list[tuple[Span, Detection]] = []
-    for number, label in enumerate(labels, 1):
-        literal = literals[number]
-        if number == len(labels):
-            end = len(body) - len(literal)
-            if not body.endswith(literal) or end <= position:
-                return None
-        else:
-            if not literal:
-                return None  # two placeholders back to back: the split between them is unknown
-            end = body.find(literal, position + 1)
-            if end == -1:
-                return None
-        gap_start = position + (len(body[position:end]) - len(body[position:end].lstrip()))
-        gap_end = position + len(body[position:end].rstrip())
+    for number, label in enumerate(labels):
+        gap_from = starts[number] + len(literals[number])
+        gap = body[gap_from : starts[number + 1]]
+        gap_start = gap_from + len(gap) - len(gap.lstrip())
+        gap_end = gap_from + len(gap.rstrip())
         owner = _owner(body[gap_start:gap_end], label, detections)
         if owner is None:
             return None
         pieces.append((Span(start=offset + gap_start, end=offset + gap_end), owner))
-        position = end + len(literal)
-    if not labels and answer != body:
-        return None
     return pieces
 
 
@@ -202,15 +197,28 @@ def answer_may_align(original: str, partial: str) -> bool:
     last = last.rstrip()
     if not complete:
         return body.startswith(last)
-    if not body.startswith(complete[0]):
+    starts = _literal_starts(body, complete)
+    if starts is None:
         return False
-    position = len(complete[0])
-    for literal in complete[1:]:
-        end = body.find(literal, position + 1) if literal else -1
-        if end == -1:
-            return False
-        position = end + len(literal)
-    return not last or body.find(last, position + 1) != -1
+    return not last or body.find(last, starts[-1] + len(complete[-1]) + 1) != -1
+
+
+def _literal_starts(body: str, literals: list[str]) -> list[int] | None:
+    """Where each literal of an answer starts in `body`, read left to right; None if one can't.
+
+    The first literal must open `body`. Each later one is the text between two placeholders:
+    it must not be empty (the split between back-to-back placeholders is unknown) and must
+    start at least one character after the one before ends, the character a placeholder hides.
+    """
+    if not body.startswith(literals[0]):
+        return None
+    starts = [0]
+    for previous, literal in pairwise(literals):
+        start = body.find(literal, starts[-1] + len(previous) + 1) if literal else -1
+        if start == -1:
+            return None
+        starts.append(start)
+    return starts
 
 
 @dataclass

@@ -128,40 +128,24 @@ fun alignAnswer(
     val trimmedAnswer = PyText.strip(answer)
     val offset = original.length - PyText.lstrip(original).length
     val body = PyText.strip(original)
-    val literals = mutableListOf<String>()
-    val labels = mutableListOf<String>()
-    val matcher = PLACEHOLDER_PATTERN.matcher(trimmedAnswer)
-    var last = 0
-    while (matcher.find()) {
-        literals.add(trimmedAnswer.substring(last, matcher.start()))
-        labels.add(matcher.group(1))
-        last = matcher.end()
+    val (literals, labels) = splitAtPlaceholders(trimmedAnswer)
+    if (labels.isEmpty()) return if (trimmedAnswer == body) emptyList() else null
+    val starts = literalStarts(body, literals.dropLast(1))?.toMutableList() ?: return null
+    val finalStart = body.length - literals.last().length
+    if (!body.endsWith(literals.last()) || finalStart <= starts.last() + literals[literals.size - 2].length) {
+        return null
     }
-    literals.add(trimmedAnswer.substring(last))
-    if (!body.startsWith(literals[0])) return null
-    var position = literals[0].length
+    starts.add(finalStart)
     val pieces = mutableListOf<Pair<Span, Detection>>()
-    for ((zeroBased, label) in labels.withIndex()) {
-        val number = zeroBased + 1
-        val literal = literals[number]
-        val end: Int
-        if (number == labels.size) {
-            end = body.length - literal.length
-            if (!body.endsWith(literal) || end <= position) return null
-        } else {
-            if (literal.isEmpty()) return null // two placeholders back to back: the split between them is unknown
-            end = body.indexOf(literal, position + 1)
-            if (end == -1) return null
-        }
-        val gap = body.substring(position, end)
-        val gapStart = position + (gap.length - PyText.lstrip(gap).length)
-        val gapEnd = position + PyText.rstrip(gap).length
+    for ((number, label) in labels.withIndex()) {
+        val gapFrom = starts[number] + literals[number].length
+        val gap = body.substring(gapFrom, starts[number + 1])
+        val gapStart = gapFrom + (gap.length - PyText.lstrip(gap).length)
+        val gapEnd = gapFrom + PyText.rstrip(gap).length
         val owner = owner(body.substring(gapStart, gapEnd), label, detections) ?: return null
         val span = Span(original.codePointCount(0, offset + gapStart), original.codePointCount(0, offset + gapEnd))
         pieces.add(span to owner)
-        position = end + literal.length
     }
-    if (labels.isEmpty() && trimmedAnswer != body) return null
     return pieces
 }
 
@@ -180,23 +164,50 @@ fun answerMayAlign(
     var answer = PyText.lstrip(partial)
     val unfinished = UNFINISHED_PLACEHOLDER.matcher(answer)
     if (unfinished.find()) answer = answer.substring(0, unfinished.start())
+    val literals = splitAtPlaceholders(answer).first
+    val complete = literals.dropLast(1)
+    val last = PyText.rstrip(literals.last())
+    if (complete.isEmpty()) return body.startsWith(last)
+    val starts = literalStarts(body, complete) ?: return false
+    return last.isEmpty() || body.indexOf(last, starts.last() + complete.last().length + 1) != -1
+}
+
+/** The text between placeholders (one more than there are placeholders) and their labels. */
+private fun splitAtPlaceholders(answer: String): Pair<List<String>, List<String>> {
     val literals = mutableListOf<String>()
+    val labels = mutableListOf<String>()
     val matcher = PLACEHOLDER_PATTERN.matcher(answer)
     var after = 0
     while (matcher.find()) {
         literals.add(answer.substring(after, matcher.start()))
+        labels.add(matcher.group(1))
         after = matcher.end()
     }
-    val last = PyText.rstrip(answer.substring(after))
-    if (literals.isEmpty()) return body.startsWith(last)
-    if (!body.startsWith(literals[0])) return false
-    var position = literals[0].length
-    for (literal in literals.drop(1)) {
-        val end = if (literal.isEmpty()) -1 else body.indexOf(literal, position + 1)
-        if (end == -1) return false
-        position = end + literal.length
+    literals.add(answer.substring(after))
+    return literals to labels
+}
+
+/**
+ * Where each literal of an answer starts in [body], read left to right; null if one can't.
+ *
+ * The first literal must open [body]. Each later one is the text between two placeholders:
+ * it must not be empty (the split between back-to-back placeholders is unknown) and must
+ * start at least one character after the one before ends, the character a placeholder hides.
+ */
+private fun literalStarts(
+    body: String,
+    literals: List<String>,
+): List<Int>? {
+    if (!body.startsWith(literals[0])) return null
+    val starts = mutableListOf(0)
+    for (number in 1 until literals.size) {
+        val literal = literals[number]
+        val from = starts.last() + literals[number - 1].length + 1
+        val start = if (literal.isEmpty()) -1 else body.indexOf(literal, from)
+        if (start == -1) return null
+        starts.add(start)
     }
-    return last.isEmpty() || body.indexOf(last, position + 1) != -1
+    return starts
 }
 
 /** Stops the redact answer as soon as it can no longer be accepted. */
