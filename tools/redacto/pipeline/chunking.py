@@ -1,8 +1,9 @@
-"""150-element chunks with global indices, and the element-list format the prompts show.
+"""150-element chunks with global indices, 150-word text chunks, and the list format.
 
-The phone's model is compiled with a 1,024-token KV cache; 150 OCR words plus a detect
-prompt fit in it with room for the answer. Indices stay global across chunks, so a
-model's `151:NAME` in the second chunk means element 151 of the page.
+One call must fit the model's KV cache with its prompt and answer (docs/models.md); 150
+OCR words per call is the budget. Indices stay global across chunks, so a model's
+`151:NAME` in the second chunk means element 151 of the page. Text mode spends the same
+budget: at most 150 words per call, cut at line breaks where it can be.
 """
 
 from __future__ import annotations
@@ -40,6 +41,48 @@ def chunk_elements(elements: tuple[Element, ...], size: int = CHUNK_SIZE) -> lis
     ]
 
 
+@dataclass(frozen=True)
+class TextChunk:
+    """Characters `[start, end)` of a text; `number` counts from 0."""
+
+    number: int
+    start: int
+    end: int
+
+    def of(self, text: str) -> str:
+        """This chunk's part of `text` (the text it was cut from)."""
+        return text[self.start : self.end]
+
+
+_WORD = re.compile(r"\S+")
+
+
+def chunk_text(text: str, size: int = CHUNK_SIZE) -> list[TextChunk]:
+    """Cut a text into consecutive chunks of at most `size` whitespace-separated words.
+
+    The chunks cover the text exactly (joined, they are the text). A chunk ends after the
+    last line break that keeps it within `size` words, so lines stay whole; a line longer than
+    `size` words is cut after its `size`-th word, and the whitespace after that word starts
+    the next chunk. A text of at most `size` words (an empty one too) is one chunk.
+    """
+    if size < 1:
+        raise ValueError("chunk size must be at least 1")
+    words = [(match.start(), match.end()) for match in _WORD.finditer(text)]
+    chunks: list[TextChunk] = []
+    start, first_word = 0, 0
+    while len(words) - first_word > size:
+        first_end = words[first_word][1]
+        next_start = words[first_word + size][0]
+        line_break = text.rfind("\n", first_end, next_start)
+        end = line_break + 1 if line_break != -1 else words[first_word + size - 1][1]
+        chunks.append(TextChunk(len(chunks), start, end))
+        start = end
+        while first_word < len(words) and words[first_word][0] < end:
+            first_word += 1
+    chunks.append(TextChunk(len(chunks), start, len(text)))
+    return chunks
+
+
 def format_elements(elements: tuple[Element, ...] | list[Element], shown: dict[int, str]) -> str:
     """The indexed list the prompts show: `[0] Patient`, one per line.
 
@@ -48,9 +91,6 @@ def format_elements(elements: tuple[Element, ...] | list[Element], shown: dict[i
     return "\n".join(
         f"[{element.index}] {shown.get(element.index, element.text)}" for element in elements
     )
-
-
-_WORD = re.compile(r"\S+")
 
 
 def classify_text(document: Document, size: int = CHUNK_SIZE) -> str:

@@ -1,9 +1,9 @@
 """Step 2 — Detect: the category's own prompt finds the identifiers, one line per item.
 
 Image mode shows the elements as an indexed list, 150 per call, and reads `INDEX:LABEL`
-lines; text mode reads `LABEL: value` lines. Each line is acted on as soon as it is
-complete (the count on screen rises while the model talks). Lines that cannot be used are
-dropped and recorded as parse errors.
+lines; text mode shows the text, 150 words per call, and reads `LABEL: value` lines. Each
+line is acted on as soon as it is complete (the count on screen rises while the model
+talks). Lines that cannot be used are dropped and recorded as parse errors.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from redacto.document import Category, Detection, Document, Mode, Source, Step
-from redacto.pipeline.chunking import Chunk, chunk_elements, format_elements
+from redacto.pipeline.chunking import Chunk, chunk_elements, chunk_text, format_elements
 from redacto.pipeline.parsing import (
     IndexItem,
     LineRejected,
@@ -59,6 +59,7 @@ class _Findings:
     seen: set[int | str]
     found: list[Detection] = field(default_factory=list)
     chunks: int | None = None
+    kept_in_call: set[int | str] = field(default_factory=set)
 
     def progress(self, phase: Phase, chunk: int | None = None) -> None:
         self.context.emit(
@@ -90,11 +91,13 @@ class _Findings:
             detection = Detection(label=item.label, source=Source.DETECT, round=1, value=item.value)
         key = detection_key(detection)
         if key in self.seen:
-            # Found by a rule already: no fault of the model's. Said twice by it: a duplicate.
-            if any(detection_key(previous) == key for previous in self.found):
+            # Found by a rule or in an earlier chunk (a name recurs in a long text): no fault
+            # of the model's. Said twice in one answer: a duplicate.
+            if key in self.kept_in_call:
                 rejected.append(LineRejected(line, RejectReason.DUPLICATE))
             return False
         self.seen.add(key)
+        self.kept_in_call.add(key)
         self.found.append(detection)
         return True
 
@@ -119,17 +122,14 @@ def detect(
     findings = _Findings(context, category, {detection_key(d) for d in already})
 
     if document.mode is Mode.TEXT:
-        findings.progress(Phase.START)
-        rejected: list[LineRejected] = []
-
-        def on_text_line(line: str) -> None:
-            if findings.keep(parse_text_line(line, labels), line, rejected):
-                findings.progress(Phase.PROGRESS)
-
-        system, user = template.render(document=document.text)
-        reply = context.call_lines(Step.DETECT, system, user, on_text_line, rejected)
-        context.record(Step.DETECT, reply, rejected)
-        findings.progress(Phase.END)
+        text_chunks = chunk_text(document.text, context.options.chunk_size)
+        findings.chunks = len(text_chunks)
+        findings.progress(Phase.START, 0)
+        for text_chunk in text_chunks:
+            _detect_text_chunk(
+                text_chunk.of(document.text), text_chunk.number, template, labels, findings
+            )
+        findings.progress(Phase.END, len(text_chunks) - 1)
         return findings.found
 
     chunks = chunk_elements(document.elements, context.options.chunk_size)
@@ -141,11 +141,28 @@ def detect(
     return findings.found
 
 
+def _detect_text_chunk(
+    text: str, number: int, template: PromptTemplate, labels: frozenset[str], findings: _Findings
+) -> None:
+    """One fresh call for one chunk of the text."""
+    rejected: list[LineRejected] = []
+    findings.kept_in_call.clear()
+
+    def on_text_line(line: str) -> None:
+        if findings.keep(parse_text_line(line, labels), line, rejected):
+            findings.progress(Phase.PROGRESS, number)
+
+    system, user = template.render(document=text)
+    reply = findings.context.call_lines(Step.DETECT, system, user, on_text_line, rejected)
+    findings.context.record(Step.DETECT, reply, rejected, chunk=number)
+
+
 def _detect_chunk(
     chunk: Chunk, template: PromptTemplate, labels: frozenset[str], findings: _Findings
 ) -> None:
     """One fresh call for one chunk; indices outside it are the model's error."""
     rejected: list[LineRejected] = []
+    findings.kept_in_call.clear()
 
     def on_index_line(line: str) -> None:
         if findings.keep(parse_index_line(line, labels, chunk.index_range), line, rejected):

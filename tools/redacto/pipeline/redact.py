@@ -15,8 +15,9 @@ import re
 from dataclasses import dataclass, field
 from itertools import pairwise
 
-from redacto.document import Box, Detection, Document, Element, Span, Step
+from redacto.document import Box, Detection, Document, Element, Mode, Span, Step
 from redacto.engines import Decoding
+from redacto.pipeline.chunking import CHUNK_SIZE, TextChunk, chunk_text
 from redacto.pipeline.detect import detection_key
 from redacto.pipeline.locator import Locator, edit_distance, fuzzy_budget, is_numeric, skeleton
 from redacto.pipeline.parsing import PLACEHOLDER_PATTERN
@@ -101,34 +102,29 @@ def redact_text(
 ) -> TextRedaction:
     """Redact text-mode detections: the model's checked answer plus the locator's spans.
 
+    The model is asked per 150-word chunk (`chunk_text`), and only for a chunk where a
+    detection is located, with only those detections listed; a detection located nowhere is
+    listed for every chunk, since the model may still find what the locator cannot.
     `earlier_pieces` are spans a checked model answer of an earlier round tied to a
     detection; they stay redacted even if this round's answer is unusable.
     """
     context.emit(ProgressEvent(step=Step.REDACT, phase=Phase.START, round=round_number))
     text = document.text
-    found: list[tuple[Span, Detection]] = list(earlier_pieces)
-    locator = Locator(text)
-    for detection in detections:
-        if detection.span is not None:
-            found.append((detection.span, detection))
-        located = locator.locate(detection.value or "")
-        if located is not None:
-            found.extend((span, detection) for span in located.spans)
+    found = [*earlier_pieces, *locate_detections(text, detections)]
     accepted = False
-    pieces: list[tuple[Span, Detection]] | None = None
+    pieces: list[tuple[Span, Detection]] = []
     if ask_model and detections:
-        template = context.prompts.prompt(Step.REDACT, document.mode)
-        # One line per distinct item: the prompt numbers placeholders in list order.
-        listing = "\n".join(dict.fromkeys(f"{d.label}: {d.value}" for d in detections))
-        system, user = template.render(document=text, detections=listing)
-        watch = _AnswerWatch(text)
-        reply = context.call(Step.REDACT, system, user, on_text=watch.feed)
-        context.record(Step.REDACT, reply, [], round_number)
-        pieces = align_answer(text, reply.text, detections)
-        if pieces is not None:
-            found.extend(pieces)
-            covered = {detection_key(detection) for _, detection in pieces}
-            accepted = all(detection_key(d) in covered for d in detections)
+        accepted = True
+        listings = chunk_listings(text, detections, found, context.options.chunk_size)
+        for chunk, listed in listings:
+            chunk_pieces = _ask_chunk(chunk, text, listed, context, round_number)
+            if chunk_pieces is None:
+                accepted = False
+                continue
+            pieces.extend(chunk_pieces)
+            covered = {detection_key(detection) for _, detection in chunk_pieces}
+            accepted = accepted and all(detection_key(d) in covered for d in listed)
+    found.extend(pieces)
     replacements = _number(_merge(found))
     covered_keys = {detection_key(detection) for _, detection in found}
     not_located = tuple(d for d in detections if detection_key(d) not in covered_keys)
@@ -139,8 +135,80 @@ def redact_text(
         )
     )
     return TextRedaction(
-        redacted, tuple(replacements), not_located, accepted, (*earlier_pieces, *(pieces or ()))
+        redacted, tuple(replacements), not_located, accepted, (*earlier_pieces, *pieces)
     )
+
+
+def locate_detections(text: str, detections: list[Detection]) -> list[tuple[Span, Detection]]:
+    """Every span the locator (or a detection's own span) places a detection at."""
+    found: list[tuple[Span, Detection]] = []
+    locator = Locator(text)
+    for detection in detections:
+        if detection.span is not None:
+            found.append((detection.span, detection))
+        located = locator.locate(detection.value or "")
+        if located is not None:
+            found.extend((span, detection) for span in located.spans)
+    return found
+
+
+def chunk_listings(
+    text: str,
+    detections: list[Detection],
+    found: list[tuple[Span, Detection]],
+    size: int = CHUNK_SIZE,
+) -> list[tuple[TextChunk, list[Detection]]]:
+    """The chunks the redact step asks about, each with its detections (in list order).
+
+    A chunk is asked about when a detection is placed in it (`found`); a detection placed
+    nowhere is listed for every chunk. A text of one chunk lists every detection.
+    """
+    placed = {detection_key(detection) for _, detection in found}
+    listings: list[tuple[TextChunk, list[Detection]]] = []
+    for chunk in chunk_text(text, size):
+        here = {
+            detection_key(detection)
+            for span, detection in found
+            if span.start < chunk.end and chunk.start < span.end
+        }
+        listed = [
+            d for d in detections if detection_key(d) in here or detection_key(d) not in placed
+        ]
+        if listed:
+            listings.append((chunk, listed))
+    return listings
+
+
+def redact_listing(detections: list[Detection]) -> str:
+    """The redact prompt's `LABEL: value` list.
+
+    One line per distinct item: the prompt numbers placeholders in list order.
+    """
+    return "\n".join(dict.fromkeys(f"{d.label}: {d.value}" for d in detections))
+
+
+def _ask_chunk(
+    chunk: TextChunk,
+    text: str,
+    listed: list[Detection],
+    context: StepContext,
+    round_number: int,
+) -> list[tuple[Span, Detection]] | None:
+    """One fresh redact call for one chunk; its checked pieces in whole-text coordinates."""
+    part = chunk.of(text)
+    template = context.prompts.prompt(Step.REDACT, Mode.TEXT)
+    system, user = template.render(document=part, detections=redact_listing(listed))
+    watch = _AnswerWatch(part)
+    reply = context.call(Step.REDACT, system, user, on_text=watch.feed)
+    context.record(Step.REDACT, reply, [], round_number, chunk.number)
+    pieces = align_answer(part, reply.text, listed)
+    if pieces is None:
+        return None
+    shift = chunk.start
+    return [
+        (Span(start=span.start + shift, end=span.end + shift), detection)
+        for span, detection in pieces
+    ]
 
 
 def align_answer(

@@ -1,7 +1,7 @@
 """Step 4 — Validate: an independent judge reads only the redacted output.
 
 A fresh conversation with the category's validate prompt sees the redacted element list
-(image mode, chunked like detect) or the redacted text, never the detector's answer. It says
+or the redacted text, chunked like detect, never the detector's answer. It says
 `PASS`, or `FAIL` and the items still readable, in the detect step's format. Anything but a
 clean PASS is FAIL. Named items become detections (source validate, this round) when they
 are usable: a known label, inside the chunk, not redacted already, present in the document.
@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from redacto.document import Category, Detection, Document, Mode, Source, Step
-from redacto.pipeline.chunking import chunk_elements, format_elements
+from redacto.pipeline.chunking import chunk_elements, chunk_text, format_elements
 from redacto.pipeline.detect import detection_key, item_line
 from redacto.pipeline.locator import Locator
 from redacto.pipeline.parsing import (
@@ -27,6 +27,7 @@ from redacto.pipeline.parsing import (
     parse_index_line,
     parse_text_line,
 )
+from redacto.pipeline.placeholders import value_key
 from redacto.pipeline.redact import ImageRedaction, TextRedaction
 from redacto.pipeline.state import Phase, ProgressEvent, StepContext
 
@@ -48,6 +49,8 @@ class _Judge(ABC):
     known: set[int | str]
     chunks: int | None = None
     outcome: Validation = field(default_factory=Validation)
+    call_start: int = 0
+    """Where this call's items begin in `outcome.missed`; earlier ones came from other chunks."""
 
     def progress(self, phase: Phase, chunk: int | None = None) -> None:
         verdict = self.outcome.verdict.value if phase is Phase.END else None
@@ -74,6 +77,7 @@ class _Judge(ABC):
         """One fresh call; each completed line is read as the verdict or a missed item."""
         verdict = VerdictParse()
         rejected: list[LineRejected] = []
+        self.call_start = len(self.outcome.missed)
 
         def on_line(line: str) -> None:
             rest = verdict.feed(line)
@@ -86,6 +90,8 @@ class _Judge(ABC):
                 rejected.append(LineRejected(line, item.reason))
                 return
             self.outcome.named.append(item_line(item))
+            if self._missed_in_earlier_chunk(item):
+                return  # a value that recurs in a long text, still readable here too
             reason = self._admit(item)
             if reason is not None:
                 rejected.append(LineRejected(line, reason))
@@ -104,7 +110,16 @@ class _Judge(ABC):
         """Make a named item a detection, or say why it cannot be one."""
 
     def _named_twice(self, key: int | str) -> bool:
-        return any(detection_key(missed) == key for missed in self.outcome.missed)
+        """Named already in this answer."""
+        return any(
+            detection_key(missed) == key for missed in self.outcome.missed[self.call_start :]
+        )
+
+    def _missed_in_earlier_chunk(self, item: IndexItem | TextItem) -> bool:
+        key = item.index if isinstance(item, IndexItem) else value_key(item.value)
+        return any(
+            detection_key(missed) == key for missed in self.outcome.missed[: self.call_start]
+        )
 
 
 @dataclass
@@ -180,11 +195,19 @@ def validate(
         judge.progress(Phase.END, len(chunks) - 1)
         return judge.outcome
     assert isinstance(redaction, TextRedaction)
+    text_chunks = chunk_text(redaction.text, context.options.chunk_size)
     judge = _TextJudge(
-        context, category, round_number, known, locator=Locator(document.text), redaction=redaction
+        context,
+        category,
+        round_number,
+        known,
+        len(text_chunks),
+        locator=Locator(document.text),
+        redaction=redaction,
     )
-    judge.progress(Phase.START)
-    system, user = template.render(document=redaction.text)
-    judge.run(system, user, lambda line: parse_text_line(line, labels))
-    judge.progress(Phase.END)
+    judge.progress(Phase.START, 0)
+    for text_chunk in text_chunks:
+        system, user = template.render(document=text_chunk.of(redaction.text))
+        judge.run(system, user, lambda line: parse_text_line(line, labels), text_chunk.number)
+    judge.progress(Phase.END, len(text_chunks) - 1)
     return judge.outcome

@@ -4,9 +4,10 @@ package dev.redacto.core
  * Step 2 — Detect: the category's own prompt finds the identifiers, one line per item.
  *
  * Image mode shows the elements as an indexed list, 150 per call, and reads `INDEX:LABEL`
- * lines; text mode reads `LABEL: value` lines. Each line is acted on as soon as it is
- * complete (the count on screen rises while the model talks). Lines that cannot be used are
- * dropped and recorded as parse errors. Mirrors `pipeline/detect.py`.
+ * lines; text mode shows the text, 150 words per call, and reads `LABEL: value` lines. Each
+ * line is acted on as soon as it is complete (the count on screen rises while the model
+ * talks). Lines that cannot be used are dropped and recorded as parse errors. Mirrors
+ * `pipeline/detect.py`.
  */
 
 /** What makes two detections the same thing: the element (image) or the value (text). */
@@ -50,6 +51,7 @@ private class Findings(
 ) {
     val found = mutableListOf<Detection>()
     var chunks: Int? = null
+    val keptInCall = mutableSetOf<DetectionKey>()
 
     fun progress(
         phase: Phase,
@@ -96,11 +98,13 @@ private class Findings(
             }
         val key = detectionKey(detection)
         if (key in seen) {
-            // Found by a rule already: no fault of the model's. Said twice by it: a duplicate.
-            if (found.any { detectionKey(it) == key }) rejected.add(LineRejected(line, RejectReason.DUPLICATE))
+            // Found by a rule or in an earlier chunk (a name recurs in a long text): no fault
+            // of the model's. Said twice in one answer: a duplicate.
+            if (key in keptInCall) rejected.add(LineRejected(line, RejectReason.DUPLICATE))
             return false
         }
         seen.add(key)
+        keptInCall.add(key)
         found.add(detection)
         return true
     }
@@ -122,15 +126,23 @@ suspend fun detect(
     val findings = Findings(context, category, already.map(::detectionKey).toMutableSet())
 
     if (document.mode == Mode.TEXT) {
-        findings.progress(Phase.START)
-        val rejected = mutableListOf<LineRejected>()
-        val (system, user) = template.render(mapOf("document" to document.text))
-        val reply =
-            context.callLines(Step.DETECT, system, user, rejected) { line ->
-                if (findings.keep(parseTextLine(line, labels), line, rejected)) findings.progress(Phase.PROGRESS)
-            }
-        context.record(Step.DETECT, reply, rejected)
-        findings.progress(Phase.END)
+        val textChunks = chunkText(document.text, context.options.chunkSize)
+        findings.chunks = textChunks.size
+        findings.progress(Phase.START, 0)
+        for (chunk in textChunks) {
+            // One fresh call for one chunk of the text.
+            val rejected = mutableListOf<LineRejected>()
+            findings.keptInCall.clear()
+            val (system, user) = template.render(mapOf("document" to chunk.of(document.text)))
+            val reply =
+                context.callLines(Step.DETECT, system, user, rejected) { line ->
+                    if (findings.keep(parseTextLine(line, labels), line, rejected)) {
+                        findings.progress(Phase.PROGRESS, chunk.number)
+                    }
+                }
+            context.record(Step.DETECT, reply, rejected, chunk = chunk.number)
+        }
+        findings.progress(Phase.END, textChunks.size - 1)
         return findings.found
     }
 
@@ -140,6 +152,7 @@ suspend fun detect(
     for (chunk in chunks) {
         // One fresh call per chunk; indices outside it are the model's error.
         val rejected = mutableListOf<LineRejected>()
+        findings.keptInCall.clear()
         val (system, user) = template.render(mapOf("elements" to formatElements(chunk.elements)))
         val reply =
             context.callLines(Step.DETECT, system, user, rejected) { line ->

@@ -49,6 +49,7 @@ private class PipelineRun(
     val namedByValidator = mutableListOf<String>()
     var rounds = 0
     val reasons = mutableListOf<ReviewReason>()
+    var modelPieces: List<Pair<Span, Detection>> = emptyList()
 
     suspend fun execute(): PipelineResult {
         if (PyText.strip(document.plainText()).isEmpty()) {
@@ -97,7 +98,9 @@ private class PipelineRun(
         if (document.mode == Mode.IMAGE) {
             redactElements(document, detections, context, round)
         } else {
-            redactText(document, detections, context, round, askModel)
+            redactText(document, detections, context, round, askModel, earlierPieces = modelPieces).also {
+                modelPieces = it.modelPieces
+            }
         }
 
     fun finished(

@@ -39,12 +39,17 @@ data class Replacement(
     val detection: Detection,
 )
 
-/** The redacted text, what was replaced, and whether the model's answer was used as-is. */
+/**
+ * The redacted text, what was replaced, and whether the model's answer was used as-is.
+ * [modelPieces]: every span a checked model answer tied to a detection, this round's and
+ * earlier rounds'.
+ */
 data class TextRedaction(
     override val text: String,
     val replacements: List<Replacement>,
     override val notLocated: List<Detection>,
     val modelAnswerAccepted: Boolean,
+    val modelPieces: List<Pair<Span, Detection>> = emptyList(),
 ) : Redaction
 
 /** Maps each detected index to its box and placeholder (numbered in reading order). */
@@ -71,45 +76,111 @@ fun redactElements(
     return ImageRedaction(shown, boxes, elements, notLocated)
 }
 
-/** Redacts text-mode detections: the model's checked answer plus the locator's spans. */
+/**
+ * Redacts text-mode detections: the model's checked answer plus the locator's spans.
+ *
+ * The model is asked per 150-word chunk ([chunkText]), and only for a chunk where a detection
+ * is located, with only those detections listed; a detection located nowhere is listed for
+ * every chunk, since the model may still find what the locator cannot. [earlierPieces] are
+ * spans a checked model answer of an earlier round tied to a detection; they stay redacted
+ * even if this round's answer is unusable.
+ */
 suspend fun redactText(
     document: Document,
     detections: List<Detection>,
     context: StepContext,
     round: Int,
     askModel: Boolean = true,
+    earlierPieces: List<Pair<Span, Detection>> = emptyList(),
 ): TextRedaction {
     context.emit(ProgressEvent(step = Step.REDACT, phase = Phase.START, round = round))
     val text = document.text
+    val found = (earlierPieces + locateDetections(text, detections)).toMutableList()
+    var accepted = false
+    val pieces = mutableListOf<Pair<Span, Detection>>()
+    if (askModel && detections.isNotEmpty()) {
+        accepted = true
+        for ((chunk, listed) in chunkListings(text, detections, found, context.options.chunkSize)) {
+            val chunkPieces = askChunk(chunk, text, listed, context, round)
+            if (chunkPieces == null) {
+                accepted = false
+                continue
+            }
+            pieces.addAll(chunkPieces)
+            val covered = chunkPieces.map { detectionKey(it.second) }.toSet()
+            accepted = accepted && listed.all { detectionKey(it) in covered }
+        }
+    }
+    found.addAll(pieces)
+    val replacements = number(merge(found))
+    val coveredKeys = found.map { detectionKey(it.second) }.toSet()
+    val notLocated = detections.filter { detectionKey(it) !in coveredKeys }
+    val redacted = apply(text, replacements)
+    context.emit(ProgressEvent(step = Step.REDACT, phase = Phase.END, round = round, found = replacements.size))
+    return TextRedaction(redacted, replacements, notLocated, accepted, earlierPieces + pieces)
+}
+
+/** Every span the locator (or a detection's own span) places a detection at. */
+fun locateDetections(
+    text: String,
+    detections: List<Detection>,
+): List<Pair<Span, Detection>> {
     val found = mutableListOf<Pair<Span, Detection>>()
     val locator = Locator(text)
     for (detection in detections) {
         detection.span?.let { found.add(it to detection) }
         locator.locate(detection.value ?: "")?.spans?.forEach { found.add(it to detection) }
     }
-    var accepted = false
-    if (askModel && detections.isNotEmpty()) {
-        val template = context.prompts.template(Step.REDACT, document.mode, null)
-        // Python formats a missing value as "None"; text-mode detections always carry one.
-        // One line per distinct item: the prompt numbers placeholders in list order.
-        val listing = detections.map { "${it.label}: ${it.value ?: "None"}" }.distinct().joinToString("\n")
-        val (system, user) = template.render(mapOf("document" to text, "detections" to listing))
-        val watch = AnswerWatch(text)
-        val reply = context.call(Step.REDACT, system, user, watch::feed)
-        context.record(Step.REDACT, reply, emptyList(), round)
-        val pieces = alignAnswer(text, reply.text, detections)
-        if (pieces != null) {
-            found.addAll(pieces)
-            val covered = pieces.map { detectionKey(it.second) }.toSet()
-            accepted = detections.all { detectionKey(it) in covered }
-        }
+    return found
+}
+
+/**
+ * The chunks the redact step asks about, each with its detections (in list order). A chunk
+ * is asked about when a detection is placed in it ([found]); a detection placed nowhere is
+ * listed for every chunk. A text of one chunk lists every detection.
+ */
+fun chunkListings(
+    text: String,
+    detections: List<Detection>,
+    found: List<Pair<Span, Detection>>,
+    size: Int = CHUNK_SIZE,
+): List<Pair<TextChunk, List<Detection>>> {
+    val placed = found.map { detectionKey(it.second) }.toSet()
+    return chunkText(text, size).mapNotNull { chunk ->
+        val here =
+            found
+                .filter { (span, _) -> span.start < chunk.end && chunk.start < span.end }
+                .map { detectionKey(it.second) }
+                .toSet()
+        val listed = detections.filter { detectionKey(it) in here || detectionKey(it) !in placed }
+        if (listed.isEmpty()) null else chunk to listed
     }
-    val replacements = number(merge(found))
-    val coveredKeys = found.map { detectionKey(it.second) }.toSet()
-    val notLocated = detections.filter { detectionKey(it) !in coveredKeys }
-    val redacted = apply(text, replacements)
-    context.emit(ProgressEvent(step = Step.REDACT, phase = Phase.END, round = round, found = replacements.size))
-    return TextRedaction(redacted, replacements, notLocated, accepted)
+}
+
+/**
+ * The redact prompt's `LABEL: value` list. One line per distinct item: the prompt numbers
+ * placeholders in list order. Python formats a missing value as "None"; text-mode detections
+ * always carry one.
+ */
+fun redactListing(detections: List<Detection>): String =
+    detections.map { "${it.label}: ${it.value ?: "None"}" }.distinct().joinToString("\n")
+
+/** One fresh redact call for one chunk; its checked pieces in whole-text coordinates. */
+private suspend fun askChunk(
+    chunk: TextChunk,
+    text: String,
+    listed: List<Detection>,
+    context: StepContext,
+    round: Int,
+): List<Pair<Span, Detection>>? {
+    val part = chunk.of(text)
+    val template = context.prompts.template(Step.REDACT, Mode.TEXT, null)
+    val (system, user) = template.render(mapOf("document" to part, "detections" to redactListing(listed)))
+    val watch = AnswerWatch(part)
+    val reply = context.call(Step.REDACT, system, user, watch::feed)
+    context.record(Step.REDACT, reply, emptyList(), round, chunk.number)
+    val pieces = alignAnswer(part, reply.text, listed) ?: return null
+    return pieces.map { (span, detection) -> Span(span.start + chunk.start, span.end + chunk.start) to detection }
 }
 
 /**

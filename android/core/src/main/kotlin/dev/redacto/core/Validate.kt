@@ -4,11 +4,11 @@ package dev.redacto.core
  * Step 4 — Validate: an independent judge reads only the redacted output.
  *
  * A fresh conversation with the category's validate prompt sees the redacted element list
- * (image mode, chunked like detect) or the redacted text, never the detector's answer. It
- * says `PASS`, or `FAIL` and the items still readable, in the detect step's format. Anything
- * but a clean PASS is FAIL. Named items become detections (source validate, this round) when
- * they are usable: a known label, inside the chunk, not redacted already, present in the
- * document. Mirrors `pipeline/validate.py`.
+ * or the redacted text, chunked like detect, never the detector's answer. It says `PASS`,
+ * or `FAIL` and the items still readable, in the detect step's format. Anything but a clean
+ * PASS is FAIL. Named items become detections (source validate, this round) when they are
+ * usable: a known label, inside the chunk, not redacted already, present in the document.
+ * Mirrors `pipeline/validate.py`.
  */
 
 /** The judge's verdict, the usable missed items, and every item it named (as lines). */
@@ -27,6 +27,9 @@ private abstract class Judge(
     val chunks: Int? = null,
 ) {
     val outcome = Validation()
+
+    /** Where this call's items begin in `outcome.missed`; earlier ones came from other chunks. */
+    private var callStart = 0
 
     fun progress(
         phase: Phase,
@@ -56,6 +59,7 @@ private abstract class Judge(
     ) {
         val verdict = VerdictParse()
         val rejected = mutableListOf<LineRejected>()
+        callStart = outcome.missed.size
         val reply =
             context.callLines(Step.VALIDATE, system, user, rejected) { line ->
                 val rest = verdict.feed(line) ?: return@callLines
@@ -68,6 +72,8 @@ private abstract class Judge(
 
                     is IndexItem, is TextItem -> {
                         outcome.named.add(if (item is IndexItem) itemLine(item) else itemLine(item as TextItem))
+                        // A value that recurs in a long text, named for an earlier chunk: still readable here too.
+                        if (missedInEarlierChunk(item)) return@callLines
                         val reason = admit(item)
                         if (reason != null) rejected.add(LineRejected(line, reason)) else progress(Phase.PROGRESS, chunk)
                     }
@@ -80,7 +86,18 @@ private abstract class Judge(
     /** Makes a named item a detection, or says why it cannot be one. */
     abstract fun admit(item: ParsedLine): RejectReason?
 
-    fun namedTwice(key: DetectionKey): Boolean = outcome.missed.any { detectionKey(it) == key }
+    /** Named already in this answer. */
+    fun namedTwice(key: DetectionKey): Boolean = outcome.missed.drop(callStart).any { detectionKey(it) == key }
+
+    private fun missedInEarlierChunk(item: ParsedLine): Boolean {
+        val key =
+            when (item) {
+                is IndexItem -> DetectionKey.ByIndex(item.index)
+                is TextItem -> DetectionKey.ByValue(valueKey(item.value))
+                else -> return false
+            }
+        return outcome.missed.take(callStart).any { detectionKey(it) == key }
+    }
 }
 
 private class ImageJudge(
@@ -106,9 +123,10 @@ private class TextJudge(
     category: Category,
     round: Int,
     known: MutableSet<DetectionKey>,
+    chunks: Int,
     val locator: Locator,
     val redaction: TextRedaction,
-) : Judge(context, category, round, known) {
+) : Judge(context, category, round, known, chunks) {
     override fun admit(item: ParsedLine): RejectReason? {
         check(item is TextItem) { "text-mode validation reads LABEL: value items" }
         val detection = Detection(label = item.label, source = Source.VALIDATE, round = round, value = item.value)
@@ -150,10 +168,13 @@ suspend fun validate(
         return judge.outcome
     }
     check(redaction is TextRedaction) { "text mode needs a text redaction" }
-    val judge = TextJudge(context, category, round, known, Locator(document.text), redaction)
-    judge.progress(Phase.START)
-    val (system, user) = template.render(mapOf("document" to redaction.text))
-    judge.run(system, user, { line -> parseTextLine(line, labels) })
-    judge.progress(Phase.END)
+    val textChunks = chunkText(redaction.text, context.options.chunkSize)
+    val judge = TextJudge(context, category, round, known, textChunks.size, Locator(document.text), redaction)
+    judge.progress(Phase.START, 0)
+    for (chunk in textChunks) {
+        val (system, user) = template.render(mapOf("document" to chunk.of(redaction.text)))
+        judge.run(system, user, { line -> parseTextLine(line, labels) }, chunk.number)
+    }
+    judge.progress(Phase.END, textChunks.size - 1)
     return judge.outcome
 }

@@ -13,8 +13,13 @@ class VectorCountTest {
     fun `every vector file belongs to a suite that runs it`() {
         val pipeline = Vectors.files("pipeline")
         val rules = Vectors.files("rules")
+        val chunking = Vectors.files("chunking")
         assertTrue(pipeline.isNotEmpty(), "no pipeline vectors")
         assertTrue(rules.isNotEmpty(), "no rule vectors")
-        assertEquals(Vectors.allJsonFiles().map { it.canonicalFile }.toSet(), (pipeline + rules).map { it.canonicalFile }.toSet())
+        assertTrue(chunking.isNotEmpty(), "no chunking vectors")
+        assertEquals(
+            Vectors.allJsonFiles().map { it.canonicalFile }.toSet(),
+            (pipeline + rules + chunking).map { it.canonicalFile }.toSet(),
+        )
     }
 }
