@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from redacto.corpus import RENDER_CACHE_DIR, load_suite, render_page
+from redacto.corpus import RENDER_CACHE_DIR, CorpusDocument, load_suite, render_page
 from redacto.document import Document, Element, Mode, Status, Step
 from redacto.engines import ChatRequest, Engine, Reply
 from redacto.engines.base import ModelIdentity, ReplyStats
 from redacto.pipeline import PipelineOptions, run_pipeline
+from redacto.pipeline.chunking import CHUNK_SIZE
 from redacto.pipeline.parsing import parse_text_line
 from redacto.prompts import PromptLibrary
 from redacto.tuning import TrainingExample, build_examples, word_labels
@@ -124,3 +125,51 @@ def test_examples_are_deterministic_and_uniquely_named(smoke, examples):
     assert len({e.id for e in examples}) == len(examples)
     kinds = {(e.step, e.mode) for e in examples}
     assert (Step.REDACT, Mode.TEXT) in kinds and (Step.CLASSIFY, Mode.IMAGE) in kinds
+
+
+def long_document(parts: list[CorpusDocument]) -> CorpusDocument:
+    """The parts' texts one after the other, gold spans moved along: a text of many chunks."""
+    text, pii, preserve = "", [], []
+    for part in parts:
+        move = len(text)
+        pii += [
+            s.model_copy(update={"start": s.start + move, "end": s.end + move}) for s in part.pii
+        ]
+        preserve += [
+            s.model_copy(update={"start": s.start + move, "end": s.end + move})
+            for s in part.preserve
+        ]
+        text += part.text + "\n"
+    update = {"id": "long", "text": text, "pii": tuple(pii), "preserve": tuple(preserve)}
+    # Validated again: the moved spans must still hold their values.
+    return CorpusDocument.model_validate(parts[0].model_copy(update=update).model_dump())
+
+
+def test_a_long_text_trains_per_chunk_as_it_runs():
+    documents = load_suite("main")
+    category = documents[0].category
+    same = [d for d in documents if d.category == category][:16]
+    document = long_document(same)
+    gold = [part.span_text(span) for part in same for span in part.pii]
+    assert [document.span_text(span) for span in document.pii] == gold
+    assert len(document.text.split()) > 6 * CHUNK_SIZE
+    examples = build_examples([document], modes=(Mode.TEXT,))
+    assert any(e.id == "long/detect-text-chunk5" for e in examples)
+    assert any(
+        e.id.startswith("long/validate-text-chunk") and e.id.endswith("-fail") for e in examples
+    )
+    engine = OracleEngine(examples)
+    result = run_pipeline(
+        Document.from_text(document.text),
+        engine,
+        PromptLibrary.load(),
+        options=PipelineOptions(rules=False),
+    )
+    assert engine.unknown == [], "a call no example covers"
+    assert result.report.status is Status.PASS
+    redacted = (result.redacted_text or "").split()
+    for span in document.pii:
+        assert document.span_text(span) not in redacted
+    for example in examples:
+        shown = example.user.rsplit("<document>\n", 1)[1].split("\n</document>", 1)[0]
+        assert len(shown.split()) <= CHUNK_SIZE, example.id

@@ -8,10 +8,13 @@ would give:
 - classify (image and text input): `DOCUMENT_TYPE: …` / `CATEGORY: …`;
 - detect, image mode: one `INDEX:LABEL` line per word whose characters overlap a gold PII
   span, per 150-element chunk of the rendered page's gold words; text mode: one
-  `LABEL: value` line per distinct gold value;
-- redact (text): the text with `[LABEL_N]` placeholders, numbered by the pipeline's redact step;
+  `LABEL: value` line per distinct gold value, per 150-word chunk of the text;
+- redact (text): per chunk that holds a gold value, the chunk with `[LABEL_N]` placeholders,
+  numbered by the pipeline's redact step over the whole text;
 - validate: `PASS` on the fully redacted output, and `FAIL` plus the missed gold items on a
-  deliberately incomplete redaction (every third distinct value left readable).
+  deliberately incomplete redaction (every third distinct value left readable), per chunk.
+
+A text of one chunk (every corpus text) gives one example per step, named without a chunk.
 
 Everything is deterministic: the same documents give the same examples in the same order.
 """
@@ -26,9 +29,22 @@ from pydantic import BaseModel, ConfigDict
 from redacto.corpus import RENDER_CACHE_DIR, CorpusDocument, GoldWord, render_page
 from redacto.document import Category, Detection, Document, Element, Mode, Source, Span, Step
 from redacto.engines.scripted import ScriptedEngine
-from redacto.pipeline.chunking import chunk_elements, classify_text, format_elements
+from redacto.pipeline.chunking import (
+    TextChunk,
+    chunk_elements,
+    chunk_text,
+    classify_text,
+    format_elements,
+)
 from redacto.pipeline.placeholders import value_key
-from redacto.pipeline.redact import redact_elements, redact_text
+from redacto.pipeline.redact import (
+    Replacement,
+    chunk_listings,
+    locate_detections,
+    redact_elements,
+    redact_listing,
+    redact_text,
+)
 from redacto.pipeline.state import PipelineOptions, StepContext
 from redacto.prompts import PromptLibrary
 
@@ -141,50 +157,81 @@ class _DocumentExamples:
 
     def text_examples(self) -> Iterator[TrainingExample]:
         document = Document.from_text(self.document.text)
+        text = document.text
         yield self._classify(document)
-        detections = self._text_detections()
+        chunks = chunk_text(text, self.chunk_size)
+        named = _chunk_namer(len(chunks))
         category = self.document.category
         detect = self.prompts.prompt(Step.DETECT, Mode.TEXT, category)
-        listing = "\n".join(f"{d.label}: {d.value}" for d in detections) or NONE_ANSWER
-        yield self._example(
-            "detect-text", Step.DETECT, Mode.TEXT, detect.render(document=document.text), listing
-        )
+        for chunk in chunks:
+            found = self._text_detections(chunk)
+            listing = "\n".join(f"{d.label}: {d.value}" for d in found) or NONE_ANSWER
+            yield self._example(
+                named("detect-text", chunk),
+                Step.DETECT,
+                Mode.TEXT,
+                detect.render(document=chunk.of(text)),
+                listing,
+            )
+        detections = self._text_detections()
         if not detections:
             return
         complete = redact_text(document, detections, self.context, 1, ask_model=False)
         redact = self.prompts.prompt(Step.REDACT, Mode.TEXT)
-        yield self._example(
-            "redact-text",
-            Step.REDACT,
-            Mode.TEXT,
-            redact.render(document=document.text, detections=listing),
-            complete.text,
-        )
-        validate = self.prompts.prompt(Step.VALIDATE, Mode.TEXT, category)
-        yield self._example(
-            "validate-text-pass",
-            Step.VALIDATE,
-            Mode.TEXT,
-            validate.render(document=complete.text),
-            "PASS",
-        )
-        kept, left = _leave_some(detections)
-        if left:
-            partial = redact_text(document, kept, self.context, 1, ask_model=False)
-            missed = "\n".join(f"{d.label}: {d.value}" for d in left)
+        placed = locate_detections(text, detections)
+        for chunk, listed in chunk_listings(text, detections, placed, self.chunk_size):
             yield self._example(
-                "validate-text-fail",
+                named("redact-text", chunk),
+                Step.REDACT,
+                Mode.TEXT,
+                redact.render(document=chunk.of(text), detections=redact_listing(listed)),
+                _redacted_part(text, complete.replacements, chunk),
+            )
+        validate = self.prompts.prompt(Step.VALIDATE, Mode.TEXT, category)
+        for chunk in chunk_text(complete.text, self.chunk_size):
+            yield self._example(
+                named("validate-text", chunk, "-pass"),
                 Step.VALIDATE,
                 Mode.TEXT,
-                validate.render(document=partial.text),
+                validate.render(document=chunk.of(complete.text)),
+                "PASS",
+            )
+        kept, left = _leave_some(detections)
+        if not left:
+            return
+        partial = redact_text(document, kept, self.context, 1, ask_model=False)
+        for chunk in chunk_text(partial.text, self.chunk_size):
+            in_chunk = [d for d in left if self._readable_in(d, partial.replacements, chunk)]
+            if not in_chunk:
+                continue  # nothing left readable here: the complete redaction's PASS covers it
+            missed = "\n".join(f"{d.label}: {d.value}" for d in in_chunk)
+            yield self._example(
+                named("validate-text", chunk, "-fail"),
+                Step.VALIDATE,
+                Mode.TEXT,
+                validate.render(document=chunk.of(partial.text)),
                 f"FAIL\n{missed}",
             )
 
-    def _text_detections(self) -> list[Detection]:
-        """One detection per distinct gold value, in reading order, with its gold span."""
+    def _readable_in(
+        self, detection: Detection, replacements: tuple[Replacement, ...], chunk: TextChunk
+    ) -> bool:
+        """Does one of the detection's gold spans land in this chunk of the redacted text?"""
+        key = value_key(detection.value or "")
+        return any(
+            chunk.start <= _redacted_offset(span.start, replacements) < chunk.end
+            for span in self.document.pii
+            if value_key(self.document.span_text(span)) == key
+        )
+
+    def _text_detections(self, chunk: TextChunk | None = None) -> list[Detection]:
+        """One detection per distinct gold value (in `chunk`, if given), in reading order,
+        with its first gold span."""
         detections: list[Detection] = []
         seen: set[str] = set()
         for span in sorted(self.document.pii, key=lambda s: s.start):
+            if chunk is not None and not (span.start < chunk.end and chunk.start < span.end):
+                continue
             value = self.document.span_text(span)
             key = value_key(value)
             if key in seen:
@@ -249,6 +296,42 @@ class _DocumentExamples:
                 validate.render(elements=format_elements(chunk.elements, {})),
                 answer if in_chunk else "PASS",
             )
+
+
+def _chunk_namer(chunks: int):
+    """Example names: `detect-text` for a text of one chunk, `detect-text-chunk1` otherwise."""
+
+    def named(step: str, chunk: TextChunk, outcome: str = "") -> str:
+        return f"{step}{outcome}" if chunks == 1 else f"{step}-chunk{chunk.number}{outcome}"
+
+    return named
+
+
+def _redacted_part(text: str, replacements: tuple[Replacement, ...], chunk: TextChunk) -> str:
+    """The chunk of `text` with its replacements applied (one crossing its edge is cut there)."""
+    pieces: list[str] = []
+    position = chunk.start
+    for replacement in replacements:
+        start = max(replacement.span.start, chunk.start)
+        end = min(replacement.span.end, chunk.end)
+        if start >= end:
+            continue
+        pieces.extend((text[position:start], replacement.placeholder))
+        position = end
+    pieces.append(text[position : chunk.end])
+    return "".join(pieces)
+
+
+def _redacted_offset(offset: int, replacements: tuple[Replacement, ...]) -> int:
+    """Where an offset of the original text lands in the redacted text."""
+    shift = 0
+    for replacement in replacements:
+        if offset < replacement.span.start:
+            break
+        if offset < replacement.span.end:
+            return replacement.span.start + shift
+        shift += len(replacement.placeholder) - (replacement.span.end - replacement.span.start)
+    return offset + shift
 
 
 def _leave_some(
