@@ -38,6 +38,10 @@ def tune(
     learning_rate: Annotated[float, typer.Option(help="AdamW learning rate.")] = 3e-4,
     rank: Annotated[int, typer.Option(help="LoRA rank.")] = 8,
     threads: Annotated[int, typer.Option(help="Torch CPU threads.")] = 2,
+    loss_weighting: Annotated[
+        str,
+        typer.Option(help="token: every answer token weighs the same; example: each example does."),
+    ] = "token",
 ) -> None:
     """Teach a base model the pipeline's answers with a LoRA adapter, on CPU, time-boxed."""
     from redacto.tuning.recipe import tune_model
@@ -59,6 +63,7 @@ def tune(
         "lora_rank": rank,
         "lora_alpha": 2 * rank,
         "threads": threads,
+        "loss_weighting": loss_weighting,
     }
     try:
         result = tune_model(

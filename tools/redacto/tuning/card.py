@@ -46,7 +46,8 @@ def publish_adapter(
             "gate/up/down projections; embeddings and LM head frozen |",
             f"| optimiser | AdamW, lr {config.learning_rate}, warm-up {config.warmup_steps} "
             "steps, batch 1, grad-norm clip 1.0 |",
-            "| loss | cross-entropy on the answer tokens and `<end_of_turn>` only |",
+            "| loss | cross-entropy on the answer tokens and `<end_of_turn>` only, weighted "
+            f"per {config.loss_weighting} (`TuneConfig.loss_weighting`) |",
             f"| steps | {result.steps} (one example per step; "
             f"stopped by {result.stopped_because}) |",
             f"| wall time | {result.total_seconds / 60:.1f} min on {config.threads} CPU threads |",

@@ -38,7 +38,7 @@ def tune_model(
     suite: str = "main",
     split: str = "train",
     adapter_out: Path | None = None,
-    settings: dict[str, float | int] | None = None,
+    settings: dict[str, float | int | str] | None = None,
     on_step: OnStep | None = None,
     render_dir: Path = RENDER_CACHE_DIR,
 ) -> TuneResult:

@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -49,6 +50,11 @@ class TuneConfig(BaseModel):
     checkpoint_every: int = 20
     seed: int = 0
     threads: int = 2
+    loss_weighting: Literal["token", "example"] = "token"
+    """`token`: every answer token weighs the same, whichever example it is in (the sum of
+    the example's token losses over the mean answer length). `example`: the mean over the
+    example's own tokens, so a 2-token `PASS` answer's verdict weighs ten times a verdict
+    followed by 18 tokens of missed items — a pull towards PASS a validator must not have."""
 
 
 class StepLog(BaseModel):
@@ -144,6 +150,7 @@ def tune(
     encoded, skipped = encode_examples(tokenizer, examples, config.chat_template, config.max_length)
     if not encoded:
         raise ValueError(f"no example fits in {config.max_length} tokens")
+    mean_answer_tokens = sum(len(item.answer) for item in encoded) / len(encoded)
     base = AutoModelForCausalLM.from_pretrained(config.base_checkpoint, dtype=torch.float32)
     lora = LoraConfig(
         r=config.lora_rank,
@@ -173,8 +180,9 @@ def tune(
             step_started = time.perf_counter()
             for group in optimizer.param_groups:
                 group["lr"] = config.learning_rate * min(1.0, (step + 1) / config.warmup_steps)
-            loss = _answer_loss(model, item)
-            loss.backward()
+            token_losses = _answer_token_losses(model, item)
+            loss = token_losses.mean()  # logged: comparable across weightings and runs
+            training_objective(token_losses, config.loss_weighting, mean_answer_tokens).backward()
             torch.nn.utils.clip_grad_norm_(trainable, 1.0)
             optimizer.step()
             optimizer.zero_grad(set_to_none=True)
@@ -216,15 +224,26 @@ def tune(
     )
 
 
-def _answer_loss(model, item: _Encoded):  # type: ignore[no-untyped-def]
-    """Cross-entropy of the answer tokens given the prompt (logits only where needed)."""
+def training_objective(token_losses, weighting: str, mean_answer_tokens: float):  # type: ignore[no-untyped-def]
+    """What one step minimises, from the per-token losses of one example's answer.
+
+    `token`: their sum over the data's mean answer length, so every answer token weighs the
+    same in every example. `example`: their mean, so a short answer's tokens weigh more.
+    """
+    if weighting == "example":
+        return token_losses.mean()
+    return token_losses.sum() / mean_answer_tokens
+
+
+def _answer_token_losses(model, item: _Encoded):  # type: ignore[no-untyped-def]
+    """Cross-entropy of each answer token given the prompt (logits only where needed)."""
     import torch
 
     ids = torch.tensor([item.prompt + item.answer])
     keep = len(item.answer) + 1
     logits = model(input_ids=ids, logits_to_keep=keep).logits[0, :-1]
     target = torch.tensor(item.answer)
-    return torch.nn.functional.cross_entropy(logits.float(), target)
+    return torch.nn.functional.cross_entropy(logits.float(), target, reduction="none")
 
 
 def save_adapter(model, adapter_dir: Path) -> None:  # type: ignore[no-untyped-def]
