@@ -8,10 +8,11 @@ talks). Lines that cannot be used are dropped and recorded as parse errors.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from redacto.document import Category, Detection, Document, Mode, Source, Step
-from redacto.pipeline.chunking import Chunk, chunk_elements, chunk_text, format_elements
+from redacto.pipeline.chunking import chunk_elements, chunk_text, format_elements
 from redacto.pipeline.parsing import (
     IndexItem,
     LineRejected,
@@ -22,7 +23,6 @@ from redacto.pipeline.parsing import (
 )
 from redacto.pipeline.placeholders import value_key
 from redacto.pipeline.state import Phase, ProgressEvent, StepContext
-from redacto.prompts import PromptTemplate
 
 
 def detection_key(detection: Detection) -> int | str:
@@ -120,54 +120,52 @@ def detect(
     template = context.prompts.prompt(Step.DETECT, document.mode, category)
     labels = frozenset(template.labels)
     findings = _Findings(context, category, {detection_key(d) for d in already})
-
+    calls: list[_ChunkCall] = []
     if document.mode is Mode.TEXT:
-        text_chunks = chunk_text(document.text, context.options.chunk_size)
-        findings.chunks = len(text_chunks)
-        findings.progress(Phase.START, 0)
-        for text_chunk in text_chunks:
-            _detect_text_chunk(
-                text_chunk.of(document.text), text_chunk.number, template, labels, findings
+        for text_chunk in chunk_text(document.text, context.options.chunk_size):
+            calls.append(
+                _ChunkCall(
+                    text_chunk.number,
+                    template.render(document=text_chunk.of(document.text)),
+                    lambda line: parse_text_line(line, labels),
+                )
             )
-        findings.progress(Phase.END, len(text_chunks) - 1)
-        return findings.found
-
-    chunks = chunk_elements(document.elements, context.options.chunk_size)
-    findings.chunks = len(chunks)
+    else:
+        for chunk in chunk_elements(document.elements, context.options.chunk_size):
+            calls.append(
+                _ChunkCall(
+                    chunk.number,
+                    template.render(elements=format_elements(chunk.elements, {})),
+                    # Indices outside the chunk are the model's error.
+                    lambda line, chunk=chunk: parse_index_line(line, labels, chunk.index_range),
+                )
+            )
+    findings.chunks = len(calls)
     findings.progress(Phase.START, 0)
-    for chunk in chunks:
-        _detect_chunk(chunk, template, labels, findings)
-    findings.progress(Phase.END, len(chunks) - 1)
+    for call in calls:
+        _detect_chunk(call, findings)
+    findings.progress(Phase.END, len(calls) - 1)
     return findings.found
 
 
-def _detect_text_chunk(
-    text: str, number: int, template: PromptTemplate, labels: frozenset[str], findings: _Findings
-) -> None:
-    """One fresh call for one chunk of the text."""
+@dataclass(frozen=True)
+class _ChunkCall:
+    """One chunk's detect call: its number, rendered (system, user) and line parser."""
+
+    number: int
+    prompt: tuple[str, str]
+    parse: Callable[[str], IndexItem | TextItem | LineRejected | None]
+
+
+def _detect_chunk(call: _ChunkCall, findings: _Findings) -> None:
+    """One fresh call for one chunk; each completed line is kept or recorded as rejected."""
     rejected: list[LineRejected] = []
     findings.kept_in_call.clear()
 
-    def on_text_line(line: str) -> None:
-        if findings.keep(parse_text_line(line, labels), line, rejected):
-            findings.progress(Phase.PROGRESS, number)
+    def on_line(line: str) -> None:
+        if findings.keep(call.parse(line), line, rejected):
+            findings.progress(Phase.PROGRESS, call.number)
 
-    system, user = template.render(document=text)
-    reply = findings.context.call_lines(Step.DETECT, system, user, on_text_line, rejected)
-    findings.context.record(Step.DETECT, reply, rejected, chunk=number)
-
-
-def _detect_chunk(
-    chunk: Chunk, template: PromptTemplate, labels: frozenset[str], findings: _Findings
-) -> None:
-    """One fresh call for one chunk; indices outside it are the model's error."""
-    rejected: list[LineRejected] = []
-    findings.kept_in_call.clear()
-
-    def on_index_line(line: str) -> None:
-        if findings.keep(parse_index_line(line, labels, chunk.index_range), line, rejected):
-            findings.progress(Phase.PROGRESS, chunk.number)
-
-    system, user = template.render(elements=format_elements(chunk.elements, {}))
-    reply = findings.context.call_lines(Step.DETECT, system, user, on_index_line, rejected)
-    findings.context.record(Step.DETECT, reply, rejected, chunk=chunk.number)
+    system, user = call.prompt
+    reply = findings.context.call_lines(Step.DETECT, system, user, on_line, rejected)
+    findings.context.record(Step.DETECT, reply, rejected, chunk=call.number)

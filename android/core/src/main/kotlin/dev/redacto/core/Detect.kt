@@ -125,43 +125,49 @@ suspend fun detect(
     val labels = template.labels.toSet()
     val findings = Findings(context, category, already.map(::detectionKey).toMutableSet())
 
-    if (document.mode == Mode.TEXT) {
-        val textChunks = chunkText(document.text, context.options.chunkSize)
-        findings.chunks = textChunks.size
-        findings.progress(Phase.START, 0)
-        for (chunk in textChunks) {
-            // One fresh call for one chunk of the text.
-            val rejected = mutableListOf<LineRejected>()
-            findings.keptInCall.clear()
-            val (system, user) = template.render(mapOf("document" to chunk.of(document.text)))
-            val reply =
-                context.callLines(Step.DETECT, system, user, rejected) { line ->
-                    if (findings.keep(parseTextLine(line, labels), line, rejected)) {
-                        findings.progress(Phase.PROGRESS, chunk.number)
-                    }
-                }
-            context.record(Step.DETECT, reply, rejected, chunk = chunk.number)
-        }
-        findings.progress(Phase.END, textChunks.size - 1)
-        return findings.found
-    }
-
-    val chunks = chunkElements(document.elements, context.options.chunkSize)
-    findings.chunks = chunks.size
-    findings.progress(Phase.START, 0)
-    for (chunk in chunks) {
-        // One fresh call per chunk; indices outside it are the model's error.
-        val rejected = mutableListOf<LineRejected>()
-        findings.keptInCall.clear()
-        val (system, user) = template.render(mapOf("elements" to formatElements(chunk.elements)))
-        val reply =
-            context.callLines(Step.DETECT, system, user, rejected) { line ->
-                if (findings.keep(parseIndexLine(line, labels, chunk.indexRange), line, rejected)) {
-                    findings.progress(Phase.PROGRESS, chunk.number)
+    val calls =
+        if (document.mode == Mode.TEXT) {
+            chunkText(document.text, context.options.chunkSize).map { chunk ->
+                ChunkCall(chunk.number, template.render(mapOf("document" to chunk.of(document.text)))) { line ->
+                    parseTextLine(line, labels)
                 }
             }
-        context.record(Step.DETECT, reply, rejected, chunk = chunk.number)
-    }
-    findings.progress(Phase.END, chunks.size - 1)
+        } else {
+            chunkElements(document.elements, context.options.chunkSize).map { chunk ->
+                ChunkCall(chunk.number, template.render(mapOf("elements" to formatElements(chunk.elements)))) { line ->
+                    // Indices outside the chunk are the model's error.
+                    parseIndexLine(line, labels, chunk.indexRange)
+                }
+            }
+        }
+    findings.chunks = calls.size
+    findings.progress(Phase.START, 0)
+    for (call in calls) detectChunk(call, findings, context)
+    findings.progress(Phase.END, calls.size - 1)
     return findings.found
+}
+
+/** One chunk's detect call: its number, rendered (system, user) and line parser. */
+private class ChunkCall(
+    val number: Int,
+    val prompt: Pair<String, String>,
+    val parse: (String) -> ParsedLine?,
+)
+
+/** One fresh call for one chunk; each completed line is kept or recorded as rejected. */
+private suspend fun detectChunk(
+    call: ChunkCall,
+    findings: Findings,
+    context: StepContext,
+) {
+    val rejected = mutableListOf<LineRejected>()
+    findings.keptInCall.clear()
+    val (system, user) = call.prompt
+    val reply =
+        context.callLines(Step.DETECT, system, user, rejected) { line ->
+            if (findings.keep(call.parse(line), line, rejected)) {
+                findings.progress(Phase.PROGRESS, call.number)
+            }
+        }
+    context.record(Step.DETECT, reply, rejected, chunk = call.number)
 }
