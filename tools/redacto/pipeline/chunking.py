@@ -53,6 +53,10 @@ class TextChunk:
         """This chunk's part of `text` (the text it was cut from)."""
         return text[self.start : self.end]
 
+    def overlaps(self, start: int, end: int) -> bool:
+        """Do characters `[start, end)` of the text share at least one with this chunk?"""
+        return start < self.end and self.start < end
+
 
 _WORD = re.compile(r"\S+")
 

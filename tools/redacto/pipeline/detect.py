@@ -102,6 +102,13 @@ class _Findings:
         return True
 
 
+def item_key(item: IndexItem | TextItem) -> int | str:
+    """The `detection_key` the item's detection will have."""
+    if isinstance(item, IndexItem):
+        return item.index
+    return value_key(item.value)
+
+
 def item_line(item: IndexItem | TextItem) -> str:
     """The canonical line for an item (`1:NAME`, `NAME: value`)."""
     if isinstance(item, IndexItem):

@@ -169,7 +169,7 @@ def chunk_listings(
         here = {
             detection_key(detection)
             for span, detection in found
-            if span.start < chunk.end and chunk.start < span.end
+            if chunk.overlaps(span.start, span.end)
         }
         listed = [
             d for d in detections if detection_key(d) in here or detection_key(d) not in placed

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from redacto.document import Category, Detection, Document, Mode, Source, Step
 from redacto.pipeline.chunking import chunk_elements, chunk_text, format_elements
-from redacto.pipeline.detect import detection_key, item_line
+from redacto.pipeline.detect import detection_key, item_key, item_line
 from redacto.pipeline.locator import Locator
 from redacto.pipeline.parsing import (
     IndexItem,
@@ -27,7 +27,6 @@ from redacto.pipeline.parsing import (
     parse_index_line,
     parse_text_line,
 )
-from redacto.pipeline.placeholders import value_key
 from redacto.pipeline.redact import ImageRedaction, TextRedaction
 from redacto.pipeline.state import Phase, ProgressEvent, StepContext
 
@@ -116,10 +115,9 @@ class _Judge(ABC):
         )
 
     def _missed_in_earlier_chunk(self, item: IndexItem | TextItem) -> bool:
-        key = item.index if isinstance(item, IndexItem) else value_key(item.value)
-        return any(
-            detection_key(missed) == key for missed in self.outcome.missed[: self.call_start]
-        )
+        key = item_key(item)
+        earlier = self.outcome.missed[: self.call_start]
+        return any(detection_key(missed) == key for missed in earlier)
 
 
 @dataclass

@@ -230,7 +230,7 @@ class _DocumentExamples:
         detections: list[Detection] = []
         seen: set[str] = set()
         for span in sorted(self.document.pii, key=lambda s: s.start):
-            if chunk is not None and not (span.start < chunk.end and chunk.start < span.end):
+            if chunk is not None and not chunk.overlaps(span.start, span.end):
                 continue
             value = self.document.span_text(span)
             key = value_key(value)

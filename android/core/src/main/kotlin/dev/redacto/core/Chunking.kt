@@ -37,6 +37,12 @@ data class TextChunk(
 ) {
     /** This chunk's part of [text] (the text it was cut from). */
     fun of(text: String): String = text.substring(text.offsetByCodePoints(0, start), text.offsetByCodePoints(0, end))
+
+    /** Do code points `[start, end)` of the text share at least one with this chunk? */
+    fun overlaps(
+        start: Int,
+        end: Int,
+    ): Boolean = start < this.end && this.start < end
 }
 
 private val WORD = PyText.regex("""\S+""")

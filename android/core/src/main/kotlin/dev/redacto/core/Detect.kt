@@ -39,6 +39,11 @@ fun unionDetections(
 }
 
 /** The canonical line for an item (`1:NAME`, `NAME: value`). */
+/** The [detectionKey] the item's detection will have. */
+fun itemKey(item: IndexItem): DetectionKey = DetectionKey.ByIndex(item.index)
+
+fun itemKey(item: TextItem): DetectionKey = DetectionKey.ByValue(valueKey(item.value))
+
 fun itemLine(item: IndexItem): String = "${item.index}:${item.label}"
 
 fun itemLine(item: TextItem): String = "${item.label}: ${item.value}"

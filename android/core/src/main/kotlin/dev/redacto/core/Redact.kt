@@ -149,7 +149,7 @@ fun chunkListings(
     return chunkText(text, size).mapNotNull { chunk ->
         val here =
             found
-                .filter { (span, _) -> span.start < chunk.end && chunk.start < span.end }
+                .filter { (span, _) -> chunk.overlaps(span.start, span.end) }
                 .map { detectionKey(it.second) }
                 .toSet()
         val listed = detections.filter { detectionKey(it) in here || detectionKey(it) !in placed }

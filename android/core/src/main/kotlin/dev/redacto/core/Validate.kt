@@ -92,8 +92,8 @@ private abstract class Judge(
     private fun missedInEarlierChunk(item: ParsedLine): Boolean {
         val key =
             when (item) {
-                is IndexItem -> DetectionKey.ByIndex(item.index)
-                is TextItem -> DetectionKey.ByValue(valueKey(item.value))
+                is IndexItem -> itemKey(item)
+                is TextItem -> itemKey(item)
                 else -> return false
             }
         return outcome.missed.take(callStart).any { detectionKey(it) == key }
