@@ -13,6 +13,7 @@ from redacto.pipeline import PipelineOptions, run_pipeline
 from redacto.pipeline.chunking import CHUNK_SIZE
 from redacto.pipeline.parsing import parse_text_line
 from redacto.prompts import PromptLibrary
+from redacto.rules import recognizers_for
 from redacto.tuning import TrainingExample, build_examples, word_labels
 
 
@@ -86,6 +87,28 @@ def test_fail_examples_name_exactly_what_their_redaction_left_readable(examples)
             else:
                 index, label = line.split(":")
                 assert f"[{index}] [{label}_" not in body  # still readable, not a placeholder
+
+
+def test_single_leftover_fails_outnumber_passes_and_favour_what_no_rule_finds(smoke, examples):
+    validate = [e for e in examples if e.step is Step.VALIDATE]
+    passes = [e for e in validate if e.answer == "PASS"]
+    ones = [e for e in validate if e.id.endswith("-fail-one")]
+    assert len(validate) - len(passes) > len(passes)
+    assert {e.mode for e in ones} == {Mode.TEXT, Mode.IMAGE}
+    by_id = {d.id: d for d in smoke}
+    for example in ones:
+        missed = example.answer.splitlines()[1:]
+        labels = {
+            line.split(":")[1].strip() if example.mode is Mode.IMAGE else line.split(":")[0]
+            for line in missed
+        }
+        assert len(labels) == 1, example.id  # one value: its words share its label
+        if example.mode is Mode.TEXT:
+            assert len(missed) == 1, example.id
+        rule_labels = {r.label for r in recognizers_for(by_id[example.document_id].category)}
+        gold_labels = {s.label for s in by_id[example.document_id].pii}
+        if gold_labels - rule_labels:
+            assert labels <= gold_labels - rule_labels, example.id
 
 
 def test_pass_examples_leave_no_gold_value_readable(smoke, examples):

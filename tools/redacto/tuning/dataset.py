@@ -11,8 +11,11 @@ would give:
   `LABEL: value` line per distinct gold value, per 150-word chunk of the text;
 - redact (text): per chunk that holds a gold value, the chunk with `[LABEL_N]` placeholders,
   numbered by the pipeline's redact step over the whole text;
-- validate: `PASS` on the fully redacted output, and `FAIL` plus the missed gold items on a
-  deliberately incomplete redaction (every third distinct value left readable), per chunk.
+- validate: `PASS` on the fully redacted output, and `FAIL` plus the missed gold items on
+  two deliberately incomplete redactions, per chunk: every third distinct value left
+  readable, and a single value left readable (preferably one the category's rules cannot
+  find, as a real model's leftovers are). FAIL examples outnumber PASS ones: a wrong FAIL
+  costs the pipeline a round, a wrong PASS leaks.
 
 A text of one chunk (every corpus text) gives one example per step, named without a chunk.
 
@@ -21,7 +24,8 @@ Everything is deterministic: the same documents give the same examples in the sa
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import zlib
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
@@ -47,10 +51,13 @@ from redacto.pipeline.redact import (
 )
 from redacto.pipeline.state import PipelineOptions, StepContext
 from redacto.prompts import PromptLibrary
+from redacto.rules import recognizers_for
 
 NONE_ANSWER = "NONE"
 LEAVE_EVERY = 3
-"""The incomplete redaction for a FAIL example leaves every third distinct value readable."""
+"""One incomplete redaction for FAIL examples leaves every third distinct value readable."""
+
+ValueKey = Callable[[Detection], str]
 
 
 class TrainingExample(BaseModel):
@@ -59,7 +66,7 @@ class TrainingExample(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     id: str
-    """`<document id>/<step>-<mode>[-chunk N][-pass|-fail]`: unique and stable."""
+    """`<document id>/<step>-<mode>[-chunk N][-pass|-fail|-fail-one]`: unique and stable."""
     document_id: str
     step: Step
     mode: Mode
@@ -196,28 +203,39 @@ class _DocumentExamples:
                 validate.render(document=chunk.of(complete.text)),
                 "PASS",
             )
-        kept, left = _leave_some(detections)
-        if not left:
-            return
-        partial = redact_text(document, kept, self.context, 1, ask_model=False)
-        for chunk in chunk_text(partial.text, self.chunk_size):
-            in_chunk = [d for d in left if self._readable_in(d, partial.replacements, chunk)]
-            if not in_chunk:
-                continue  # nothing left readable here: the complete redaction's PASS covers it
-            missed = "\n".join(f"{d.label}: {d.value}" for d in in_chunk)
-            yield self._example(
-                named("validate-text", chunk, "-fail"),
-                Step.VALIDATE,
-                Mode.TEXT,
-                validate.render(document=chunk.of(partial.text)),
-                f"FAIL\n{missed}",
-            )
+        for outcome, (kept, left) in self._incomplete(detections, _value_of):
+            partial = redact_text(document, kept, self.context, 1, ask_model=False)
+            for chunk in chunk_text(partial.text, self.chunk_size):
+                in_chunk = [d for d in left if self._readable_in(d, partial.replacements, chunk)]
+                if not in_chunk:
+                    continue  # nothing left readable here: the complete redaction's PASS covers it
+                missed = "\n".join(f"{d.label}: {d.value}" for d in in_chunk)
+                yield self._example(
+                    named("validate-text", chunk, f"-{outcome}"),
+                    Step.VALIDATE,
+                    Mode.TEXT,
+                    validate.render(document=chunk.of(partial.text)),
+                    f"FAIL\n{missed}",
+                )
+
+    def _incomplete(
+        self, detections: list[Detection], key: ValueKey
+    ) -> Iterator[tuple[str, tuple[list[Detection], list[Detection]]]]:
+        """The incomplete redactions FAIL examples are made from, by name: `fail` leaves
+        every third distinct value readable, `fail-one` a single value (skipped when that is
+        the same split)."""
+        some = _leave_some(detections, key)
+        yield "fail", some
+        rule_labels = {r.label for r in recognizers_for(self.document.category)}
+        one = _leave_one(detections, key, rule_labels, self.document.id)
+        if one[1] != some[1]:
+            yield "fail-one", one
 
     def _readable_in(
         self, detection: Detection, replacements: tuple[Replacement, ...], chunk: TextChunk
     ) -> bool:
         """Does one of the detection's gold spans land in this chunk of the redacted text?"""
-        key = value_key(detection.value or "")
+        key = _value_of(detection)
         return any(
             chunk.start <= _redacted_offset(span.start, replacements) < chunk.end
             for span in self.document.pii
@@ -274,10 +292,10 @@ class _DocumentExamples:
             return
         complete = redact_elements(document, detections, self.context, 1)
         yield from self._image_validate(complete.elements, [], "pass")
-        kept, left = _leave_some(detections, key=lambda d: value_key(elements[d.index].text))
-        if left:
+        word_key: ValueKey = lambda d: value_key(elements[d.index].text)  # type: ignore[index]  # noqa: E731
+        for outcome, (kept, left) in self._incomplete(detections, word_key):
             partial = redact_elements(document, kept, self.context, 1)
-            yield from self._image_validate(partial.elements, left, "fail")
+            yield from self._image_validate(partial.elements, left, outcome)
 
     def _image_validate(
         self, redacted: tuple[Element, ...], missed: list[Detection], outcome: str
@@ -286,7 +304,7 @@ class _DocumentExamples:
         validate = self.prompts.prompt(Step.VALIDATE, Mode.IMAGE, self.document.category)
         for chunk in chunk_elements(redacted, self.chunk_size):
             in_chunk = [d for d in missed if d.index in chunk.index_range]
-            if outcome == "fail" and not in_chunk:
+            if outcome != "pass" and not in_chunk:
                 continue  # nothing left readable here: the complete redaction's PASS covers it
             answer = "\n".join(["FAIL", *(f"{d.index}:{d.label}" for d in in_chunk)])
             yield self._example(
@@ -334,22 +352,45 @@ def _redacted_offset(offset: int, replacements: tuple[Replacement, ...]) -> int:
     return offset + shift
 
 
-def _leave_some(
-    detections: list[Detection], key=lambda d: value_key(d.value or "")
-) -> tuple[list[Detection], list[Detection]]:
-    """Split detections into (redacted, left readable): every third distinct value stays.
+def _value_of(detection: Detection) -> str:
+    return value_key(detection.value or "")
 
-    Values, not detections, are left out, so a value redacted elsewhere cannot hide the
-    one left readable (the pipeline numbers and locates by value).
-    """
-    values: list[str] = []
+
+def _distinct_values(detections: list[Detection], key: ValueKey) -> dict[str, str]:
+    """Each distinct value's key and its first label, in reading order."""
+    values: dict[str, str] = {}
     for detection in detections:
-        if key(detection) not in values:
-            values.append(key(detection))
-    left_values = set(values[LEAVE_EVERY - 1 :: LEAVE_EVERY] or values[:1])
+        values.setdefault(key(detection), detection.label)
+    return values
+
+
+def _split_off(
+    detections: list[Detection], key: ValueKey, left_values: set[str]
+) -> tuple[list[Detection], list[Detection]]:
+    """(redacted, left readable). Whole values are left out, so a value redacted elsewhere
+    cannot hide the one left readable (the pipeline numbers and locates by value)."""
     kept = [d for d in detections if key(d) not in left_values]
     left = [d for d in detections if key(d) in left_values]
     return kept, left
+
+
+def _leave_some(
+    detections: list[Detection], key: ValueKey
+) -> tuple[list[Detection], list[Detection]]:
+    """Every third distinct value stays readable (the first, if there are fewer than three)."""
+    values = list(_distinct_values(detections, key))
+    return _split_off(detections, key, set(values[LEAVE_EVERY - 1 :: LEAVE_EVERY] or values[:1]))
+
+
+def _leave_one(
+    detections: list[Detection], key: ValueKey, rule_labels: set[str], seed: str
+) -> tuple[list[Detection], list[Detection]]:
+    """One distinct value stays readable, chosen by `seed` among those whose label no rule
+    finds (names, addresses: what a model's own detection misses), else among all."""
+    values = _distinct_values(detections, key)
+    candidates = [v for v, label in values.items() if label not in rule_labels] or list(values)
+    chosen = candidates[zlib.crc32(seed.encode("utf-8")) % len(candidates)]
+    return _split_off(detections, key, {chosen})
 
 
 def examples_summary(examples: Iterable[TrainingExample]) -> dict[str, int]:
