@@ -49,6 +49,20 @@ def test_false_pass_is_a_pass_on_a_document_that_still_leaks() -> None:
     assert validator.status_counts == {"PASS": 2, "NEEDS_REVIEW": 1}
 
 
+def test_false_pass_counts_the_validators_verdict_even_when_the_status_was_capped() -> None:
+    leaky = scored(PERFECT[:1], Status.NEEDS_REVIEW, Category.MEDICAL)
+    clean = scored(PERFECT, Status.NEEDS_REVIEW, Category.MEDICAL)
+    scores = [
+        leaky.model_copy(update={"validator_verdict": "PASS"}),  # PASS not trusted: capped
+        clean.model_copy(update={"validator_verdict": "PASS"}),
+        clean.model_copy(update={"validator_verdict": "FAIL"}),
+    ]
+    validator = summarize_mode(Mode.TEXT, scores).validator
+    assert (validator.passes, validator.false_passes) == (2, 1)
+    assert validator.leaky_passed_rate == 1.0
+    assert validator.status_counts == {"NEEDS_REVIEW": 3}
+
+
 def test_classification_accuracy_and_confusion() -> None:
     scores = [
         scored(PERFECT, Status.PASS, Category.MEDICAL),

@@ -61,7 +61,10 @@ def run_vector(vector: Vector, prompts: PromptLibrary) -> tuple[PipelineResult, 
     engine = ScriptedEngine.from_mapping(raw.get("replies", {}), uri=f"scripted:{vector.name}")
     category = Category(raw["category"]) if "category" in raw else None
     options = PipelineOptions(
-        rules=raw.get("rules", False), category=category, chunk_size=raw.get("chunk_size", 150)
+        rules=raw.get("rules", False),
+        category=category,
+        chunk_size=raw.get("chunk_size", 150),
+        trust_validator_pass=raw.get("trust_validator_pass", True),
     )
     result = run_pipeline(vector_document(raw), engine, prompts, options=options)
     return result, engine
@@ -88,6 +91,7 @@ def check_vector(vector: Vector, result: PipelineResult, engine: ScriptedEngine)
         "count_shown",
         "redact_fallback",
         "validator_missed",
+        "validator_verdict",
     ):
         if key in expect:
             actual = getattr(report, key)

@@ -58,6 +58,7 @@ class ReviewReason(StrEnum):
     STILL_FAILING = "validator still failing after the last round"
     NOTHING_USABLE = "validator failed without naming anything usable"
     NOT_LOCATED = "detections could not be located"
+    PASS_NOT_TRUSTED = "this model's validator PASS is not trusted"
 
 
 class RunReport(BaseModel):
@@ -81,6 +82,9 @@ class RunReport(BaseModel):
     review_reasons: list[ReviewReason] = Field(default_factory=list)
     redact_fallback: bool = False
     validator_missed: list[str] = Field(default_factory=list)
+    validator_verdict: str | None = None
+    """The last validate round's verdict (`PASS`/`FAIL`); None when no validation ran. It
+    differs from `status` when the run needs review for another reason."""
     steps: list[StepTrace] = Field(default_factory=list)
     parse_errors: list[ParseError] = Field(default_factory=list)
     model: ModelInfo

@@ -136,10 +136,11 @@ def run_command(
 ) -> None:
     """Run the pipeline over a suite; rerunning into the same --out resumes."""
     from redacto.evaluation.pipeline_system import PipelineSystem
-    from redacto.models import ModelError, resolve_model
+    from redacto.models import ModelError, resolve_model, validator_trusted
 
     try:
         model = resolve_model(model)
+        trusted = validator_trusted(model)
     except ModelError as error:
         _err.print(f"[red]cannot start the pipeline:[/red] {error}")
         raise typer.Exit(2) from error
@@ -155,7 +156,13 @@ def run_command(
     )
     out = out or _default_out(suite, model, mode, ocr)
     try:
-        system = PipelineSystem(model, ocr=ocr.value, rules=rules, gold_category=gold_category)
+        system = PipelineSystem(
+            model,
+            ocr=ocr.value,
+            rules=rules,
+            gold_category=gold_category,
+            trust_validator_pass=trusted,
+        )
     except Exception as error:
         _err.print(f"[red]cannot start the pipeline:[/red] {type(error).__name__}: {error}")
         raise typer.Exit(2) from error

@@ -117,7 +117,9 @@ def redact_command(
         console.print(f"[red]error:[/red] {error}", highlight=False)
         raise typer.Exit(EXIT_ERROR) from None
 
-    options = PipelineOptions(rules=not no_rules, category=category)
+    options = PipelineOptions(
+        rules=not no_rules, category=category, trust_validator_pass=_validator_trusted(uri)
+    )
     try:
         engine = open_engine(uri)
     except EngineError as error:
@@ -158,6 +160,15 @@ def _resolve_model(model: str | None) -> str:
         return resolve_model(model or DEFAULT_MODEL)
     except ModelError as error:
         raise EngineError(str(error)) from error
+
+
+def _validator_trusted(uri: str) -> bool:
+    from redacto.models import ModelError, validator_trusted
+
+    try:
+        return validator_trusted(uri)
+    except ModelError:
+        return False  # a manifest that cannot be read cannot vouch for its model
 
 
 def write_outputs_safely(report: RunReport, out_dir: Path, console: Console) -> None:

@@ -35,17 +35,20 @@ class PipelineSystem:
         ocr: OcrChoice = "gold",
         rules: bool = True,
         gold_category: bool = False,
+        trust_validator_pass: bool = True,
     ) -> None:
         self.engine = open_engine(engine_uri)
         self.prompts = PromptLibrary.load()
         self.reader = PageReader(ocr)
-        self.options = PipelineOptions(rules=rules)
+        self.options = PipelineOptions(rules=rules, trust_validator_pass=trust_validator_pass)
         self.gold_category = gold_category
         identity = self.engine.identity
         sha = f" sha256 {identity.sha256[:12]}" if identity.sha256 else ""
         given = "; gold category given" if gold_category else ""
+        untrusted = "" if trust_validator_pass else "; validator PASS not trusted"
         self.identity = (
-            f"{identity.name}{sha} ({engine_uri}); rules {'on' if rules else 'off'}{given}"
+            f"{identity.name}{sha} ({engine_uri}); rules {'on' if rules else 'off'}"
+            f"{given}{untrusted}"
         )
 
     def predict(
@@ -79,6 +82,7 @@ def prediction_from_result(
         # A given category is not the model's answer: classification is not scored then.
         "category": None if report.category_given else report.category,
         "status": report.status,
+        "validator_verdict": report.validator_verdict,
         "rounds": report.rounds,
         "steps": tuple(report.steps),
         "parse_errors": len(report.parse_errors),

@@ -42,9 +42,9 @@ class PredictedBox(_Frozen):
 class Prediction(_Frozen):
     """One system's output for one document in one mode, plus what it cost.
 
-    `status` is the run's verdict: PASS means the validator accepted the output, which the
-    scorer checks against the gold labels (a PASS with a leak is a false PASS). Systems
-    without a validator (Presidio) leave it None.
+    `status` is the run's outcome and `validator_verdict` its validator's last word: a
+    validator PASS on a page that still leaks is a false PASS, whether or not the status
+    was capped at NEEDS_REVIEW. Systems without a validator (Presidio) leave both None.
     """
 
     mode: Mode
@@ -52,6 +52,7 @@ class Prediction(_Frozen):
     boxes: tuple[PredictedBox, ...] = ()
     category: Category | None = None
     status: Status | None = None
+    validator_verdict: str | None = None
     rounds: int = 0
     steps: tuple[StepTrace, ...] = ()
     parse_errors: int = 0

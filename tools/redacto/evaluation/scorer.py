@@ -114,6 +114,8 @@ class DocumentScore(BaseModel):
     category: Category
     predicted_category: Category | None
     status: Status | None
+    validator_verdict: str | None = None
+    """None in scores written before verdicts were recorded: their status stands in."""
     rounds: int
     tally: Tally
     labels: dict[str, LabelTally]
@@ -127,6 +129,13 @@ class DocumentScore(BaseModel):
     def leaked(self) -> bool:
         """True when at least one gold PII word stayed readable."""
         return self.tally.protected_words < self.tally.pii_words
+
+    @property
+    def validator_passed(self) -> bool:
+        """The validator's last verdict was PASS (the status may still be NEEDS_REVIEW)."""
+        if self.validator_verdict is not None:
+            return self.validator_verdict == "PASS"
+        return self.status is Status.PASS
 
 
 @dataclass(frozen=True)
@@ -227,6 +236,7 @@ def score_document(
         category=document.category,
         predicted_category=prediction.category,
         status=prediction.status,
+        validator_verdict=prediction.validator_verdict,
         rounds=prediction.rounds,
         tally=tally,
         labels=labels,

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 
 from pydantic import BaseModel, ConfigDict
 
-from redacto.document import Category, Mode, Status, Step
+from redacto.document import Category, Mode, Step
 from redacto.evaluation.scorer import DocumentScore, LabelTally, Tally
 
 
@@ -99,8 +99,10 @@ class Classification(_Model):
 class Validator(_Model):
     """How far the validator's PASS can be trusted.
 
-    `false_pass_rate` = PASS verdicts on documents that still leaked / all PASS verdicts:
-    the chance that a PASS shown to the user is wrong. `leaky_passed_rate` is the other
+    `false_pass_rate` = validator PASS verdicts on documents that still leaked / all its
+    PASS verdicts: the chance that the validator's PASS is wrong. It is measured on the
+    verdict, not the status, so a model whose PASS the pipeline does not trust (status
+    capped at NEEDS_REVIEW) is still measured. `leaky_passed_rate` is the other
     view: of the documents that leaked, how many were waved through.
     """
 
@@ -206,7 +208,7 @@ def _classification(scores: Iterable[DocumentScore]) -> Classification:
 
 def _validator(scores: Sequence[DocumentScore]) -> Validator:
     judged = [score for score in scores if score.status is not None]
-    passes = [score for score in judged if score.status is Status.PASS]
+    passes = [score for score in judged if score.validator_passed]
     false_passes = sum(score.leaked for score in passes)
     leaky = [score for score in judged if score.leaked]
     return Validator(
@@ -215,7 +217,7 @@ def _validator(scores: Sequence[DocumentScore]) -> Validator:
         false_passes=false_passes,
         false_pass_rate=ratio(false_passes, len(passes)),
         leaky_documents=len(leaky),
-        leaky_passed_rate=ratio(sum(s.status is Status.PASS for s in leaky), len(leaky)),
+        leaky_passed_rate=ratio(sum(s.validator_passed for s in leaky), len(leaky)),
         status_counts=dict(Counter(score.status.value for score in judged if score.status)),
     )
 

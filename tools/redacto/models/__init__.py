@@ -53,6 +53,7 @@ __all__ = [
     "model_dir",
     "model_file",
     "resolve_model",
+    "validator_trusted",
     "verify_model",
 ]
 
@@ -112,6 +113,28 @@ def resolve_model(name_or_uri: str) -> str:
     manifest, quant = _split(name_or_uri)
     built_record(name_or_uri)
     return f"litertlm:{model_file(manifest.name, quant)}"
+
+
+def validator_trusted(name_or_uri: str) -> bool:
+    """May a run on this model end PASS on its validator's word?
+
+    A manifest name (`redacto-270m`, `redacto-270m@int4`), or a `.litertlm` file named as
+    builds name them (`redacto-270m-int8.litertlm`, in any folder), answers with the
+    manifest's `[pipeline] trust_validator_pass`. Other engines (a GGUF, a server, a
+    scripted engine, a file of another name) are the user's own choice and are trusted.
+    """
+    scheme, sep, rest = name_or_uri.partition(":")
+    if sep and rest and scheme.isidentifier():
+        if scheme != "litertlm":
+            return True
+        name_or_uri = rest
+    as_path = Path(name_or_uri)
+    if as_path.suffix == ".litertlm":
+        names = [m.name for m in list_manifests() if as_path.stem.startswith(f"{m.name}-")]
+        if not names:
+            return True
+        return load_manifest(max(names, key=len)).pipeline.trust_validator_pass
+    return _split(name_or_uri)[0].pipeline.trust_validator_pass
 
 
 def verify_model(name_or_path: str, threads: int | None = None) -> VerifyFigures:

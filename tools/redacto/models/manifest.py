@@ -141,6 +141,14 @@ class VerifySettings(_Strict):
     max_output_tokens: int = 32
 
 
+class PipelineSettings(_Strict):
+    """How the pipeline may use this model's answers."""
+
+    trust_validator_pass: bool = True
+    """False when the model's validator was measured saying PASS on pages that still
+    leaked: a run on it then ends NEEDS_REVIEW instead of PASS (fail closed)."""
+
+
 class Manifest(_Strict):
     """One `models/<name>.toml`."""
 
@@ -153,6 +161,7 @@ class Manifest(_Strict):
     export: ExportSettings = ExportSettings()
     chat: ChatSettings = ChatSettings()
     verify: VerifySettings = VerifySettings()
+    pipeline: PipelineSettings = PipelineSettings()
     min_ram_gb: float = 4
     path: Path = Field(exclude=True)
 
@@ -172,7 +181,7 @@ class Manifest(_Strict):
 
     def fingerprint(self, quant: str) -> str:
         """A hash of everything that shapes the built file; a change forces a rebuild."""
-        digest = hashlib.sha256(self.model_dump_json(exclude={"verify"}).encode())
+        digest = hashlib.sha256(self.model_dump_json(exclude={"verify", "pipeline"}).encode())
         digest.update(quant.encode())
         template = self.chat_template_text()
         if template is not None:

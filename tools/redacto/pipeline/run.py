@@ -47,6 +47,7 @@ class _Run:
         self.named_by_validator: list[str] = []
         self.rounds = 0
         self.reasons: list[ReviewReason] = []
+        self.verdict: Verdict | None = None
         self.model_pieces: tuple[tuple[Span, Detection], ...] = ()
 
     def execute(self) -> PipelineResult:
@@ -73,8 +74,10 @@ class _Run:
                 self.document, redaction, self.detections, category, self.context, round_number
             )
             self.named_by_validator.extend(check.named)
-            verdict = check.verdict
+            verdict = self.verdict = check.verdict
             if verdict is Verdict.PASS:
+                if not self.context.options.trust_validator_pass:
+                    self.reasons.append(ReviewReason.PASS_NOT_TRUSTED)
                 break
             if not check.missed:
                 self.reasons.append(ReviewReason.NOTHING_USABLE)
@@ -150,6 +153,7 @@ class _Run:
             detections=list(self.detections),
             review_reasons=list(self.reasons),
             validator_missed=list(self.named_by_validator),
+            validator_verdict=self.verdict.value if self.verdict else None,
             steps=list(self.context.traces),
             parse_errors=list(self.context.parse_errors),
             model=ModelInfo(uri=identity.uri, name=identity.name, sha256=identity.sha256),

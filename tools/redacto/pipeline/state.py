@@ -47,6 +47,10 @@ class PipelineOptions:
     chunk_size: int = CHUNK_SIZE
     max_rounds: int = 3
     budget: OutputBudget = field(default_factory=OutputBudget)
+    trust_validator_pass: bool = True
+    """False for a model whose validator was measured saying PASS on pages that still leaked
+    (its manifest's `[pipeline] trust_validator_pass`): its PASS verdict ends the rounds but
+    the run ends NEEDS_REVIEW, never PASS."""
 
 
 class Phase(StrEnum):
