@@ -1,9 +1,8 @@
 """The embedded default through `litertlm:` (runs where it has been built:
-`redacto model build gemma-3-270m`, ≈ 7 min — too slow to build on every CI run).
+`redacto model build redacto-270m`, ≈ 8 min — too slow to build on every CI run).
 
-Gemma 3 270M here is the *base* model: in Gemma's turn format it mostly echoes the prompt
-instead of answering, so these tests check the plumbing (prompt shape, system message,
-determinism), not the quality of its answers.
+These tests check the plumbing (prompt shape, system message, determinism), not the
+quality of the answers: the eval suite measures that (`docs/tuning.md`).
 """
 
 from __future__ import annotations

