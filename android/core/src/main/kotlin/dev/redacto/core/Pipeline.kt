@@ -49,6 +49,7 @@ private class PipelineRun(
     val namedByValidator = mutableListOf<String>()
     var rounds = 0
     val reasons = mutableListOf<ReviewReason>()
+    var lastVerdict: Verdict? = null
     var modelPieces: List<Pair<Span, Detection>> = emptyList()
 
     suspend fun execute(): PipelineResult {
@@ -76,7 +77,11 @@ private class PipelineRun(
             val check = validate(document, redaction, detections, category, context, round)
             namedByValidator.addAll(check.named)
             verdict = check.verdict
-            if (verdict == Verdict.PASS) break
+            lastVerdict = verdict
+            if (verdict == Verdict.PASS) {
+                if (!context.options.trustValidatorPass) reasons.add(ReviewReason.PASS_NOT_TRUSTED)
+                break
+            }
             if (check.missed.isEmpty()) {
                 reasons.add(ReviewReason.NOTHING_USABLE)
                 break
@@ -149,6 +154,7 @@ private class PipelineRun(
             detections = detections.toList(),
             reviewReasons = reasons.toList(),
             validatorMissed = namedByValidator.toList(),
+            validatorVerdict = lastVerdict?.name,
             steps = context.traces.toList(),
             parseErrors = context.parseErrors.toList(),
             model = ModelInfo(uri = identity.uri, name = identity.name, sha256 = identity.sha256),

@@ -44,6 +44,7 @@ enum class ReviewReason(
     STILL_FAILING("validator still failing after the last round"),
     NOTHING_USABLE("validator failed without naming anything usable"),
     NOT_LOCATED("detections could not be located"),
+    PASS_NOT_TRUSTED("this model's validator PASS is not trusted"),
 }
 
 /**
@@ -67,6 +68,12 @@ data class RunReport(
     val reviewReasons: List<ReviewReason> = emptyList(),
     val redactFallback: Boolean = false,
     val validatorMissed: List<String> = emptyList(),
+    /**
+     * The last validate round's verdict, `PASS` or `FAIL` ([Verdict] names, as Python's
+     * `validator_verdict`); null when no validation ran. It differs from [status] when the run
+     * needs review for another reason.
+     */
+    val validatorVerdict: String? = null,
     val steps: List<StepTrace> = emptyList(),
     val parseErrors: List<ParseError> = emptyList(),
     val model: ModelInfo,

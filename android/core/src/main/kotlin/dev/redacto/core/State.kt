@@ -37,6 +37,12 @@ data class PipelineOptions(
     val chunkSize: Int = CHUNK_SIZE,
     val maxRounds: Int = 3,
     val budget: OutputBudget = OutputBudget(),
+    /**
+     * False for a model whose validator was measured saying PASS on pages that still leaked
+     * (its manifest's `[pipeline] trust_validator_pass`, compiled into [ModelTrust]): its PASS
+     * verdict ends the rounds but the run ends NEEDS_REVIEW, never PASS.
+     */
+    val trustValidatorPass: Boolean = true,
 )
 
 enum class Phase { START, PROGRESS, END }

@@ -45,6 +45,7 @@ class PipelineVectorTest {
                 "rules",
                 "category",
                 "chunk_size",
+                "trust_validator_pass",
                 "expect",
             )
 
@@ -68,6 +69,7 @@ class PipelineVectorTest {
                     rules = if (raw.has("rules")) raw.bool("rules") else false,
                     category = if (raw.has("category")) category(raw.string("category")) else null,
                     chunkSize = if (raw.has("chunk_size")) raw.int("chunk_size") else CHUNK_SIZE,
+                    trustValidatorPass = if (raw.has("trust_validator_pass")) raw.bool("trust_validator_pass") else true,
                 )
             val result = runPipeline(vectorDocument(raw), engine, options = options, rules = Rules.DETECTOR)
             check(raw.obj("expect"), result, engine)
@@ -124,6 +126,9 @@ class PipelineVectorTest {
                 report.validatorMissed,
                 "validator_missed",
             )
+        }
+        if (expect.has("validator_verdict")) {
+            assertEquals(expect.stringOrNull("validator_verdict"), report.validatorVerdict, "validator_verdict")
         }
         if (expect.has("detections")) checkDetections("detections", expect.array("detections"), report.detections)
         if (expect.has("not_located")) checkDetections("not_located", expect.array("not_located"), report.notLocated)
