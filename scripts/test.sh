@@ -12,8 +12,9 @@ say "ruff"
 ruff check tools tests scripts
 ruff format --check tools tests scripts
 
-say "generated Kotlin prompts are up to date"
+say "generated Kotlin prompts and model trust are up to date"
 redacto prompts kotlin --check
+redacto model kotlin --check
 
 say "Python tests"
 pytest -q "$@"

@@ -21,7 +21,14 @@ COMMANDS = list(walk(ROOT))
 
 def test_the_expected_commands_exist():
     names = {" ".join(path) for path, _ in COMMANDS}
-    for expected in ["redact", "model build", "model verify", "prompts kotlin", "eval run"]:
+    for expected in [
+        "redact",
+        "model build",
+        "model verify",
+        "prompts kotlin",
+        "model kotlin",
+        "eval run",
+    ]:
         assert expected in names
 
 

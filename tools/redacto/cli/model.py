@@ -1,4 +1,4 @@
-"""`redacto model list | build | verify | path`: a thin layer over `redacto.models`."""
+"""`redacto model list | build | verify | path | kotlin`: a thin layer over `redacto.models`."""
 
 from __future__ import annotations
 
@@ -11,6 +11,13 @@ from rich.table import Table
 
 from redacto import models
 from redacto.cli._app import app
+from redacto.models.kotlin import (
+    KOTLIN_RELATIVE_PATH,
+    StaleModelTrustError,
+    check_kotlin,
+    write_kotlin,
+)
+from redacto.models.manifest import REPO_ROOT
 from redacto.models.record import BuildRecord, VerifyFigures
 
 model_app = typer.Typer(
@@ -111,6 +118,32 @@ def path(
     except models.ModelError as error:
         raise _fail(error) from error
     typer.echo(uri.removeprefix("litertlm:"))
+
+
+@model_app.command("kotlin")
+def kotlin(
+    check: Annotated[
+        bool, typer.Option("--check", help="Fail (exit 1) if the committed file is stale.")
+    ] = False,
+    out: Annotated[
+        Path | None, typer.Option("--out", help=f"Output file (default: {KOTLIN_RELATIVE_PATH}).")
+    ] = None,
+) -> None:
+    """Render each manifest's trust_validator_pass into ModelTrust.kt for the app."""
+    try:
+        manifests = models.list_manifests()
+    except models.ModelError as error:
+        raise _fail(error) from error
+    target = out or REPO_ROOT / KOTLIN_RELATIVE_PATH
+    if check:
+        try:
+            check_kotlin(manifests, target)
+        except StaleModelTrustError as error:
+            raise _fail(error) from None
+        typer.echo(f"{target} is up to date")
+        return
+    changed = write_kotlin(manifests, target)
+    typer.echo(f"{'wrote' if changed else 'unchanged'} {target}")
 
 
 def _print_record(record: BuildRecord) -> None:

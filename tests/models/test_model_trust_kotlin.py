@@ -1,0 +1,166 @@
+"""`ModelTrust.kt`: the manifests' trust flags in the app, never stale, same rule as Python."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import redacto.cli.model  # noqa: F401 - registers `model` on the app
+from redacto.cli._app import app
+from redacto.models import list_manifests, validator_trusted
+from redacto.models.kotlin import (
+    KOTLIN_RELATIVE_PATH,
+    StaleModelTrustError,
+    check_kotlin,
+    render_kotlin,
+)
+from redacto.models.manifest import REPO_ROOT
+
+COMMITTED = REPO_ROOT / KOTLIN_RELATIVE_PATH
+KOTLINC = REPO_ROOT / ".cache/kotlin/node_modules/kotlin-compiler/bin/kotlinc-jvm"
+runner = CliRunner()
+
+TINY_UNTRUSTED = """
+name = "tiny"
+description = "a tiny model whose validator is not trusted"
+licence = "l"
+[source]
+kind = "tiny"
+corpus = "corpus.txt"
+[quant.int8]
+method = "hf-export"
+recipe = "dynamic_wi8_afp32"
+[pipeline]
+trust_validator_pass = false
+"""
+
+FILE_NAMES = [
+    "redacto-270m-int8.litertlm",
+    "redacto-270m-int4.litertlm",
+    "/data/user/0/dev.redacto/files/models/redacto-270m-int8.litertlm",
+    "gemma-3-270m-int8.litertlm",
+    "gemma-4-e2b-int4.litertlm",
+    "tiny-int8.litertlm",
+    "other.litertlm",
+    "my-model.litertlm",
+    "redacto-270m.litertlm",
+]
+
+
+def test_committed_file_is_current():
+    check_kotlin(list_manifests(), COMMITTED)
+    assert COMMITTED.read_text(encoding="utf-8").isascii()
+
+
+def test_the_generated_map_holds_every_manifests_flag():
+    entries = re.findall(r'^\s+"([^"]+)" to (true|false),$', COMMITTED.read_text(), re.MULTILINE)
+    expected = {m.name: m.pipeline.trust_validator_pass for m in list_manifests()}
+    assert {name: flag == "true" for name, flag in entries} == expected
+    assert expected["redacto-270m"] is False
+
+
+def test_cli_check_passes_then_fails_on_a_stale_file(tmp_path: Path):
+    result = runner.invoke(app, ["model", "kotlin", "--check"])
+    assert result.exit_code == 0, result.output
+    stale = tmp_path / "ModelTrust.kt"
+    text = COMMITTED.read_text(encoding="utf-8")
+    assert '"redacto-270m" to false,' in text
+    stale.write_text(text.replace('"redacto-270m" to false,', '"redacto-270m" to true,'))
+    result = runner.invoke(app, ["model", "kotlin", "--check", "--out", str(stale)])
+    assert result.exit_code == 1
+    assert "stale" in result.output and "redacto model kotlin" in result.output
+
+
+def test_a_manifest_change_makes_the_committed_file_stale(tmp_path: Path, monkeypatch):
+    (tmp_path / "corpus.txt").write_text("some text")
+    (tmp_path / "tiny.toml").write_text(TINY_UNTRUSTED)
+    monkeypatch.setenv("REDACTO_MODELS_DIR", str(tmp_path))
+    result = runner.invoke(app, ["model", "kotlin", "--check"])
+    assert result.exit_code == 1 and "stale" in result.output
+    with pytest.raises(StaleModelTrustError):
+        check_kotlin(list_manifests(), COMMITTED)
+    assert '"tiny" to false,' in render_kotlin(list_manifests())
+
+
+def test_cli_writes_the_file_and_reports_missing(tmp_path: Path):
+    out = tmp_path / "ModelTrust.kt"
+    result = runner.invoke(app, ["model", "kotlin", "--check", "--out", str(out)])
+    assert result.exit_code == 1 and "missing" in result.output
+    assert runner.invoke(app, ["model", "kotlin", "--out", str(out)]).exit_code == 0
+    assert out.read_text(encoding="utf-8") == render_kotlin(list_manifests())
+    assert "unchanged" in runner.invoke(app, ["model", "kotlin", "--out", str(out)]).output
+
+
+DUMP_KT = """
+import dev.redacto.core.ModelTrust
+import java.io.File
+
+fun main(args: Array<String>) {
+    val names = File(args[0]).readLines()
+    val answers = names.map { ModelTrust.validatorTrusted(it) }
+    File(args[1]).writeText(answers.joinToString("\\n"))
+}
+"""
+
+
+NESTED_NAMES = {"tiny": True, "tiny-big": False, "tiny-big-x": True}
+"""Manifest names that prefix one another: the longest name a file's stem starts with wins."""
+
+NESTED_FILES = [
+    "tiny-int8.litertlm",
+    "tiny-big-int8.litertlm",
+    "/sdcard/Download/tiny-big-int4.litertlm",
+    "tiny-big-x-int8.litertlm",
+    "tiny-bigger-int8.litertlm",
+    "tiny.litertlm",
+    "other-int8.litertlm",
+]
+
+
+def write_nested_manifests(folder: Path) -> None:
+    (folder / "corpus.txt").write_text("some text")
+    for name, trusted in NESTED_NAMES.items():
+        manifest = TINY_UNTRUSTED.replace('name = "tiny"', f'name = "{name}"')
+        if trusted:
+            manifest = manifest.replace("trust_validator_pass = false", "")
+        (folder / f"{name}.toml").write_text(manifest)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not KOTLINC.exists(), reason="kotlinc not installed (scripts/setup.sh)")
+@pytest.mark.parametrize("manifests", ["repository", "nested names"])
+def test_kotlin_answers_like_python_for_every_file_name(tmp_path: Path, monkeypatch, manifests):
+    """Compile the rendered object with kotlinc; its answers equal `validator_trusted`'s."""
+    source, names = COMMITTED, FILE_NAMES
+    if manifests == "nested names":
+        folder = tmp_path / "models"
+        folder.mkdir()
+        write_nested_manifests(folder)
+        monkeypatch.setenv("REDACTO_MODELS_DIR", str(folder))
+        source, names = tmp_path / "ModelTrust.kt", NESTED_FILES
+        source.write_text(render_kotlin(list_manifests()), encoding="utf-8")
+    (tmp_path / "Dump.kt").write_text(DUMP_KT, encoding="utf-8")
+    jar = tmp_path / "dump.jar"
+    env = {**os.environ, "JAVA_OPTS": "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"}
+    sources = [source, tmp_path / "Dump.kt"]
+    compile_run = subprocess.run(
+        [str(KOTLINC), "-jvm-target", "17", "-d", str(jar), *map(str, sources)],
+        capture_output=True, text=True, env=env, timeout=300,
+    )  # fmt: skip
+    assert compile_run.returncode == 0, compile_run.stderr[-3000:]
+    stdlib = KOTLINC.parent.parent / "lib" / "kotlin-stdlib.jar"
+    (tmp_path / "names.txt").write_text("\n".join(names), encoding="utf-8")
+    answers = tmp_path / "answers.txt"
+    subprocess.run(
+        ["java", "-cp", f"{jar}:{stdlib}", "DumpKt", str(tmp_path / "names.txt"), str(answers)],
+        check=True, timeout=120,
+    )  # fmt: skip
+    kotlin = [line == "true" for line in answers.read_text(encoding="utf-8").splitlines()]
+    python = [validator_trusted(name) for name in names]
+    assert kotlin == python
+    assert True in python and False in python
