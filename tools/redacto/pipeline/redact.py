@@ -12,6 +12,7 @@ is "not located": reported, and the run fails closed.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 
@@ -128,7 +129,7 @@ def redact_text(
     replacements = _number(_merge(found))
     covered_keys = {detection_key(detection) for _, detection in found}
     not_located = tuple(d for d in detections if detection_key(d) not in covered_keys)
-    redacted = _apply(text, replacements)
+    redacted = apply_replacements(text, replacements)
     context.emit(
         ProgressEvent(
             step=Step.REDACT, phase=Phase.END, round=round_number, found=len(replacements)
@@ -368,12 +369,19 @@ def _number(spans: list[tuple[Span, Detection]]) -> list[Replacement]:
     ]
 
 
-def _apply(text: str, replacements: list[Replacement]) -> str:
+def apply_replacements(
+    text: str, replacements: Sequence[Replacement], start: int = 0, end: int | None = None
+) -> str:
+    """`text[start:end]` with its (sorted, disjoint) replacements applied; one crossing the
+    range's edge is cut there, its placeholder kept."""
+    end = len(text) if end is None else end
     pieces: list[str] = []
-    position = 0
+    position = start
     for replacement in replacements:
-        pieces.append(text[position : replacement.span.start])
-        pieces.append(replacement.placeholder)
-        position = replacement.span.end
-    pieces.append(text[position:])
+        cut_start, cut_end = max(replacement.span.start, start), min(replacement.span.end, end)
+        if cut_start >= cut_end:
+            continue
+        pieces.extend((text[position:cut_start], replacement.placeholder))
+        position = cut_end
+    pieces.append(text[position:end])
     return "".join(pieces)

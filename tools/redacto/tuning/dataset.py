@@ -43,6 +43,7 @@ from redacto.pipeline.chunking import (
 from redacto.pipeline.placeholders import value_key
 from redacto.pipeline.redact import (
     Replacement,
+    apply_replacements,
     chunk_listings,
     locate_detections,
     redact_elements,
@@ -192,7 +193,7 @@ class _DocumentExamples:
                 Step.REDACT,
                 Mode.TEXT,
                 redact.render(document=chunk.of(text), detections=redact_listing(listed)),
-                _redacted_part(text, complete.replacements, chunk),
+                apply_replacements(text, complete.replacements, chunk.start, chunk.end),
             )
         validate = self.prompts.prompt(Step.VALIDATE, Mode.TEXT, category)
         for chunk in chunk_text(complete.text, self.chunk_size):
@@ -323,21 +324,6 @@ def _chunk_namer(chunks: int):
         return f"{step}{outcome}" if chunks == 1 else f"{step}-chunk{chunk.number}{outcome}"
 
     return named
-
-
-def _redacted_part(text: str, replacements: tuple[Replacement, ...], chunk: TextChunk) -> str:
-    """The chunk of `text` with its replacements applied (one crossing its edge is cut there)."""
-    pieces: list[str] = []
-    position = chunk.start
-    for replacement in replacements:
-        start = max(replacement.span.start, chunk.start)
-        end = min(replacement.span.end, chunk.end)
-        if start >= end:
-            continue
-        pieces.extend((text[position:start], replacement.placeholder))
-        position = end
-    pieces.append(text[position : chunk.end])
-    return "".join(pieces)
 
 
 def _redacted_offset(offset: int, replacements: tuple[Replacement, ...]) -> int:
