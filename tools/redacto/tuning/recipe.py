@@ -45,7 +45,9 @@ def tune_model(
     """Train (or continue) a LoRA adapter for `base` on one split of a corpus suite.
 
     The examples are written to `run_dir/examples.jsonl` on the first call and read back
-    on a resumed one, so a continued run trains on exactly the same data. With
+    on a resumed one, so a continued run trains on exactly the same data. To continue on
+    new data (the generator changed), move that file aside: the next call writes the
+    current examples and continues from the checkpoint, in a new seeded order. With
     `adapter_out`, the adapter and its data card are copied there.
     """
     manifest = load_manifest(base)
