@@ -6,6 +6,19 @@ import jinja2
 
 from redacto.models import load_manifest
 
+GOOD_TINY = """
+name = "{name}"
+description = "d"
+licence = "l"
+[source]
+kind = "tiny"
+corpus = "corpus.txt"
+[quant.int8]
+method = "hf-export"
+recipe = "dynamic_wi8_afp32"
+"""
+"""A minimal valid manifest of the tiny kind; `.format(name=...)` names it."""
+
 
 def render_turns(model: str, system: str, user: str) -> str:
     """The model's packaged chat template rendered for one system + user message, the

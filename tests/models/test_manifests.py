@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 
 import pytest
+from model_cases import GOOD_TINY
 
 from redacto.models import (
     DEFAULT_MODEL,
@@ -14,18 +15,6 @@ from redacto.models import (
     load_manifest,
 )
 from redacto.models.manifest import HuggingFaceSource, LoraSource, PypiGgufSource, TinySource
-
-GOOD_TINY = """
-name = "{name}"
-description = "d"
-licence = "l"
-[source]
-kind = "tiny"
-corpus = "corpus.txt"
-[quant.int8]
-method = "hf-export"
-recipe = "dynamic_wi8_afp32"
-"""
 
 
 def test_the_three_models_have_manifests():

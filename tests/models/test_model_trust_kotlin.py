@@ -8,6 +8,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from model_cases import GOOD_TINY
 from typer.testing import CliRunner
 
 import redacto.cli.model  # noqa: F401 - registers `model` on the app
@@ -25,19 +26,7 @@ COMMITTED = REPO_ROOT / KOTLIN_RELATIVE_PATH
 KOTLINC = REPO_ROOT / ".cache/kotlin/node_modules/kotlin-compiler/bin/kotlinc-jvm"
 runner = CliRunner()
 
-TINY_UNTRUSTED = """
-name = "tiny"
-description = "a tiny model whose validator is not trusted"
-licence = "l"
-[source]
-kind = "tiny"
-corpus = "corpus.txt"
-[quant.int8]
-method = "hf-export"
-recipe = "dynamic_wi8_afp32"
-[pipeline]
-trust_validator_pass = false
-"""
+TINY_UNTRUSTED = GOOD_TINY.format(name="tiny") + "[pipeline]\ntrust_validator_pass = false\n"
 
 FILE_NAMES = [
     "redacto-270m-int8.litertlm",

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from redacto.generated import StaleGeneratedFileError, check_generated, write_generated
 from redacto.models.manifest import Manifest
 from redacto.prompts.kotlin import kotlin_string
 
@@ -67,26 +68,17 @@ def render_kotlin(manifests: Sequence[Manifest]) -> str:
     return _HEADER.replace("@PACKAGE@", KOTLIN_PACKAGE) + entries + _FOOTER
 
 
-class StaleModelTrustError(RuntimeError):
+class StaleModelTrustError(StaleGeneratedFileError):
     """The committed `ModelTrust.kt` does not match what the manifests render."""
 
 
 def write_kotlin(manifests: Sequence[Manifest], out: Path) -> bool:
     """Write the rendered file; return whether its content changed."""
-    text = render_kotlin(manifests)
-    if out.is_file() and out.read_text(encoding="utf-8") == text:
-        return False
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(text, encoding="utf-8")
-    return True
+    return write_generated(render_kotlin(manifests), out)
 
 
 def check_kotlin(manifests: Sequence[Manifest], out: Path) -> None:
     """Raise StaleModelTrustError unless `out` holds exactly what the manifests render."""
-    if not out.is_file():
-        raise StaleModelTrustError(f"{out} is missing: run `redacto model kotlin`")
-    if out.read_text(encoding="utf-8") != render_kotlin(manifests):
-        raise StaleModelTrustError(
-            f"{out} is stale: models/ changed since it was generated; "
-            "run `redacto model kotlin` and commit the result"
-        )
+    check_generated(
+        render_kotlin(manifests), out, "models/", "redacto model kotlin", StaleModelTrustError
+    )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from redacto.generated import StaleGeneratedFileError, check_generated, write_generated
 from redacto.prompts.library import PromptLibrary, PromptTemplate
 
 KOTLIN_PACKAGE = "dev.redacto.core"
@@ -164,26 +165,17 @@ def render_kotlin(library: PromptLibrary) -> str:
     return "".join(parts)
 
 
-class StaleKotlinError(RuntimeError):
+class StaleKotlinError(StaleGeneratedFileError):
     """The committed `PipelinePrompts.kt` does not match what `prompts/` renders."""
 
 
 def write_kotlin(library: PromptLibrary, out: Path) -> bool:
     """Write the rendered file; return whether its content changed."""
-    text = render_kotlin(library)
-    if out.is_file() and out.read_text(encoding="utf-8") == text:
-        return False
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(text, encoding="utf-8")
-    return True
+    return write_generated(render_kotlin(library), out)
 
 
 def check_kotlin(library: PromptLibrary, out: Path) -> None:
     """Raise StaleKotlinError unless `out` holds exactly what the library renders."""
-    if not out.is_file():
-        raise StaleKotlinError(f"{out} is missing: run `redacto prompts kotlin`")
-    if out.read_text(encoding="utf-8") != render_kotlin(library):
-        raise StaleKotlinError(
-            f"{out} is stale: prompts/ changed since it was generated; "
-            "run `redacto prompts kotlin` and commit the result"
-        )
+    check_generated(
+        render_kotlin(library), out, "prompts/", "redacto prompts kotlin", StaleKotlinError
+    )
