@@ -252,6 +252,7 @@ def save_adapter(model, adapter_dir: Path) -> None:  # type: ignore[no-untyped-d
     config_path = adapter_dir / "adapter_config.json"
     config = json.loads(config_path.read_text(encoding="utf-8"))
     config["base_model_name_or_path"] = None  # the manifest names the base, not a local path
+    config["target_modules"] = sorted(config["target_modules"])  # peft writes a set's order
     config_path.write_text(json.dumps(config, indent=2, sort_keys=True) + "\n", encoding="utf-8")
 
 
