@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -12,6 +10,7 @@ from model_cases import GOOD_TINY
 from typer.testing import CliRunner
 
 import redacto.cli.model  # noqa: F401 - registers `model` on the app
+from kotlin_program import KOTLINC, run_kotlin_main
 from redacto.cli._app import app
 from redacto.models import list_manifests, validator_trusted
 from redacto.models.kotlin import (
@@ -23,7 +22,6 @@ from redacto.models.kotlin import (
 from redacto.models.manifest import REPO_ROOT
 
 COMMITTED = REPO_ROOT / KOTLIN_RELATIVE_PATH
-KOTLINC = REPO_ROOT / ".cache/kotlin/node_modules/kotlin-compiler/bin/kotlinc-jvm"
 runner = CliRunner()
 
 TINY_UNTRUSTED = GOOD_TINY.format(name="tiny") + "[pipeline]\ntrust_validator_pass = false\n"
@@ -133,22 +131,9 @@ def test_kotlin_answers_like_python_for_every_file_name(tmp_path: Path, monkeypa
         monkeypatch.setenv("REDACTO_MODELS_DIR", str(folder))
         source, names = tmp_path / "ModelTrust.kt", NESTED_FILES
         source.write_text(render_kotlin(list_manifests()), encoding="utf-8")
-    (tmp_path / "Dump.kt").write_text(DUMP_KT, encoding="utf-8")
-    jar = tmp_path / "dump.jar"
-    env = {**os.environ, "JAVA_OPTS": "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"}
-    sources = [source, tmp_path / "Dump.kt"]
-    compile_run = subprocess.run(
-        [str(KOTLINC), "-jvm-target", "17", "-d", str(jar), *map(str, sources)],
-        capture_output=True, text=True, env=env, timeout=300,
-    )  # fmt: skip
-    assert compile_run.returncode == 0, compile_run.stderr[-3000:]
-    stdlib = KOTLINC.parent.parent / "lib" / "kotlin-stdlib.jar"
     (tmp_path / "names.txt").write_text("\n".join(names), encoding="utf-8")
     answers = tmp_path / "answers.txt"
-    subprocess.run(
-        ["java", "-cp", f"{jar}:{stdlib}", "DumpKt", str(tmp_path / "names.txt"), str(answers)],
-        check=True, timeout=120,
-    )  # fmt: skip
+    run_kotlin_main([source], DUMP_KT, [str(tmp_path / "names.txt"), str(answers)], tmp_path)
     kotlin = [line == "true" for line in answers.read_text(encoding="utf-8").splitlines()]
     python = [validator_trusted(name) for name in names]
     assert kotlin == python

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
+from kotlin_program import KOTLINC, run_kotlin_main
 from redacto.cli import app
 from redacto.document import Category, Mode, Step
 from redacto.prompts import PromptLibrary, default_prompts_dir
@@ -25,7 +24,6 @@ from redacto.prompts.kotlin import (
 REPO = default_prompts_dir().parent
 COMMITTED = REPO / KOTLIN_RELATIVE_PATH
 LIBRARY = PromptLibrary.load()
-KOTLINC = REPO / ".cache/kotlin/node_modules/kotlin-compiler/bin/kotlinc-jvm"
 
 _LITERAL = r'"(?:[^"\\\n]|\\.)*"'
 _FIELD = re.compile(rf"(\w+) =\s*((?:{_LITERAL})(?:\s*\+\s*{_LITERAL})*|[\w.]+|listOf\([^)]*\))")
@@ -182,19 +180,10 @@ fun main(args: Array<String>) {
 def test_generated_kotlin_compiles_and_renders_like_python(tmp_path: Path):
     """Compile the committed file with kotlinc and compare its render() with Python's."""
     source_dir = REPO / "android/core/src/main/kotlin/dev/redacto/core"
-    (tmp_path / "Dump.kt").write_text("import dev.redacto.core.*\n" + DUMP_KT, encoding="utf-8")
-    jar = tmp_path / "dump.jar"
-    env = {**os.environ, "JAVA_OPTS": "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"}
-    sources = [source_dir / "Document.kt", COMMITTED, tmp_path / "Dump.kt"]
-    compile_run = subprocess.run(
-        [str(KOTLINC), "-jvm-target", "17", "-d", str(jar), *map(str, sources)],
-        capture_output=True, text=True, env=env, timeout=300,
-    )  # fmt: skip
-    assert compile_run.returncode == 0, compile_run.stderr[-3000:]
-    stdlib = KOTLINC.parent.parent / "lib" / "kotlin-stdlib.jar"
     out = tmp_path / "dump"
     out.mkdir()
-    subprocess.run(["java", "-cp", f"{jar}:{stdlib}", "DumpKt", str(out)], check=True, timeout=120)
+    sources = [source_dir / "Document.kt", COMMITTED]
+    run_kotlin_main(sources, "import dev.redacto.core.*\n" + DUMP_KT, [str(out)], tmp_path)
     values = {"document": "A $5 {{detections}} é", "elements": "[0] A", "detections": "NAME: A"}
     for template in LIBRARY.templates():
         runtime = {name: values[name] for name in template.variables}
