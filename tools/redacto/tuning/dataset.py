@@ -293,7 +293,10 @@ class _DocumentExamples:
             return
         complete = redact_elements(document, detections, self.context, 1)
         yield from self._image_validate(complete.elements, [], "pass")
-        word_key: ValueKey = lambda d: value_key(elements[d.index].text)  # type: ignore[index]  # noqa: E731
+
+        def word_key(detection: Detection) -> str:
+            return value_key(elements[detection.index].text)  # type: ignore[index]
+
         for outcome, (kept, left) in self._incomplete(detections, word_key):
             partial = redact_elements(document, kept, self.context, 1)
             yield from self._image_validate(partial.elements, left, outcome)
