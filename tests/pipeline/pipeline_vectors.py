@@ -13,6 +13,8 @@ from typing import Any
 from redacto.document import Box, Category, Document, Element, Mode, Step
 from redacto.engines.scripted import ScriptedEngine
 from redacto.pipeline import PipelineOptions, PipelineResult, run_pipeline
+from redacto.pipeline.page_text import PageText
+from redacto.pipeline.state import ImageReading
 from redacto.prompts import PromptLibrary
 
 VECTORS_DIR = Path(__file__).resolve().parents[1] / "vectors" / "pipeline"
@@ -65,6 +67,8 @@ def run_vector(vector: Vector, prompts: PromptLibrary) -> tuple[PipelineResult, 
         category=category,
         chunk_size=raw.get("chunk_size", 150),
         trust_validator_pass=raw.get("trust_validator_pass", True),
+        image_reading=ImageReading(raw.get("image_reading", ImageReading.INDEXED.value)),
+        model_redact=raw.get("model_redact", True),
     )
     result = run_pipeline(vector_document(raw), engine, prompts, options=options)
     return result, engine
@@ -79,6 +83,9 @@ def check_vector(vector: Vector, result: PipelineResult, engine: ScriptedEngine)
     """Assert every expectation the vector states, plus the invariants every run keeps."""
     report = result.report
     expect = vector.expect
+    if "page_text" in expect:
+        page = PageText.of(vector_document(vector.raw).elements).text
+        assert page == expect["page_text"], page
     for step in Step:
         assert engine.remaining(step) == 0, f"{step.value}: scripted replies left unused"
     for key in (

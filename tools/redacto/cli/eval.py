@@ -38,6 +38,11 @@ class ModeOption(StrEnum):
     BOTH = "both"
 
 
+class ReadingOption(StrEnum):
+    INDEXED = "indexed"
+    TEXT = "text"
+
+
 class ImagePathOption(StrEnum):
     WORDS = "words"
     REDACTOR = "redactor"
@@ -133,14 +138,22 @@ def run_command(
     peer: Annotated[
         Path | None, typer.Option(help="A finished run (e.g. Presidio) to show beside this one.")
     ] = None,
+    image_reading: Annotated[
+        ReadingOption | None,
+        typer.Option(
+            help="How image mode shows a page to the model: indexed words or text lines "
+            "(default: the model manifest's choice)."
+        ),
+    ] = None,
 ) -> None:
     """Run the pipeline over a suite; rerunning into the same --out resumes."""
     from redacto.evaluation.pipeline_system import PipelineSystem
-    from redacto.models import ModelError, resolve_model, validator_trusted
+    from redacto.models import ModelError, pipeline_settings, resolve_model
+    from redacto.pipeline import ImageReading
 
     try:
         model = resolve_model(model)
-        trusted = validator_trusted(model)
+        settings = pipeline_settings(model)
     except ModelError as error:
         _err.print(f"[red]cannot start the pipeline:[/red] {error}")
         raise typer.Exit(2) from error
@@ -153,6 +166,7 @@ def run_command(
         rules=rules,
         gold_category=gold_category,
         limit=limit,
+        image_reading=image_reading.value if image_reading else None,
     )
     out = out or _default_out(suite, model, mode, ocr)
     try:
@@ -161,7 +175,11 @@ def run_command(
             ocr=ocr.value,
             rules=rules,
             gold_category=gold_category,
-            trust_validator_pass=trusted,
+            trust_validator_pass=settings.trust_validator_pass,
+            image_reading=ImageReading(
+                image_reading.value if image_reading else settings.image_reading
+            ),
+            model_redact=settings.model_redact,
         )
     except Exception as error:
         _err.print(f"[red]cannot start the pipeline:[/red] {type(error).__name__}: {error}")

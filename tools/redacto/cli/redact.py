@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -17,7 +17,7 @@ from rich.console import Console
 from redacto.cli._app import app
 from redacto.document import Category
 from redacto.engines import EngineError, open_engine
-from redacto.pipeline import Phase, PipelineOptions, ProgressEvent
+from redacto.pipeline import ImageReading, Phase, PipelineOptions, ProgressEvent
 from redacto.prompts import PromptError, PromptLibrary
 from redacto.redact_file import (
     EXIT_BAD_INPUT,
@@ -31,6 +31,9 @@ from redacto.redact_file import (
     write_outputs,
 )
 from redacto.report import RunReport, Status
+
+if TYPE_CHECKING:
+    from redacto.models import PipelineSettings
 
 EXIT_ERROR = EXIT_CODES[Status.ERROR]
 
@@ -117,8 +120,13 @@ def redact_command(
         console.print(f"[red]error:[/red] {error}", highlight=False)
         raise typer.Exit(EXIT_ERROR) from None
 
+    settings = _pipeline_settings(uri)
     options = PipelineOptions(
-        rules=not no_rules, category=category, trust_validator_pass=_validator_trusted(uri)
+        rules=not no_rules,
+        category=category,
+        trust_validator_pass=settings.trust_validator_pass,
+        image_reading=ImageReading(settings.image_reading),
+        model_redact=settings.model_redact,
     )
     try:
         engine = open_engine(uri)
@@ -162,13 +170,14 @@ def _resolve_model(model: str | None) -> str:
         raise EngineError(str(error)) from error
 
 
-def _validator_trusted(uri: str) -> bool:
-    from redacto.models import ModelError, validator_trusted
+def _pipeline_settings(uri: str) -> PipelineSettings:
+    from redacto.models import ModelError, PipelineSettings, pipeline_settings
 
     try:
-        return validator_trusted(uri)
+        return pipeline_settings(uri)
     except ModelError:
-        return False  # a manifest that cannot be read cannot vouch for its model
+        # A manifest that cannot be read cannot vouch for its model's validator.
+        return PipelineSettings(trust_validator_pass=False)
 
 
 def write_outputs_safely(report: RunReport, out_dir: Path, console: Console) -> None:

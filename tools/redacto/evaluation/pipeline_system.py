@@ -20,7 +20,7 @@ from redacto.engines import open_engine
 from redacto.evaluation.inputs import PageReader
 from redacto.evaluation.prediction import PredictedBox, PredictedSpan, Prediction
 from redacto.evaluation.results import OcrChoice
-from redacto.pipeline import PipelineOptions, PipelineResult, run_pipeline
+from redacto.pipeline import ImageReading, PipelineOptions, PipelineResult, run_pipeline
 from redacto.prompts import PromptLibrary
 
 _WORD = re.compile(r"\S+")
@@ -36,19 +36,27 @@ class PipelineSystem:
         rules: bool = True,
         gold_category: bool = False,
         trust_validator_pass: bool = True,
+        image_reading: ImageReading = ImageReading.INDEXED,
+        model_redact: bool = True,
     ) -> None:
         self.engine = open_engine(engine_uri)
         self.prompts = PromptLibrary.load()
         self.reader = PageReader(ocr)
-        self.options = PipelineOptions(rules=rules, trust_validator_pass=trust_validator_pass)
+        self.options = PipelineOptions(
+            rules=rules,
+            trust_validator_pass=trust_validator_pass,
+            image_reading=image_reading,
+            model_redact=model_redact,
+        )
         self.gold_category = gold_category
         identity = self.engine.identity
         sha = f" sha256 {identity.sha256[:12]}" if identity.sha256 else ""
         given = "; gold category given" if gold_category else ""
         untrusted = "" if trust_validator_pass else "; validator PASS not trusted"
+        no_redact_call = "" if model_redact else "; text redact call off"
         self.identity = (
-            f"{identity.name}{sha} ({engine_uri}); rules {'on' if rules else 'off'}"
-            f"{given}{untrusted}"
+            f"{identity.name}{sha} ({engine_uri}); rules {'on' if rules else 'off'}; "
+            f"image read as {image_reading.value}{given}{untrusted}{no_redact_call}"
         )
 
     def predict(

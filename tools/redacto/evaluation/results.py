@@ -49,6 +49,8 @@ class RunConfig(BaseModel):
     """Each document's own category is given to the pipeline (classify skipped), to measure
     detect, rules and validate apart from classification."""
     limit: int | None = None
+    image_reading: Literal["indexed", "text"] | None = None
+    """How image mode shows pages to the model; None: the model's manifest decides."""
 
     def same_work(self, other: RunConfig) -> bool:
         """True when `other` asks for the same predictions (the limit may grow on resume)."""

@@ -21,6 +21,7 @@ from redacto.models.build import (
 from redacto.models.manifest import (
     Manifest,
     ModelError,
+    PipelineSettings,
     UnknownModelError,
     list_manifests,
     load_manifest,
@@ -41,6 +42,7 @@ __all__ = [
     "ModelError",
     "ModelNotBuiltError",
     "OnProgress",
+    "PipelineSettings",
     "StageEvent",
     "StageRecord",
     "UnknownModelError",
@@ -52,6 +54,7 @@ __all__ = [
     "load_manifest",
     "model_dir",
     "model_file",
+    "pipeline_settings",
     "resolve_model",
     "validator_trusted",
     "verify_model",
@@ -116,26 +119,31 @@ def resolve_model(name_or_uri: str) -> str:
     return f"litertlm:{model_file(manifest.name, quant)}"
 
 
-def validator_trusted(name_or_uri: str) -> bool:
-    """May a run on this model end PASS on its validator's word?
+def pipeline_settings(name_or_uri: str) -> PipelineSettings:
+    """How the pipeline may use this model: its manifest's `[pipeline]` table.
 
     A manifest name (`redacto-270m`, `redacto-270m@int4`), or a `.litertlm` file named as
-    builds name them (`redacto-270m-int8.litertlm`, in any folder), answers with the
-    manifest's `[pipeline] trust_validator_pass`. Other engines (a GGUF, a server, a
-    scripted engine, a file of another name) are the user's own choice and are trusted.
+    builds name them (`redacto-270m-int8.litertlm`, in any folder), answers with its
+    manifest. Other engines (a GGUF, a server, a scripted engine, a file of another name)
+    are the user's own choice and get the defaults.
     """
     scheme, sep, rest = name_or_uri.partition(":")
     if sep and rest and scheme.isidentifier():
         if scheme != "litertlm":
-            return True
+            return PipelineSettings()
         name_or_uri = rest
     as_path = Path(name_or_uri)
     if as_path.suffix == ".litertlm":
         names = [m.name for m in list_manifests() if as_path.stem.startswith(f"{m.name}-")]
         if not names:
-            return True
-        return load_manifest(max(names, key=len)).pipeline.trust_validator_pass
-    return _split(name_or_uri)[0].pipeline.trust_validator_pass
+            return PipelineSettings()
+        return load_manifest(max(names, key=len)).pipeline
+    return _split(name_or_uri)[0].pipeline
+
+
+def validator_trusted(name_or_uri: str) -> bool:
+    """May a run on this model end PASS on its validator's word (`pipeline_settings`)?"""
+    return pipeline_settings(name_or_uri).trust_validator_pass
 
 
 def verify_model(name_or_path: str, threads: int | None = None) -> VerifyFigures:

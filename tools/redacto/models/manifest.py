@@ -147,6 +147,12 @@ class PipelineSettings(_Strict):
     trust_validator_pass: bool = True
     """False when the model's validator was measured saying PASS on pages that still
     leaked: a run on it then ends NEEDS_REVIEW instead of PASS (fail closed)."""
+    image_reading: Literal["indexed", "text"] = "indexed"
+    """How image-mode detect and validate show a page to this model: `[i] word` lines
+    answered by index, or the page's text lines answered by value (chosen by the eval)."""
+    model_redact: bool = True
+    """False when the eval never accepted this model's text-mode redact answer: the call
+    is skipped and the deterministic locator pass redacts."""
 
 
 class Manifest(_Strict):

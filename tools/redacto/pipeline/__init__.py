@@ -7,6 +7,7 @@ parsers live in `parsing`, placeholders in `placeholders`, the text locator in `
 
 from redacto.pipeline.run import run_pipeline
 from redacto.pipeline.state import (
+    ImageReading,
     OnEvent,
     OutputBudget,
     Phase,
@@ -16,6 +17,7 @@ from redacto.pipeline.state import (
 )
 
 __all__ = [
+    "ImageReading",
     "OnEvent",
     "OutputBudget",
     "Phase",

@@ -1,9 +1,12 @@
 """Step 2 — Detect: the category's own prompt finds the identifiers, one line per item.
 
 Image mode shows the elements as an indexed list, 150 per call, and reads `INDEX:LABEL`
-lines; text mode shows the text, 150 words per call, and reads `LABEL: value` lines. Each
-line is acted on as soon as it is complete (the count on screen rises while the model
-talks). Lines that cannot be used are dropped and recorded as parse errors.
+lines; text mode shows the text, 150 words per call, and reads `LABEL: value` lines. Image
+mode's text reading shows the page as text lines like text mode and maps each value back
+onto the elements it covers (`page_text`); a value it cannot place stays a value-only
+detection, which the redact step reports as not located. Each line is acted on as soon as
+it is complete (the count on screen rises while the model talks). Lines that cannot be used
+are dropped and recorded as parse errors.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from dataclasses import dataclass, field
 
 from redacto.document import Category, Detection, Document, Mode, Source, Step
 from redacto.pipeline.chunking import chunk_elements, chunk_text, format_elements
+from redacto.pipeline.page_text import PageText
 from redacto.pipeline.parsing import (
     IndexItem,
     LineRejected,
@@ -22,7 +26,7 @@ from redacto.pipeline.parsing import (
     parse_text_line,
 )
 from redacto.pipeline.placeholders import value_key
-from redacto.pipeline.state import Phase, ProgressEvent, StepContext
+from redacto.pipeline.state import ImageReading, Phase, ProgressEvent, StepContext
 
 
 def detection_key(detection: Detection) -> int | str:
@@ -60,6 +64,8 @@ class _Findings:
     found: list[Detection] = field(default_factory=list)
     chunks: int | None = None
     kept_in_call: set[int | str] = field(default_factory=set)
+    page: PageText | None = None
+    """The page as text, when an image is read as text: where values are placed."""
 
     def progress(self, phase: Phase, chunk: int | None = None) -> None:
         self.context.emit(
@@ -78,28 +84,49 @@ class _Findings:
         item: IndexItem | TextItem | LineRejected | None,
         line: str,
         rejected: list[LineRejected],
-    ) -> bool:
-        """File one parsed line: a new detection (True), a rejection, or nothing."""
+    ) -> int:
+        """File one parsed line: how many new detections it gave, or a rejection."""
         if item is None:
-            return False
+            return 0
         if isinstance(item, LineRejected):
             rejected.append(item)
-            return False
-        if isinstance(item, IndexItem):
-            detection = Detection(label=item.label, source=Source.DETECT, round=1, index=item.index)
-        else:
-            detection = Detection(label=item.label, source=Source.DETECT, round=1, value=item.value)
-        key = detection_key(detection)
-        if key in self.seen:
-            # Found by a rule or in an earlier chunk (a name recurs in a long text): no fault
-            # of the model's. Said twice in one answer: a duplicate.
-            if key in self.kept_in_call:
-                rejected.append(LineRejected(line, RejectReason.DUPLICATE))
-            return False
-        self.seen.add(key)
-        self.kept_in_call.add(key)
-        self.found.append(detection)
-        return True
+            return 0
+        fresh = 0
+        said_before = False
+        for detection in item_detections(item, Source.DETECT, 1, self.page):
+            key = detection_key(detection)
+            if key in self.seen:
+                # Found by a rule or in an earlier chunk (a name recurs in a long text): no
+                # fault of the model's. Said twice in one answer: a duplicate.
+                said_before = said_before or key in self.kept_in_call
+                continue
+            self.seen.add(key)
+            self.kept_in_call.add(key)
+            self.found.append(detection)
+            fresh += 1
+        if said_before and not fresh:
+            rejected.append(LineRejected(line, RejectReason.DUPLICATE))
+        return fresh
+
+
+def item_detections(
+    item: IndexItem | TextItem, source: Source, round_number: int, page: PageText | None = None
+) -> list[Detection]:
+    """The detections one named item stands for.
+
+    An index is its element; a text-mode value is itself. On a page read as text (`page`), a
+    value is every element the locator places it on, each carrying the value; a value it
+    cannot place stays a value-only detection (reported as not located, never dropped).
+    """
+    if isinstance(item, IndexItem):
+        return [Detection(label=item.label, source=source, round=round_number, index=item.index)]
+    indices = page.locate(item.value) if page is not None else ()
+    if not indices:
+        return [Detection(label=item.label, source=source, round=round_number, value=item.value)]
+    return [
+        Detection(label=item.label, source=source, round=round_number, index=i, value=item.value)
+        for i in indices
+    ]
 
 
 def item_key(item: IndexItem | TextItem) -> int | str:
@@ -124,29 +151,35 @@ def detect(
     `already` (the rule hits) seeds the running count shown to the user; the model naming
     one of them again is not counted as an error.
     """
-    template = context.prompts.prompt(Step.DETECT, document.mode, category)
-    labels = frozenset(template.labels)
     findings = _Findings(context, category, {detection_key(d) for d in already})
-    calls: list[_ChunkCall] = []
-    if document.mode is Mode.TEXT:
-        for text_chunk in chunk_text(document.text, context.options.chunk_size):
-            calls.append(
-                _ChunkCall(
-                    text_chunk.number,
-                    template.render(document=text_chunk.of(document.text)),
-                    lambda line: parse_text_line(line, labels),
-                )
+    if document.mode is Mode.IMAGE and context.options.image_reading is ImageReading.INDEXED:
+        template = context.prompts.prompt(Step.DETECT, Mode.IMAGE, category)
+        labels = frozenset(template.labels)
+        calls = [
+            _ChunkCall(
+                chunk.number,
+                template.render(elements=format_elements(chunk.elements, {})),
+                # Indices outside the chunk are the model's error.
+                lambda line, chunk=chunk: parse_index_line(line, labels, chunk.index_range),
             )
+            for chunk in chunk_elements(document.elements, context.options.chunk_size)
+        ]
     else:
-        for chunk in chunk_elements(document.elements, context.options.chunk_size):
-            calls.append(
-                _ChunkCall(
-                    chunk.number,
-                    template.render(elements=format_elements(chunk.elements, {})),
-                    # Indices outside the chunk are the model's error.
-                    lambda line, chunk=chunk: parse_index_line(line, labels, chunk.index_range),
-                )
+        # Text mode, or a page read as text: the same prompt, the same `LABEL: value` lines.
+        text = document.text
+        if document.mode is Mode.IMAGE:
+            findings.page = PageText.of(document.elements)
+            text = findings.page.text
+        template = context.prompts.prompt(Step.DETECT, Mode.TEXT, category)
+        labels = frozenset(template.labels)
+        calls = [
+            _ChunkCall(
+                text_chunk.number,
+                template.render(document=text_chunk.of(text)),
+                lambda line: parse_text_line(line, labels),
             )
+            for text_chunk in chunk_text(text, context.options.chunk_size)
+        ]
     findings.chunks = len(calls)
     findings.progress(Phase.START, 0)
     for call in calls:

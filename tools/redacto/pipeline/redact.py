@@ -66,13 +66,17 @@ class TextRedaction:
 def redact_elements(
     document: Document, detections: list[Detection], context: StepContext, round_number: int
 ) -> ImageRedaction:
-    """Map each detected index to its box and placeholder (numbered in reading order)."""
+    """Map each detected index to its box and placeholder (numbered in reading order).
+
+    A detection with no index (a value the text reading could not place on the page) and
+    one whose element has no box are not located: reported, and the run fails closed.
+    """
     context.emit(ProgressEvent(step=Step.REDACT, phase=Phase.START, round=round_number))
     by_index = {d.index: d for d in detections if d.index is not None}
     book = PlaceholderBook()
     shown: dict[int, str] = {}
     boxes: list[Box] = []
-    not_located: list[Detection] = []
+    not_located = [d for d in detections if d.index is None]
     for index in sorted(by_index):
         element = document.elements[index]
         shown[index] = book.assign(by_index[index].label, element.text)

@@ -106,7 +106,7 @@ class _Run:
             self.detections,
             self.context,
             round_number,
-            ask_model=ask_model,
+            ask_model=ask_model and self.context.options.model_redact,
             earlier_pieces=self.model_pieces,
         )
         self.model_pieces = redaction.model_pieces

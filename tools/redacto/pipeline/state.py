@@ -36,6 +36,18 @@ class OutputBudget:
         return int(getattr(self, step.value))
 
 
+class ImageReading(StrEnum):
+    """How detect and validate read an image-mode page (a model-manifest choice).
+
+    `indexed`: the elements as `[i] word` lines, answered with `INDEX:LABEL`. `text`: the
+    page as plain text lines (`page_text.PageText`), answered with `LABEL: value` and mapped
+    back onto the elements by the locator. Boxes are the elements' either way.
+    """
+
+    INDEXED = "indexed"
+    TEXT = "text"
+
+
 @dataclass(frozen=True)
 class PipelineOptions:
     """Knobs of one run. The defaults are the product's behaviour."""
@@ -51,6 +63,13 @@ class PipelineOptions:
     """False for a model whose validator was measured saying PASS on pages that still leaked
     (its manifest's `[pipeline] trust_validator_pass`): its PASS verdict ends the rounds but
     the run ends NEEDS_REVIEW, never PASS."""
+    image_reading: ImageReading = ImageReading.INDEXED
+    """How an image-mode page is shown to detect and validate (the manifest's
+    `[pipeline] image_reading`)."""
+    model_redact: bool = True
+    """Text mode: ask the model to rewrite the text with placeholders before the locator's
+    deterministic pass (the manifest's `[pipeline] model_redact`). False for a model whose
+    answers the eval never accepted: the call then costs time and changes nothing."""
 
 
 class Phase(StrEnum):

@@ -1,7 +1,8 @@
 """Step 4 — Validate: an independent judge reads only the redacted output.
 
 A fresh conversation with the category's validate prompt sees the redacted element list
-or the redacted text, chunked like detect, never the detector's answer. It says
+or the redacted text (a page read as text: its redacted lines), chunked like detect, never
+the detector's answer. It says
 `PASS`, or `FAIL` and the items still readable, in the detect step's format. Anything but a
 clean PASS is FAIL. Named items become detections (source validate, this round) when they
 are usable: a known label, inside the chunk, not redacted already, present in the document.
@@ -15,8 +16,9 @@ from dataclasses import dataclass, field
 
 from redacto.document import Category, Detection, Document, Mode, Source, Step
 from redacto.pipeline.chunking import chunk_elements, chunk_text, format_elements
-from redacto.pipeline.detect import detection_key, item_key, item_line
+from redacto.pipeline.detect import detection_key, item_detections, item_key, item_line
 from redacto.pipeline.locator import Locator
+from redacto.pipeline.page_text import PageText
 from redacto.pipeline.parsing import (
     IndexItem,
     LineRejected,
@@ -28,7 +30,7 @@ from redacto.pipeline.parsing import (
     parse_text_line,
 )
 from redacto.pipeline.redact import ImageRedaction, TextRedaction
-from redacto.pipeline.state import Phase, ProgressEvent, StepContext
+from redacto.pipeline.state import ImageReading, Phase, ProgressEvent, StepContext
 
 
 @dataclass
@@ -165,6 +167,33 @@ class _TextJudge(_Judge):
         return None
 
 
+@dataclass
+class _PageJudge(_Judge):
+    """A page read as text: named values are placed on the page's elements by the locator."""
+
+    page: PageText | None = None
+
+    def _admit(self, item: IndexItem | TextItem) -> RejectReason | None:
+        assert isinstance(item, TextItem) and self.page
+        detections = item_detections(item, Source.VALIDATE, self.round_number, self.page)
+        if detections[0].index is None:
+            return RejectReason.NOT_IN_DOCUMENT
+        fresh = [d for d in detections if d.index not in self.known]
+        if not fresh:
+            this_call = {d.index for d in self.outcome.missed[self.call_start :]}
+            named_twice = any(d.index in this_call for d in detections)
+            return RejectReason.DUPLICATE if named_twice else RejectReason.ALREADY_REDACTED
+        self.known.update(d.index for d in fresh if d.index is not None)
+        self.outcome.missed.extend(fresh)
+        return None
+
+    def _missed_in_earlier_chunk(self, item: IndexItem | TextItem) -> bool:
+        assert isinstance(item, TextItem) and self.page
+        indices = set(self.page.locate(item.value))
+        earlier = {missed.index for missed in self.outcome.missed[: self.call_start]}
+        return bool(indices) and indices <= earlier
+
+
 def validate(
     document: Document,
     redaction: ImageRedaction | TextRedaction,
@@ -174,13 +203,17 @@ def validate(
     round_number: int,
 ) -> Validation:
     """Judge the redacted output; returns the verdict and the usable missed items."""
-    template = context.prompts.prompt(Step.VALIDATE, document.mode, category)
-    labels = frozenset(template.labels)
     known = {detection_key(detection) for detection in detections}
     if document.mode is Mode.IMAGE:
         assert isinstance(redaction, ImageRedaction)
+        if context.options.image_reading is ImageReading.TEXT:
+            page = PageText.of(document.elements)
+            judge: _Judge = _PageJudge(context, category, round_number, known, page=page)
+            return _judge_text(judge, PageText.of(redaction.elements).text)
+        template = context.prompts.prompt(Step.VALIDATE, Mode.IMAGE, category)
+        labels = frozenset(template.labels)
         chunks = chunk_elements(redaction.elements, context.options.chunk_size)
-        judge: _Judge = _ImageJudge(context, category, round_number, known, len(chunks))
+        judge = _ImageJudge(context, category, round_number, known, len(chunks))
         judge.progress(Phase.START, 0)
         for chunk in chunks:
             system, user = template.render(elements=format_elements(chunk.elements, {}))
@@ -193,19 +226,26 @@ def validate(
         judge.progress(Phase.END, len(chunks) - 1)
         return judge.outcome
     assert isinstance(redaction, TextRedaction)
-    text_chunks = chunk_text(redaction.text, context.options.chunk_size)
     judge = _TextJudge(
         context,
         category,
         round_number,
         known,
-        len(text_chunks),
         locator=Locator(document.text),
         redaction=redaction,
     )
+    return _judge_text(judge, redaction.text)
+
+
+def _judge_text(judge: _Judge, redacted: str) -> Validation:
+    """Ask the text-mode validate prompt about `redacted`, one call per 150-word chunk."""
+    template = judge.context.prompts.prompt(Step.VALIDATE, Mode.TEXT, judge.category)
+    labels = frozenset(template.labels)
+    text_chunks = chunk_text(redacted, judge.context.options.chunk_size)
+    judge.chunks = len(text_chunks)
     judge.progress(Phase.START, 0)
     for text_chunk in text_chunks:
-        system, user = template.render(document=text_chunk.of(redaction.text))
+        system, user = template.render(document=text_chunk.of(redacted))
         judge.run(system, user, lambda line: parse_text_line(line, labels), text_chunk.number)
     judge.progress(Phase.END, len(text_chunks) - 1)
     return judge.outcome

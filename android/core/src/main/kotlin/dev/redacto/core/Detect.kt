@@ -4,10 +4,12 @@ package dev.redacto.core
  * Step 2 — Detect: the category's own prompt finds the identifiers, one line per item.
  *
  * Image mode shows the elements as an indexed list, 150 per call, and reads `INDEX:LABEL`
- * lines; text mode shows the text, 150 words per call, and reads `LABEL: value` lines. Each
- * line is acted on as soon as it is complete (the count on screen rises while the model
- * talks). Lines that cannot be used are dropped and recorded as parse errors. Mirrors
- * `pipeline/detect.py`.
+ * lines; text mode shows the text, 150 words per call, and reads `LABEL: value` lines. Image
+ * mode's text reading shows the page as text lines like text mode and maps each value back
+ * onto the elements it covers ([PageText]); a value it cannot place stays a value-only
+ * detection, which the redact step reports as not located. Each line is acted on as soon as
+ * it is complete (the count on screen rises while the model talks). Lines that cannot be
+ * used are dropped and recorded as parse errors. Mirrors `pipeline/detect.py`.
  */
 
 /** What makes two detections the same thing: the element (image) or the value (text). */
@@ -38,12 +40,43 @@ fun unionDetections(
     return (existing + added) to added
 }
 
-/** The canonical line for an item (`1:NAME`, `NAME: value`). */
+/**
+ * The detections one named item stands for. An index is its element; a text-mode value is
+ * itself. On a page read as text ([page]), a value is every element the locator places it on,
+ * each carrying the value; a value it cannot place stays a value-only detection (reported as
+ * not located, never dropped).
+ */
+fun itemDetections(
+    item: ParsedLine,
+    source: Source,
+    round: Int,
+    page: PageText? = null,
+): List<Detection> =
+    when (item) {
+        is IndexItem -> {
+            listOf(Detection(label = item.label, source = source, round = round, index = item.index))
+        }
+
+        is TextItem -> {
+            val indices = page?.locate(item.value).orEmpty()
+            if (indices.isEmpty()) {
+                listOf(Detection(label = item.label, source = source, round = round, value = item.value))
+            } else {
+                indices.map { Detection(label = item.label, source = source, round = round, index = it, value = item.value) }
+            }
+        }
+
+        is LineRejected -> {
+            error("a rejected line names no detection")
+        }
+    }
+
 /** The [detectionKey] the item's detection will have. */
 fun itemKey(item: IndexItem): DetectionKey = DetectionKey.ByIndex(item.index)
 
 fun itemKey(item: TextItem): DetectionKey = DetectionKey.ByValue(valueKey(item.value))
 
+/** The canonical line for an item (`1:NAME`, `NAME: value`). */
 fun itemLine(item: IndexItem): String = "${item.index}:${item.label}"
 
 fun itemLine(item: TextItem): String = "${item.label}: ${item.value}"
@@ -58,11 +91,12 @@ private class Findings(
     var chunks: Int? = null
     val keptInCall = mutableSetOf<DetectionKey>()
 
+    /** A PROGRESS event names the element just detected ([index]), so its box can be drawn. */
     fun progress(
         phase: Phase,
         chunk: Int? = null,
+        index: Int? = null,
     ) {
-        val index = if (phase == Phase.PROGRESS) found.lastOrNull()?.index else null
         context.emit(
             ProgressEvent(
                 step = Step.DETECT,
@@ -76,42 +110,37 @@ private class Findings(
         )
     }
 
-    /** Files one parsed line: a new detection (true), a rejection, or nothing. */
+    /** The page as text, when an image is read as text: where values are placed. */
+    var page: PageText? = null
+
+    /** Files one parsed line: the new detections it gave (in order), a rejection, or nothing. */
     fun keep(
         item: ParsedLine?,
         line: String,
         rejected: MutableList<LineRejected>,
-    ): Boolean {
-        val detection =
-            when (item) {
-                null -> {
-                    return false
-                }
-
-                is LineRejected -> {
-                    rejected.add(item)
-                    return false
-                }
-
-                is IndexItem -> {
-                    Detection(label = item.label, source = Source.DETECT, round = 1, index = item.index)
-                }
-
-                is TextItem -> {
-                    Detection(label = item.label, source = Source.DETECT, round = 1, value = item.value)
-                }
-            }
-        val key = detectionKey(detection)
-        if (key in seen) {
-            // Found by a rule or in an earlier chunk (a name recurs in a long text): no fault
-            // of the model's. Said twice in one answer: a duplicate.
-            if (key in keptInCall) rejected.add(LineRejected(line, RejectReason.DUPLICATE))
-            return false
+    ): List<Detection> {
+        when (item) {
+            null -> return emptyList()
+            is LineRejected -> return emptyList<Detection>().also { rejected.add(item) }
+            else -> {}
         }
-        seen.add(key)
-        keptInCall.add(key)
-        found.add(detection)
-        return true
+        val fresh = mutableListOf<Detection>()
+        var saidBefore = false
+        for (detection in itemDetections(item, Source.DETECT, 1, page)) {
+            val key = detectionKey(detection)
+            if (key in seen) {
+                // Found by a rule or in an earlier chunk (a name recurs in a long text): no
+                // fault of the model's. Said twice in one answer: a duplicate.
+                saidBefore = saidBefore || key in keptInCall
+                continue
+            }
+            seen.add(key)
+            keptInCall.add(key)
+            found.add(detection)
+            fresh.add(detection)
+        }
+        if (saidBefore && fresh.isEmpty()) rejected.add(LineRejected(line, RejectReason.DUPLICATE))
+        return fresh
     }
 }
 
@@ -126,22 +155,30 @@ suspend fun detect(
     context: StepContext,
     already: List<Detection>,
 ): List<Detection> {
-    val template = context.prompts.template(Step.DETECT, document.mode, category)
-    val labels = template.labels.toSet()
     val findings = Findings(context, category, already.map(::detectionKey).toMutableSet())
-
     val calls =
-        if (document.mode == Mode.TEXT) {
-            chunkText(document.text, context.options.chunkSize).map { chunk ->
-                ChunkCall(chunk.number, template.render(mapOf("document" to chunk.of(document.text)))) { line ->
-                    parseTextLine(line, labels)
-                }
-            }
-        } else {
+        if (document.mode == Mode.IMAGE && context.options.imageReading == ImageReading.INDEXED) {
+            val template = context.prompts.template(Step.DETECT, Mode.IMAGE, category)
+            val labels = template.labels.toSet()
             chunkElements(document.elements, context.options.chunkSize).map { chunk ->
                 ChunkCall(chunk.number, template.render(mapOf("elements" to formatElements(chunk.elements)))) { line ->
                     // Indices outside the chunk are the model's error.
                     parseIndexLine(line, labels, chunk.indexRange)
+                }
+            }
+        } else {
+            // Text mode, or a page read as text: the same prompt, the same `LABEL: value` lines.
+            var text = document.text
+            if (document.mode == Mode.IMAGE) {
+                val page = PageText.of(document.elements)
+                findings.page = page
+                text = page.text
+            }
+            val template = context.prompts.template(Step.DETECT, Mode.TEXT, category)
+            val labels = template.labels.toSet()
+            chunkText(text, context.options.chunkSize).map { chunk ->
+                ChunkCall(chunk.number, template.render(mapOf("document" to chunk.of(text)))) { line ->
+                    parseTextLine(line, labels)
                 }
             }
         }
@@ -170,8 +207,8 @@ private suspend fun detectChunk(
     val (system, user) = call.prompt
     val reply =
         context.callLines(Step.DETECT, system, user, rejected) { line ->
-            if (findings.keep(call.parse(line), line, rejected)) {
-                findings.progress(Phase.PROGRESS, call.number)
+            for (detection in findings.keep(call.parse(line), line, rejected)) {
+                findings.progress(Phase.PROGRESS, call.number, detection.index)
             }
         }
     context.record(Step.DETECT, reply, rejected, chunk = call.number)

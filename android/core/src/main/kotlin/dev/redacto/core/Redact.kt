@@ -65,7 +65,8 @@ fun redactElements(
     val book = PlaceholderBook()
     val shown = linkedMapOf<Int, String>()
     val boxes = mutableListOf<Box>()
-    val notLocated = mutableListOf<Detection>()
+    // No index: a value the text reading could not place on the page.
+    val notLocated = detections.filter { it.index == null }.toMutableList()
     for ((index, detection) in byIndex) {
         val element = document.elements[index]
         shown[index] = book.assign(detection.label, element.text)

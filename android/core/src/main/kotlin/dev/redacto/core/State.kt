@@ -43,7 +43,35 @@ data class PipelineOptions(
      * verdict ends the rounds but the run ends NEEDS_REVIEW, never PASS.
      */
     val trustValidatorPass: Boolean = true,
+    /** How an image-mode page is shown to detect and validate (the manifest's `[pipeline] image_reading`). */
+    val imageReading: ImageReading = ImageReading.INDEXED,
+    /**
+     * Text mode: ask the model to rewrite the text with placeholders before the locator's
+     * deterministic pass (the manifest's `[pipeline] model_redact`). False for a model whose
+     * answers the eval never accepted: the call then costs time and changes nothing.
+     */
+    val modelRedact: Boolean = true,
 )
+
+/**
+ * How detect and validate read an image-mode page (a model-manifest choice).
+ *
+ * [INDEXED]: the elements as `[i] word` lines, answered with `INDEX:LABEL`. [TEXT]: the page
+ * as plain text lines ([PageText]), answered with `LABEL: value` and mapped back onto the
+ * elements by the locator. Boxes are the elements' either way.
+ */
+enum class ImageReading(
+    val wire: String,
+) {
+    INDEXED("indexed"),
+    TEXT("text"),
+    ;
+
+    companion object {
+        fun fromWire(wire: String): ImageReading =
+            entries.firstOrNull { it.wire == wire } ?: throw IllegalArgumentException("unknown image reading '$wire'")
+    }
+}
 
 enum class Phase { START, PROGRESS, END }
 

@@ -4,7 +4,8 @@ package dev.redacto.core
  * Step 4 — Validate: an independent judge reads only the redacted output.
  *
  * A fresh conversation with the category's validate prompt sees the redacted element list
- * or the redacted text, chunked like detect, never the detector's answer. It says `PASS`,
+ * or the redacted text (a page read as text: its redacted lines), chunked like detect, never
+ * the detector's answer. It says `PASS`,
  * or `FAIL` and the items still readable, in the detect step's format. Anything but a clean
  * PASS is FAIL. Named items become detections (source validate, this round) when they are
  * usable: a known label, inside the chunk, not redacted already, present in the document.
@@ -24,12 +25,13 @@ private abstract class Judge(
     val category: Category,
     val round: Int,
     val known: MutableSet<DetectionKey>,
-    val chunks: Int? = null,
+    var chunks: Int? = null,
 ) {
     val outcome = Validation()
 
     /** Where this call's items begin in `outcome.missed`; earlier ones came from other chunks. */
-    private var callStart = 0
+    protected var callStart = 0
+        private set
 
     fun progress(
         phase: Phase,
@@ -89,7 +91,8 @@ private abstract class Judge(
     /** Named already in this answer. */
     fun namedTwice(key: DetectionKey): Boolean = outcome.missed.drop(callStart).any { detectionKey(it) == key }
 
-    private fun missedInEarlierChunk(item: ParsedLine): Boolean {
+    /** Named for an earlier chunk already: a value that recurs in a long text. */
+    protected open fun missedInEarlierChunk(item: ParsedLine): Boolean {
         val key =
             when (item) {
                 is IndexItem -> itemKey(item)
@@ -123,10 +126,9 @@ private class TextJudge(
     category: Category,
     round: Int,
     known: MutableSet<DetectionKey>,
-    chunks: Int,
     val locator: Locator,
     val redaction: TextRedaction,
-) : Judge(context, category, round, known, chunks) {
+) : Judge(context, category, round, known) {
     override fun admit(item: ParsedLine): RejectReason? {
         check(item is TextItem) { "text-mode validation reads LABEL: value items" }
         val detection = Detection(label = item.label, source = Source.VALIDATE, round = round, value = item.value)
@@ -143,6 +145,36 @@ private class TextJudge(
     }
 }
 
+/** A page read as text: named values are placed on the page's elements by the locator. */
+private class PageJudge(
+    context: StepContext,
+    category: Category,
+    round: Int,
+    known: MutableSet<DetectionKey>,
+    val page: PageText,
+) : Judge(context, category, round, known) {
+    override fun admit(item: ParsedLine): RejectReason? {
+        check(item is TextItem) { "a page read as text is validated with LABEL: value items" }
+        val detections = itemDetections(item, Source.VALIDATE, round, page)
+        if (detections.first().index == null) return RejectReason.NOT_IN_DOCUMENT
+        val fresh = detections.filter { DetectionKey.ByIndex(checkNotNull(it.index)) !in known }
+        if (fresh.isEmpty()) {
+            val thisCall = outcome.missed.drop(callStart).map { it.index }.toSet()
+            return if (detections.any { it.index in thisCall }) RejectReason.DUPLICATE else RejectReason.ALREADY_REDACTED
+        }
+        fresh.forEach { known.add(DetectionKey.ByIndex(checkNotNull(it.index))) }
+        outcome.missed.addAll(fresh)
+        return null
+    }
+
+    override fun missedInEarlierChunk(item: ParsedLine): Boolean {
+        check(item is TextItem) { "a page read as text is validated with LABEL: value items" }
+        val indices = page.locate(item.value).toSet()
+        val earlier = outcome.missed.take(callStart).map { it.index }.toSet()
+        return indices.isNotEmpty() && earlier.containsAll(indices)
+    }
+}
+
 /** Judges the redacted output; returns the verdict and the usable missed items. */
 suspend fun validate(
     document: Document,
@@ -152,11 +184,15 @@ suspend fun validate(
     context: StepContext,
     round: Int,
 ): Validation {
-    val template = context.prompts.template(Step.VALIDATE, document.mode, category)
-    val labels = template.labels.toSet()
     val known = detections.map(::detectionKey).toMutableSet()
     if (document.mode == Mode.IMAGE) {
         check(redaction is ImageRedaction) { "image mode needs an image redaction" }
+        if (context.options.imageReading == ImageReading.TEXT) {
+            val judge = PageJudge(context, category, round, known, PageText.of(document.elements))
+            return judgeText(judge, PageText.of(redaction.elements).text)
+        }
+        val template = context.prompts.template(Step.VALIDATE, Mode.IMAGE, category)
+        val labels = template.labels.toSet()
         val chunks = chunkElements(redaction.elements, context.options.chunkSize)
         val judge = ImageJudge(context, category, round, known, chunks.size)
         judge.progress(Phase.START, 0)
@@ -168,11 +204,21 @@ suspend fun validate(
         return judge.outcome
     }
     check(redaction is TextRedaction) { "text mode needs a text redaction" }
-    val textChunks = chunkText(redaction.text, context.options.chunkSize)
-    val judge = TextJudge(context, category, round, known, textChunks.size, Locator(document.text), redaction)
+    return judgeText(TextJudge(context, category, round, known, Locator(document.text), redaction), redaction.text)
+}
+
+/** Asks the text-mode validate prompt about [redacted], one call per 150-word chunk. */
+private suspend fun judgeText(
+    judge: Judge,
+    redacted: String,
+): Validation {
+    val template = judge.context.prompts.template(Step.VALIDATE, Mode.TEXT, judge.category)
+    val labels = template.labels.toSet()
+    val textChunks = chunkText(redacted, judge.context.options.chunkSize)
+    judge.chunks = textChunks.size
     judge.progress(Phase.START, 0)
     for (chunk in textChunks) {
-        val (system, user) = template.render(mapOf("document" to chunk.of(redaction.text)))
+        val (system, user) = template.render(mapOf("document" to chunk.of(redacted)))
         judge.run(system, user, { line -> parseTextLine(line, labels) }, chunk.number)
     }
     judge.progress(Phase.END, textChunks.size - 1)

@@ -46,6 +46,8 @@ class PipelineVectorTest {
                 "category",
                 "chunk_size",
                 "trust_validator_pass",
+                "image_reading",
+                "model_redact",
                 "expect",
             )
 
@@ -70,9 +72,15 @@ class PipelineVectorTest {
                     category = if (raw.has("category")) category(raw.string("category")) else null,
                     chunkSize = if (raw.has("chunk_size")) raw.int("chunk_size") else CHUNK_SIZE,
                     trustValidatorPass = if (raw.has("trust_validator_pass")) raw.bool("trust_validator_pass") else true,
+                    imageReading =
+                        if (raw.has("image_reading")) ImageReading.fromWire(raw.string("image_reading")) else ImageReading.INDEXED,
+                    modelRedact = if (raw.has("model_redact")) raw.bool("model_redact") else true,
                 )
-            val result = runPipeline(vectorDocument(raw), engine, options = options, rules = Rules.DETECTOR)
-            check(raw.obj("expect"), result, engine)
+            val document = vectorDocument(raw)
+            val result = runPipeline(document, engine, options = options, rules = Rules.DETECTOR)
+            val expect = raw.obj("expect")
+            if (expect.has("page_text")) assertEquals(expect.string("page_text"), PageText.of(document.elements).text, "page_text")
+            check(expect, result, engine)
         }
 
     private fun category(label: String): Category =
