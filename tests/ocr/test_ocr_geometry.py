@@ -195,6 +195,37 @@ def test_growth_is_bounded_and_ignores_ink_it_does_not_touch() -> None:
     assert box.x1 == 120 + 15  # the rule drags the edge at most half a line height
 
 
+def two_word_line(left: Box, right: Box, line_height: float = 30.0) -> OcrLine:
+    words = (
+        OcrWord(text="to", box=left, confidence=1.0),
+        OcrWord(text="jane@example.com", box=right, confidence=1.0),
+    )
+    corners = (
+        (left.x0, left.y0),
+        (right.x1, left.y0),
+        (right.x1, left.y0 + line_height),
+        (left.x0, left.y0 + line_height),
+    )
+    return OcrLine(words=words, corners=corners)
+
+
+def test_a_padded_box_never_covers_its_neighbours_ink() -> None:
+    # Ink: "to" at x 50..80, a space to x 92, the e-mail 92..200. Both boxes were padded
+    # 9 px (0.3 line heights) into the space, so each reaches the other's first letter.
+    ink = ink_mask(page_with_ink([(50, 40, 80, 70), (92, 40, 200, 70)]))
+    line = two_word_line(Box(x0=41, y0=40, x1=95, y1=70), Box(x0=83, y0=40, x1=209, y1=70))
+    left, right = (word.box for word in grow_to_ink(line, ink).words)
+    assert left.x1 <= 92 and right.x0 >= 80  # neither box reaches into the other's ink
+    assert (left.x0, left.x1) == (41, 86) and (right.x0, right.x1) == (86, 209)
+
+
+def test_words_whose_ink_touches_are_cut_between_their_boxes() -> None:
+    ink = ink_mask(page_with_ink([(50, 40, 200, 70)]))
+    line = two_word_line(Box(x0=50, y0=40, x1=110, y1=70), Box(x0=100, y0=40, x1=200, y1=70))
+    left, right = (word.box for word in grow_to_ink(line, ink).words)
+    assert left.x1 == right.x0 == 105
+
+
 def two_line_result(word_results: tuple) -> object:
     import numpy as np
     from rapidocr.utils.output import RapidOCROutput

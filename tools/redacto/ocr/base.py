@@ -14,6 +14,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import metadata
+from itertools import pairwise
 
 import numpy as np
 from PIL import Image
@@ -178,6 +179,44 @@ def ink_mask(image: Image.Image) -> np.ndarray:
     return gray <= int(np.argmax(between))
 
 
+def word_gaps(line: OcrLine, ink: np.ndarray) -> list[tuple[float, float]]:
+    """Each word's horizontal limits: the middle of the blank gap to either neighbour.
+
+    Padding widens a word box into the space beside it, and growing to ink would then take
+    in the neighbour's first letter (an e-mail box covering the `t` of "to", a value box
+    eating its label's colon). Between two words of a line the cut is the middle of the
+    widest ink-free column run between their centres (nearest the middle of the two boxes
+    on a tie); where the glyphs touch, the middle between the two boxes.
+    """
+    height, width = ink.shape
+    limits = [[0.0, float(width)] for _ in line.words]
+    for position, (left, right) in enumerate(pairwise(line.words)):
+        start = max(math.floor((left.box.x0 + left.box.x1) / 2), 0)
+        end = min(math.ceil((right.box.x0 + right.box.x1) / 2), width)
+        top = max(math.floor(min(left.box.y0, right.box.y0)), 0)
+        bottom = min(math.ceil(max(left.box.y1, right.box.y1)), height)
+        middle = (left.box.x1 + right.box.x0) / 2
+        cut = middle
+        if end > start and bottom > top:
+            runs = _runs(~ink[top:bottom, start:end].any(axis=0))
+            if runs:
+                run_start, run_end = max(
+                    runs,
+                    key=lambda run: (run[1] - run[0], -abs(start + (run[0] + run[1]) / 2 - middle)),
+                )
+                cut = start + (run_start + run_end) / 2
+        limits[position][1] = cut
+        limits[position + 1][0] = cut
+    return [(low, high) for low, high in limits]
+
+
+def _runs(flags: np.ndarray) -> list[tuple[int, int]]:
+    """[start, end) of each run of True in a boolean row."""
+    padded = np.concatenate(([False], flags, [False]))
+    edges = np.flatnonzero(padded[1:] != padded[:-1])
+    return list(zip(edges[0::2].tolist(), edges[1::2].tolist(), strict=True))
+
+
 def grow_to_ink(
     line: OcrLine, ink: np.ndarray, reach_x: float = 0.5, reach_y: float = 0.35
 ) -> OcrLine:
@@ -186,19 +225,27 @@ def grow_to_ink(
     OCR boxes sometimes stop short of a word's own ink — a descender, a trailing period, a
     currency sign read as part of the gap. Whatever dark pixels touch the box edge are taken
     in, so redaction blacks out the whole word; the reach bounds how far a table rule or
-    noise can drag a box.
+    noise can drag a box, and sideways a box never passes the gap to its neighbour
+    (`word_gaps`), so it covers its own word's ink and none of the next word's.
     """
     height, width = ink.shape
     margin_x = math.ceil(reach_x * line.height)
     margin_y = math.ceil(reach_y * line.height)
     grown = []
-    for word in line.words:
-        x0, y0 = max(math.floor(word.box.x0), 0), max(math.floor(word.box.y0), 0)
-        x1, y1 = min(math.ceil(word.box.x1), width), min(math.ceil(word.box.y1), height)
+    for word, (left_limit, right_limit) in zip(line.words, word_gaps(line, ink), strict=True):
+        own = Box(
+            x0=max(word.box.x0, left_limit),
+            y0=word.box.y0,
+            x1=max(min(word.box.x1, right_limit), max(word.box.x0, left_limit)),
+            y1=word.box.y1,
+        )
+        x0, y0 = max(math.floor(own.x0), 0), max(math.floor(own.y0), 0)
+        x1, y1 = min(math.ceil(own.x1), width), min(math.ceil(own.y1), height)
         if x1 <= x0 or y1 <= y0:
-            grown.append(word)
+            grown.append(OcrWord(text=word.text, box=own, confidence=word.confidence))
             continue
-        low_x, high_x = max(x0 - margin_x, 0), min(x1 + margin_x, width)
+        low_x = max(x0 - margin_x, math.ceil(left_limit), 0)
+        high_x = min(x1 + margin_x, math.floor(right_limit), width)
         low_y, high_y = max(y0 - margin_y, 0), min(y1 + margin_y, height)
         changed = True
         while changed:
@@ -212,10 +259,10 @@ def grow_to_ink(
             if y1 < high_y and ink[y1, x0:x1].any():
                 y1, changed = y1 + 1, True
         box = Box(
-            x0=min(word.box.x0, x0),
-            y0=min(word.box.y0, y0),
-            x1=max(word.box.x1, x1),
-            y1=max(word.box.y1, y1),
+            x0=min(own.x0, x0),
+            y0=min(own.y0, y0),
+            x1=max(own.x1, x1),
+            y1=max(own.y1, y1),
         )
         grown.append(OcrWord(text=word.text, box=box, confidence=word.confidence))
     return OcrLine(words=tuple(grown), corners=line.corners)

@@ -162,8 +162,66 @@ class InkMask(
 }
 
 /**
+ * Each word's horizontal limits: the middle of the blank gap to either neighbour. Padding
+ * widens a word box into the space beside it, and growing to ink would then take in the
+ * neighbour's first letter; between two words of a line the cut is the middle of the widest
+ * ink-free column run between their centres (nearest the middle of the two boxes on a tie),
+ * and where the glyphs touch, the middle between the two boxes. Mirrors `ocr.base.word_gaps`.
+ */
+fun wordGaps(
+    line: OcrLine,
+    ink: InkMask,
+): List<Pair<Double, Double>> {
+    val limits = MutableList(line.words.size) { 0.0 to ink.width.toDouble() }
+    line.words.zipWithNext().forEachIndexed { position, (left, right) ->
+        val start = max(floor((left.box.x0 + left.box.x1) / 2).toInt(), 0)
+        val end = min(ceil((right.box.x0 + right.box.x1) / 2).toInt(), ink.width)
+        val top = max(floor(min(left.box.y0, right.box.y0)).toInt(), 0)
+        val bottom = min(ceil(max(left.box.y1, right.box.y1)).toInt(), ink.height)
+        val middle = (left.box.x1 + right.box.x0) / 2
+        var cut = middle
+        if (end > start && bottom > top) {
+            val blank = (start until end).map { x -> (top until bottom).none { ink[x, it] } }
+            val runs = blankRuns(blank)
+            if (runs.isNotEmpty()) {
+                // Widest first, then nearest the middle; the first such run on a tie (as Python's max).
+                val best =
+                    runs.reduce { best, run ->
+                        val runKey = run.second - run.first
+                        val bestKey = best.second - best.first
+                        val runNear = -abs(start + (run.first + run.second) / 2.0 - middle)
+                        val bestNear = -abs(start + (best.first + best.second) / 2.0 - middle)
+                        if (runKey > bestKey || (runKey == bestKey && runNear > bestNear)) run else best
+                    }
+                cut = start + (best.first + best.second) / 2.0
+            }
+        }
+        limits[position] = limits[position].first to cut
+        limits[position + 1] = cut to limits[position + 1].second
+    }
+    return limits
+}
+
+/** [start, end) of each run of true values. */
+private fun blankRuns(flags: List<Boolean>): List<Pair<Int, Int>> {
+    val runs = mutableListOf<Pair<Int, Int>>()
+    var runStart = -1
+    flags.forEachIndexed { position, blank ->
+        if (blank && runStart < 0) runStart = position
+        if (!blank && runStart >= 0) {
+            runs.add(runStart to position)
+            runStart = -1
+        }
+    }
+    if (runStart >= 0) runs.add(runStart to flags.size)
+    return runs
+}
+
+/**
  * Widens each word box while ink crosses its edge, by at most [reachX]/[reachY] line heights:
- * a descender or a trailing period outside the OCR box is blacked out with its word.
+ * a descender or a trailing period outside the OCR box is blacked out with its word. Sideways
+ * a box never passes the gap to its neighbour ([wordGaps]), so it covers its own word's ink
+ * and none of the next word's. Mirrors `ocr.base.grow_to_ink`.
  */
 fun growToInk(
     line: OcrLine,
@@ -174,14 +232,17 @@ fun growToInk(
     val marginX = ceil(reachX * line.height).toInt()
     val marginY = ceil(reachY * line.height).toInt()
     val words =
-        line.words.map { word ->
-            var x0 = max(floor(word.box.x0).toInt(), 0)
-            var y0 = max(floor(word.box.y0).toInt(), 0)
-            var x1 = min(ceil(word.box.x1).toInt(), ink.width)
-            var y1 = min(ceil(word.box.y1).toInt(), ink.height)
-            if (x1 <= x0 || y1 <= y0) return@map word
-            val lowX = max(x0 - marginX, 0)
-            val highX = min(x1 + marginX, ink.width)
+        line.words.zip(wordGaps(line, ink)).map { (word, limits) ->
+            val (leftLimit, rightLimit) = limits
+            val ownX0 = max(word.box.x0, leftLimit)
+            val own = Box(ownX0, word.box.y0, max(min(word.box.x1, rightLimit), ownX0), word.box.y1)
+            var x0 = max(floor(own.x0).toInt(), 0)
+            var y0 = max(floor(own.y0).toInt(), 0)
+            var x1 = min(ceil(own.x1).toInt(), ink.width)
+            var y1 = min(ceil(own.y1).toInt(), ink.height)
+            if (x1 <= x0 || y1 <= y0) return@map word.copy(box = own)
+            val lowX = maxOf(x0 - marginX, ceil(leftLimit).toInt(), 0)
+            val highX = minOf(x1 + marginX, floor(rightLimit).toInt(), ink.width)
             val lowY = max(y0 - marginY, 0)
             val highY = min(y1 + marginY, ink.height)
 
@@ -198,10 +259,10 @@ fun growToInk(
             }
             val box =
                 Box(
-                    min(word.box.x0, x0.toDouble()),
-                    min(word.box.y0, y0.toDouble()),
-                    max(word.box.x1, x1.toDouble()),
-                    max(word.box.y1, y1.toDouble()),
+                    min(own.x0, x0.toDouble()),
+                    min(own.y0, y0.toDouble()),
+                    max(own.x1, x1.toDouble()),
+                    max(own.y1, y1.toDouble()),
                 )
             word.copy(box = box)
         }
