@@ -72,3 +72,22 @@ def test_spans_are_sorted_and_disjoint():
     ends = [(span.start, span.end) for span in located.spans]
     assert ends == sorted(ends)
     assert all(a[1] <= b[0] for a, b in itertools.pairwise(ends))
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "found"),
+    [
+        # OCR read 0 as O in both copies, so no single fuzzy occurrence is unique
+        ("MRN 44O7O29, copy filed under 44O7O29.", "4407029", ["44O7O29", "44O7O29"]),
+        # the model read the O and the page has the digit
+        ("Account 1O0-2048 closed.", "100-2048", ["1O0-2048"]),
+        ("Account 100-2048 closed.", "1OO-2O48", ["100-2048"]),
+    ],
+)
+def test_the_letter_o_is_read_as_zero_in_values_with_digits(text, value, found):
+    assert spans_text(text, value) == (LocateMethod.O_AS_ZERO, found)
+
+
+def test_o_as_zero_needs_a_digit_in_the_value():
+    # "Bob" never matches "B0b": a value without digits is not a number OCR garbled
+    assert spans_text("Signed B0b and B0b.", "Bob") is None

@@ -7,7 +7,9 @@ stops at the first that finds something:
 1. exact — the value verbatim, on word boundaries (every normalized occurrence is then
    added as well, so "JANE SMITH" goes with "Jane Smith");
 2. normalized — the same letters and digits ignoring case, quotes, punctuation and
-   whitespace, on word boundaries, every occurrence;
+   whitespace, on word boundaries, every occurrence; then, for a value with a digit, the
+   same with the letter O read as the digit 0 on both sides (OCR's commonest slip in
+   numbers, "MRN 44O7O29"), every occurrence;
 3. unique occurrence — one approximate occurrence (edit distance up to a third of the
    length, one for mostly-digit values; values of 4+ letters/digits); two or more
    candidates are ambiguous and rejected;
@@ -33,6 +35,7 @@ MAX_FUZZY_LENGTH = 64
 class LocateMethod(StrEnum):
     EXACT = "exact"
     NORMALIZED = "normalized"
+    O_AS_ZERO = "o_as_zero"
     UNIQUE = "unique"
     SUBSTRING = "substring"
 
@@ -89,6 +92,7 @@ class Locator:
                     chars.append(folded)
                     origin.append(position)
         self._skeleton = "".join(chars)
+        self._zeroed = _o_as_zero(self._skeleton)
         self._origin = origin
 
     def locate(self, value: str) -> Located | None:
@@ -106,6 +110,10 @@ class Locator:
             return Located(LocateMethod.NORMALIZED, normalized)
         if not target:
             return None
+        if any(ch.isdigit() for ch in target):
+            zeroed = self._normalized(_o_as_zero(target), self._zeroed)
+            if zeroed:
+                return Located(LocateMethod.O_AS_ZERO, zeroed)
         spans = self._unique(target)
         if spans:
             return Located(LocateMethod.UNIQUE, spans)
@@ -148,11 +156,12 @@ class Locator:
             end -= 1
         return start, end
 
-    def _skeleton_hits(self, target: str) -> list[int]:
-        hits, at = [], self._skeleton.find(target)
+    def _skeleton_hits(self, target: str, skeleton_text: str | None = None) -> list[int]:
+        text = self._skeleton if skeleton_text is None else skeleton_text
+        hits, at = [], text.find(target)
         while at != -1:
             hits.append(at)
-            at = self._skeleton.find(target, at + 1)
+            at = text.find(target, at + 1)
         return hits
 
     # -- the four levels -------------------------------------------------------------
@@ -167,9 +176,9 @@ class Locator:
             at = self.text.find(value, at + 1)
         return tuple(spans)
 
-    def _normalized(self, target: str) -> tuple[Span, ...]:
+    def _normalized(self, target: str, skeleton_text: str | None = None) -> tuple[Span, ...]:
         spans: list[Span] = []
-        for hit in self._skeleton_hits(target):
+        for hit in self._skeleton_hits(target, skeleton_text):
             start, end = self._span_of(hit, hit + len(target) - 1)
             if self._on_boundaries(start, end) and (not spans or start >= spans[-1].end):
                 spans.append(Span(start=start, end=end))
@@ -248,6 +257,11 @@ class Locator:
                         Span(start=start, end=end) for start, end in _drop_overlaps(widened)
                     )
         return ()
+
+
+def _o_as_zero(skeleton_text: str) -> str:
+    """A skeleton with every letter o read as the digit 0 (same length, same positions)."""
+    return skeleton_text.replace("o", "0")
 
 
 def _drop_overlaps(

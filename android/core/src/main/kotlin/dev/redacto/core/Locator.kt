@@ -30,6 +30,7 @@ enum class LocateMethod(
 ) {
     EXACT("exact"),
     NORMALIZED("normalized"),
+    O_AS_ZERO("o_as_zero"),
     UNIQUE("unique"),
     SUBSTRING("substring"),
 }
@@ -79,12 +80,18 @@ internal fun editDistance(
 
 internal fun codePointsOf(text: String): IntArray = text.codePoints().toArray()
 
+/** A skeleton with every letter o read as the digit 0: OCR's commonest slip in numbers. */
+private fun oAsZero(skeleton: String): String = skeleton.replace('o', '0')
+
 /** Locates values in one text; build once per document, call [locate] per value. */
 class Locator(
     val text: String,
 ) {
     private val source = CodePointText(text)
     private val skeletonText: CodePointText
+
+    /** The skeleton with every letter o read as the digit 0 (same length, same positions). */
+    private val zeroedText: CodePointText
     private val origin: IntArray
 
     init {
@@ -100,6 +107,7 @@ class Locator(
             }
         }
         skeletonText = CodePointText(chars.toString())
+        zeroedText = CodePointText(oAsZero(chars.toString()))
         origin = origins.toIntArray()
     }
 
@@ -114,6 +122,10 @@ class Locator(
         if (exact.isNotEmpty()) return Located(LocateMethod.EXACT, union(exact, normalized))
         if (normalized.isNotEmpty()) return Located(LocateMethod.NORMALIZED, normalized)
         if (target.isEmpty()) return null
+        if (target.any { PyText.isDigit(it) }) {
+            val zeroed = normalized(codePointsOf(oAsZero(String(target, 0, target.size))), zeroedText)
+            if (zeroed.isNotEmpty()) return Located(LocateMethod.O_AS_ZERO, zeroed)
+        }
         unique(target).let { if (it.isNotEmpty()) return Located(LocateMethod.UNIQUE, it) }
         substring(target).let { if (it.isNotEmpty()) return Located(LocateMethod.SUBSTRING, it) }
         return null
@@ -156,12 +168,15 @@ class Locator(
         return start to end
     }
 
-    private fun skeletonHits(target: IntArray): List<Int> {
+    private fun skeletonHits(
+        target: IntArray,
+        text: CodePointText = skeletonText,
+    ): List<Int> {
         val hits = mutableListOf<Int>()
-        var at = skeletonText.find(target, 0)
+        var at = text.find(target, 0)
         while (at != -1) {
             hits.add(at)
-            at = skeletonText.find(target, at + 1)
+            at = text.find(target, at + 1)
         }
         return hits
     }
@@ -179,9 +194,12 @@ class Locator(
         return spans
     }
 
-    private fun normalized(target: IntArray): List<Span> {
+    private fun normalized(
+        target: IntArray,
+        text: CodePointText = skeletonText,
+    ): List<Span> {
         val spans = mutableListOf<Span>()
-        for (hit in skeletonHits(target)) {
+        for (hit in skeletonHits(target, text)) {
             val (start, end) = spanOf(hit, hit + target.size - 1)
             if (onBoundaries(start, end) && (spans.isEmpty() || start >= spans.last().end)) spans.add(Span(start, end))
         }
