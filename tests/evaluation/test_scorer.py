@@ -39,6 +39,7 @@ def test_perfect_text_prediction_scores_one_everywhere() -> None:
     assert result.preserve_violation_rate == 0.0
     assert result.leaky_documents == 0
     assert result.box_coverage is None  # text mode has no boxes
+    assert result.nicked_rate is None
 
 
 def test_empty_prediction_leaks_everything_and_has_no_precision() -> None:
@@ -152,6 +153,7 @@ def test_partial_boxes_protect_at_ninety_percent_coverage() -> None:
     # The third box hides no word: a wrong prediction for entity precision.
     assert result.entity_precision == pytest.approx(2 / 3)
     assert result.over_redaction_rate == 0.0
+    assert result.nicked_rate == 0.5  # "has" lost a fifth of its ink; "diabetes" none
     assert result.preserve_violation_rate == 0.0
     score = score_document(IMAGE_DOCUMENT, prediction, page_of(IMAGE_TEXT))
     [leak] = [m for m in score.misses if m.kind == "leak"]

@@ -32,6 +32,7 @@ _METRICS: dict[str, tuple[Callable[[ModeSummary], float | None], bool]] = {
     "over-redaction rate": (lambda s: s.overall.over_redaction_rate, False),
     "preserve violation rate": (lambda s: s.overall.preserve_violation_rate, False),
     "box coverage": (lambda s: s.overall.box_coverage, True),
+    "nicked words": (lambda s: s.overall.nicked_rate, False),
     "classification accuracy": (lambda s: s.classification.accuracy, True),
     "validator false-PASS rate": (lambda s: s.validator.false_pass_rate, False),
     "rounds (mean)": (lambda s: s.cost.rounds_mean, False),

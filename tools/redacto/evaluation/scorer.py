@@ -58,6 +58,11 @@ class Tally(BaseModel):
     touched_pii_words: int = 0
     other_words: int = 0
     over_redacted_words: int = 0
+    image_other_words: int = 0
+    """`other_words` on page images, where a box can spill onto a neighbour."""
+    nicked_words: int = 0
+    """Non-PII words on a page a box covers only in part, under the over-redaction
+    threshold: a neighbour's letter or colon hidden by a box that spills over."""
     pii_entities: int = 0
     found_entities: int = 0
     predicted_entities: int = 0
@@ -209,9 +214,13 @@ def score_document(
         label = gold.label_of(word)
         if label is None:
             tally.other_words += 1
+            if prediction.mode is Mode.IMAGE:
+                tally.image_other_words += 1
             if is_touched:
                 tally.over_redacted_words += 1
                 misses.append(_miss("over_redaction", word, "", any_fraction))
+            elif prediction.mode is Mode.IMAGE and any_fraction > 0.0:
+                tally.nicked_words += 1
             continue
         tally.pii_words += 1
         counts = labels.setdefault(label, LabelTally())

@@ -49,6 +49,9 @@ class Metrics(_Model):
     leak_rate: float | None
     leaky_documents: int
     over_redaction_rate: float | None
+    nicked_rate: float | None = None
+    """Image mode: non-PII words partly under a box (a neighbour's letter hidden), per
+    non-PII word; None in text mode."""
     preserve_violation_rate: float | None
     box_coverage: float | None
     counts: Tally
@@ -73,6 +76,7 @@ class Metrics(_Model):
             leak_rate=ratio(tally.pii_words - tally.protected_words, tally.pii_words),
             leaky_documents=sum(score.leaked for score in scores),
             over_redaction_rate=ratio(tally.over_redacted_words, tally.other_words),
+            nicked_rate=ratio(tally.nicked_words, tally.image_other_words),
             preserve_violation_rate=ratio(tally.preserve_violations, tally.preserve_spans),
             box_coverage=ratio(tally.covered_pii_area, tally.pii_area),
             counts=tally,

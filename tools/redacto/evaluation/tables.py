@@ -64,6 +64,7 @@ _QUALITY_HEADER = [
     "over-redaction",
     "preserve viol.",
     "box coverage",
+    "nicked words",
 ]
 
 
@@ -81,6 +82,7 @@ def _quality_cells(metrics: Metrics) -> list[str]:
         pct(metrics.over_redaction_rate),
         pct(metrics.preserve_violation_rate),
         pct(metrics.box_coverage),
+        pct(metrics.nicked_rate),
     ]
 
 
