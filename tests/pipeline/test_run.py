@@ -7,13 +7,14 @@ from redacto.document import (
     Category,
     Document,
     Element,
+    Mode,
     Source,
     Status,
     Step,
 )
 from redacto.engines import ChatRequest, Decoding, EngineError, OnText, Reply
 from redacto.engines.scripted import ScriptedEngine
-from redacto.pipeline import Phase, PipelineOptions, ProgressEvent, run_pipeline
+from redacto.pipeline import ImageReading, Phase, PipelineOptions, ProgressEvent, run_pipeline
 
 WORDS = [
     *["Patient", "Jane", "Smith", "DOB:", "03/15/78"],
@@ -184,3 +185,29 @@ def test_a_category_the_user_gives_skips_classify_and_drives_detect(prompts):
     assert report.category is Category.LEGAL and report.category_given
     assert not report.classify_fallback and report.status is Status.PASS
     assert "Step 1/4: Classifying document… Legal" in [event.describe() for event in events]
+
+
+def test_a_page_read_as_text_is_shown_as_its_lines_to_every_step(prompts):
+    # Two OCR lines; every call sees the text-mode prompts and the page's lines, no indices.
+    two_lines = Document.from_elements(
+        [
+            Element(index=0, text="Patient:", box=Box(x0=0, y0=0, x1=40, y1=10)),
+            Element(index=1, text="Jane", box=Box(x0=45, y0=0, x1=65, y1=10)),
+            Element(index=2, text="Clinic", box=Box(x0=0, y0=20, x1=30, y1=30)),
+        ]
+    )
+    engine = scripted(
+        classify=["DOCUMENT_TYPE: note\nCATEGORY: Medical"],
+        detect=["NAME: Jane"],
+        validate=["PASS"],
+    )
+    options = PipelineOptions(rules=False, image_reading=ImageReading.TEXT)
+    result = run_pipeline(two_lines, engine, prompts, options=options)
+    assert [d.index for d in result.report.detections] == [1]
+    classify_call, detect_call, validate_call = engine.requests
+    text_prompt = prompts.prompt(Step.DETECT, Mode.TEXT, Category.MEDICAL)
+    assert detect_call.system == text_prompt.render(document="")[0]
+    assert "Patient: Jane\nClinic" in classify_call.user
+    assert "Patient: Jane\nClinic" in detect_call.user
+    assert "Patient: [NAME_1]\nClinic" in validate_call.user
+    assert not any("[0]" in call.user for call in engine.requests)

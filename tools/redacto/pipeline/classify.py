@@ -1,6 +1,7 @@
 """Step 1 — Classify: which of the seven categories' prompts should drive detection.
 
-A universal prompt sees at most the first chunk's worth of the document. An answer that
+A universal prompt sees at most the first chunk's worth of the document (a page read as
+text: its first lines, as text mode would show them). An answer that
 cannot be read, or names no known category, falls back to General — recorded in the report,
 never an exception: General's detector is the broadest, so the fallback fails safe.
 """
@@ -9,10 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from redacto.document import Category, Document, Step
+from redacto.document import Category, Document, Mode, Step
 from redacto.pipeline.chunking import classify_text
+from redacto.pipeline.page_text import PageText
 from redacto.pipeline.parsing import ClassifyParse
-from redacto.pipeline.state import Phase, ProgressEvent, StepContext
+from redacto.pipeline.state import ImageReading, Phase, ProgressEvent, StepContext
 
 
 @dataclass(frozen=True)
@@ -34,8 +36,12 @@ def classify(document: Document, context: StepContext) -> Classification:
         given = Classification(context.options.category, "", fallback=False, given=True)
         context.emit(ProgressEvent(step=Step.CLASSIFY, phase=Phase.END, category=given.category))
         return given
-    template = context.prompts.prompt(Step.CLASSIFY, document.mode)
-    system, user = template.render(document=classify_text(document, context.options.chunk_size))
+    shown = document
+    if document.mode is Mode.IMAGE and context.options.image_reading is ImageReading.TEXT:
+        # A page read as text is classified as text too, its OCR lines kept.
+        shown = Document.from_text(PageText.of(document.elements).text)
+    template = context.prompts.prompt(Step.CLASSIFY, shown.mode)
+    system, user = template.render(document=classify_text(shown, context.options.chunk_size))
     parse = ClassifyParse()
     reply = context.call_lines(Step.CLASSIFY, system, user, parse.feed, parse.rejected)
     context.record(Step.CLASSIFY, reply, parse.rejected)

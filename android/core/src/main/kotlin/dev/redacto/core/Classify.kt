@@ -30,8 +30,15 @@ suspend fun classify(
         context.emit(ProgressEvent(step = Step.CLASSIFY, phase = Phase.END, category = given.category))
         return given
     }
-    val template = context.prompts.template(Step.CLASSIFY, document.mode, null)
-    val (system, user) = template.render(mapOf("document" to classifyText(document, context.options.chunkSize)))
+    // A page read as text is classified as text too, its OCR lines kept.
+    val shown =
+        if (document.mode == Mode.IMAGE && context.options.imageReading == ImageReading.TEXT) {
+            Document.fromText(PageText.of(document.elements).text)
+        } else {
+            document
+        }
+    val template = context.prompts.template(Step.CLASSIFY, shown.mode, null)
+    val (system, user) = template.render(mapOf("document" to classifyText(shown, context.options.chunkSize)))
     val parse = ClassifyParse()
     val reply = context.callLines(Step.CLASSIFY, system, user, parse.rejected, parse::feed)
     context.record(Step.CLASSIFY, reply, parse.rejected)

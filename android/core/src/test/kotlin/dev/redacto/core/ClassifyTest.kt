@@ -80,4 +80,35 @@ class ClassifyTest {
             assertTrue(engine.requests.isEmpty())
             assertTrue(context.traces.isEmpty())
         }
+
+    @Test
+    fun `a page read as text is shown as its lines to every step`(): Unit =
+        runBlocking {
+            val twoLines =
+                Document.fromElements(
+                    listOf(
+                        Element(0, "Patient:", Box(0.0, 0.0, 40.0, 10.0)),
+                        Element(1, "Jane", Box(45.0, 0.0, 65.0, 10.0)),
+                        Element(2, "Clinic", Box(0.0, 20.0, 30.0, 30.0)),
+                    ),
+                )
+            val engine =
+                ScriptedEngine(
+                    mapOf(
+                        Step.CLASSIFY to listOf("DOCUMENT_TYPE: note\nCATEGORY: Medical"),
+                        Step.DETECT to listOf("NAME: Jane"),
+                        Step.VALIDATE to listOf("PASS"),
+                    ),
+                )
+            val options = PipelineOptions(rules = false, imageReading = ImageReading.TEXT)
+            val report = runPipeline(twoLines, engine, options = options).report
+            assertEquals(listOf(1), report.detections.map { it.index })
+            val (classify, detect, validate) = engine.requests
+            val textPrompt = PromptBook.BUILT_IN.template(Step.DETECT, Mode.TEXT, Category.MEDICAL)
+            assertEquals(textPrompt.render(textPrompt.variables.associateWith { "" }).first, detect.system)
+            assertTrue("Patient: Jane\nClinic" in classify.user)
+            assertTrue("Patient: Jane\nClinic" in detect.user)
+            assertTrue("Patient: [NAME_1]\nClinic" in validate.user)
+            assertTrue(engine.requests.none { "[0]" in it.user })
+        }
 }
