@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
 from redacto.document import Box, Document, Element, Status, Step
-from redacto.engines import Decoding
+from redacto.engines import Decoding, Reply, ReplyStats
 from redacto.engines.scripted import ScriptedEngine
 from redacto.pipeline import PipelineOptions, run_pipeline
 from redacto.pipeline.guard import MAX_LINE_CHARS, MAX_WASTED_LINES, LineWatch
@@ -105,3 +107,39 @@ def test_a_validator_that_passes_then_rambles_is_stopped_and_fails_closed(prompt
     assert validate.stopped
     assert report.status is Status.NEEDS_REVIEW
     assert engine.remaining(Step.VALIDATE) == 0
+
+
+class PieceEngine(ScriptedEngine):
+    """Streams each scripted reply in pieces of `size` characters, as a model's tokens arrive."""
+
+    def __init__(self, replies: dict[str, list[str]], size: int) -> None:
+        super().__init__({Step(step): list(texts) for step, texts in replies.items()})
+        self.size = size
+
+    def complete(self, request, on_text=None):
+        text = self._queues[request.step].pop(0)
+        stopped = False
+        for start in range(0, len(text), self.size):
+            if on_text is not None and on_text(text[start : start + self.size]) is Decoding.STOP:
+                stopped = start + self.size < len(text)
+                break
+        return Reply(text=text, stats=ReplyStats(ms=1.0, stopped=stopped))
+
+
+@pytest.mark.parametrize("newline", ["", "\n"])
+@pytest.mark.parametrize("piece_size", [None, 1, 7])
+def test_a_validator_pass_followed_by_an_over_long_line_never_stands(prompts, newline, piece_size):
+    long_line = "Jane Smith is still readable here and " + "x" * MAX_LINE_CHARS
+    replies = {
+        "classify": ["CATEGORY: Medical"],
+        "detect": ["1:NAME"],
+        "validate": [f"PASS\n{long_line}{newline}"],
+    }
+    engine = (
+        ScriptedEngine.from_mapping(replies)
+        if piece_size is None
+        else PieceEngine(replies, piece_size)
+    )
+    report = run_pipeline(page(), engine, prompts, options=NO_RULES).report
+    assert report.status is Status.NEEDS_REVIEW
+    assert report.validator_verdict == "FAIL"

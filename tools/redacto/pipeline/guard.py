@@ -5,7 +5,8 @@ itself until the output budget runs out — tens of seconds per call on a phone'
 on text the parsers drop. `LineWatch` reads the reply line by line exactly as the step's
 parser does and stops decoding after `MAX_WASTED_LINES` unusable lines in a row
 (unparseable or repeated), or at a line longer than any answer line can be. Everything
-parsed before the stop is kept; the stop is recorded in the step's trace.
+parsed before the stop is kept; the stop is recorded in the step's trace. A stopped reply
+was not read whole, so a verdict read from it cannot stand (validate fails closed on it).
 """
 
 from __future__ import annotations
@@ -61,6 +62,12 @@ class LineWatch:
     def finish(self) -> None:
         """Read a last line that had no newline."""
         self._splitter.finish()
+
+    @property
+    def stopped(self) -> bool:
+        """Decoding was stopped: part of the reply (at least the line that tripped the stop,
+        or everything after it) was never read, even when the model had already ended."""
+        return self._stop
 
     def _read_line(self, line: str) -> None:
         if self._stop:

@@ -168,11 +168,14 @@ class StepContext:
         """A call whose reply is acted on line by line as each ends.
 
         `rejected` is where `on_line` files the lines it drops; once they show the model has
-        left the format, decoding stops (see `guard.LineWatch`).
+        left the format, decoding stops (see `guard.LineWatch`). The reply says `stopped`
+        whenever the watch left part of it unread, also when the stop came at its last piece.
         """
         watch = LineWatch(on_line, rejected)
         reply = self.call(step, system, user, on_text=watch.feed)
         watch.finish()
+        if watch.stopped and not reply.stats.stopped:
+            reply = Reply(text=reply.text, stats=replace(reply.stats, stopped=True))
         return reply
 
     def record(

@@ -100,7 +100,8 @@ class _Judge(ABC):
                 self.progress(Phase.PROGRESS, chunk)
 
         reply = self.context.call_lines(Step.VALIDATE, system, user, on_line, rejected)
-        if verdict.final() is Verdict.FAIL:
+        # A PASS stands only on a reply read to its end: a stop left lines unread.
+        if verdict.final() is Verdict.FAIL or reply.stats.stopped:
             self.outcome.verdict = Verdict.FAIL
         self.context.record(
             Step.VALIDATE, reply, [*rejected, *verdict.rejected], self.round_number, chunk

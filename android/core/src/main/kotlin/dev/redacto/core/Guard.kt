@@ -8,8 +8,9 @@ package dev.redacto.core
  * on text the parsers drop. [LineWatch] reads the reply line by line exactly as the step's
  * parser does and stops decoding after [MAX_WASTED_LINES] unusable lines in a row
  * (unparseable or repeated), or at a line longer than any answer line can be. Everything
- * parsed before the stop is kept; the stop is recorded in the step's trace. Mirrors
- * `pipeline/guard.py`.
+ * parsed before the stop is kept; the stop is recorded in the step's trace. A stopped reply
+ * was not read whole, so a verdict read from it cannot stand (validate fails closed on it).
+ * Mirrors `pipeline/guard.py`.
  */
 
 /**
@@ -61,6 +62,13 @@ class LineWatch(
     fun finish() {
         splitter.finish()
     }
+
+    /**
+     * Decoding was stopped: part of the reply (at least the line that tripped the stop, or
+     * everything after it) was never read, even when the model had already ended.
+     */
+    val stopped: Boolean
+        get() = stop
 
     private fun readLine(line: String) {
         if (stop) return // pieces can hold several lines; nothing after the stop is read

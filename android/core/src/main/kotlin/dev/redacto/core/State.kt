@@ -172,7 +172,8 @@ class StepContext(
     /**
      * A call whose reply is acted on line by line as each ends. [rejected] is where [onLine]
      * files the lines it drops; once they show the model has left the format, decoding stops
-     * (see [LineWatch]).
+     * (see [LineWatch]). The reply says `stopped` whenever the watch left part of it unread,
+     * also when the stop came at its last piece.
      */
     suspend fun callLines(
         step: Step,
@@ -182,7 +183,9 @@ class StepContext(
         onLine: (String) -> Unit,
     ): Reply {
         val watch = LineWatch(onLine, rejected)
-        return call(step, system, user, watch::feed).also { watch.finish() }
+        val reply = call(step, system, user, watch::feed).also { watch.finish() }
+        if (!watch.stopped || reply.stats.stopped) return reply
+        return reply.copy(stats = reply.stats.copy(stopped = true))
     }
 
     /** Keeps the call's trace and the lines it could not use. */

@@ -81,7 +81,8 @@ private abstract class Judge(
                     }
                 }
             }
-        if (verdict.final() == Verdict.FAIL) outcome.verdict = Verdict.FAIL
+        // A PASS stands only on a reply read to its end: a stop left lines unread.
+        if (verdict.final() == Verdict.FAIL || reply.stats.stopped) outcome.verdict = Verdict.FAIL
         context.record(Step.VALIDATE, reply, rejected + verdict.rejected, round, chunk)
     }
 

@@ -1,5 +1,7 @@
 package dev.redacto.core
 
+import kotlinx.coroutines.flow.Flow
+import kotlinx.coroutines.flow.asFlow
 import kotlinx.coroutines.runBlocking
 import org.junit.jupiter.api.Assertions.assertEquals
 import org.junit.jupiter.api.Assertions.assertFalse
@@ -117,5 +119,37 @@ class GuardTest {
             assertTrue(report.steps.first { it.step == Step.VALIDATE }.stopped)
             assertEquals(Status.NEEDS_REVIEW, report.status)
             assertEquals(0, engine.remaining(Step.VALIDATE))
+        }
+
+    /** Streams each scripted reply in pieces of [size] characters, as a model's tokens arrive. */
+    private class PieceEngine(
+        replies: Map<Step, List<String>>,
+        private val size: Int,
+    ) : LlmEngine {
+        override val identity = ModelIdentity(uri = "pieces:", name = "pieces")
+        private val queues = replies.mapValues { ArrayDeque(it.value) }
+
+        override fun stream(request: ChatRequest): Flow<String> =
+            queues.getValue(request.step).removeFirst().chunked(size).asFlow()
+    }
+
+    @Test
+    fun `a validator PASS followed by an over-long line never stands, whole or in pieces`(): Unit =
+        runBlocking {
+            val long = "Jane Smith is still readable here and " + "x".repeat(MAX_LINE_CHARS)
+            for (reply in listOf("PASS\n$long", "PASS\n$long\n")) {
+                val replies =
+                    mapOf(
+                        Step.CLASSIFY to listOf("CATEGORY: Medical"),
+                        Step.DETECT to listOf("1:NAME"),
+                        Step.VALIDATE to listOf(reply),
+                    )
+                val engines = listOf(ScriptedEngine(replies), PieceEngine(replies, 1), PieceEngine(replies, 7))
+                for (engine in engines) {
+                    val report = runPipeline(page(), engine, options = noRules).report
+                    assertEquals(Status.NEEDS_REVIEW, report.status, "${engine.identity.name}: ${reply.length}")
+                    assertEquals(Verdict.FAIL.name, report.validatorVerdict)
+                }
+            }
         }
 }
