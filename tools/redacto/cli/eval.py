@@ -148,12 +148,11 @@ def run_command(
 ) -> None:
     """Run the pipeline over a suite; rerunning into the same --out resumes."""
     from redacto.evaluation.pipeline_system import PipelineSystem
-    from redacto.models import ModelError, pipeline_settings, resolve_model
+    from redacto.models import ModelError, resolve_model
     from redacto.pipeline import ImageReading
 
     try:
         model = resolve_model(model)
-        settings = pipeline_settings(model)
     except ModelError as error:
         _err.print(f"[red]cannot start the pipeline:[/red] {error}")
         raise typer.Exit(2) from error
@@ -175,11 +174,8 @@ def run_command(
             ocr=ocr.value,
             rules=rules,
             gold_category=gold_category,
-            trust_validator_pass=settings.trust_validator_pass,
-            image_reading=ImageReading(
-                image_reading.value if image_reading else settings.image_reading
-            ),
-            model_redact=settings.model_redact,
+            # None: the model manifest's choice, applied by run_pipeline like every setting.
+            image_reading=ImageReading(image_reading.value) if image_reading else None,
         )
     except Exception as error:
         _err.print(f"[red]cannot start the pipeline:[/red] {type(error).__name__}: {error}")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -17,7 +17,7 @@ from rich.console import Console
 from redacto.cli._app import app
 from redacto.document import Category
 from redacto.engines import EngineError, open_engine
-from redacto.pipeline import ImageReading, Phase, PipelineOptions, ProgressEvent
+from redacto.pipeline import Phase, PipelineOptions, ProgressEvent
 from redacto.prompts import PromptError, PromptLibrary
 from redacto.redact_file import (
     EXIT_BAD_INPUT,
@@ -31,9 +31,6 @@ from redacto.redact_file import (
     write_outputs,
 )
 from redacto.report import RunReport, Status
-
-if TYPE_CHECKING:
-    from redacto.models import PipelineSettings
 
 EXIT_ERROR = EXIT_CODES[Status.ERROR]
 
@@ -120,14 +117,9 @@ def redact_command(
         console.print(f"[red]error:[/red] {error}", highlight=False)
         raise typer.Exit(EXIT_ERROR) from None
 
-    settings = _pipeline_settings(uri)
-    options = PipelineOptions(
-        rules=not no_rules,
-        category=category,
-        trust_validator_pass=settings.trust_validator_pass,
-        image_reading=ImageReading(settings.image_reading),
-        model_redact=settings.model_redact,
-    )
+    # The model's manifest (validator trust and the other `[pipeline]` settings) is applied
+    # by the library itself, for every caller: see redacto.pipeline.policy.
+    options = PipelineOptions(rules=not no_rules, category=category)
     try:
         engine = open_engine(uri)
     except EngineError as error:
@@ -168,16 +160,6 @@ def _resolve_model(model: str | None) -> str:
         return resolve_model(model or DEFAULT_MODEL)
     except ModelError as error:
         raise EngineError(str(error)) from error
-
-
-def _pipeline_settings(uri: str) -> PipelineSettings:
-    from redacto.models import ModelError, PipelineSettings, pipeline_settings
-
-    try:
-        return pipeline_settings(uri)
-    except ModelError:
-        # A manifest that cannot be read cannot vouch for its model's validator.
-        return PipelineSettings(trust_validator_pass=False)
 
 
 def write_outputs_safely(report: RunReport, out_dir: Path, console: Console) -> None:

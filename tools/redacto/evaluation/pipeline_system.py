@@ -21,6 +21,7 @@ from redacto.evaluation.inputs import PageReader
 from redacto.evaluation.prediction import PredictedBox, PredictedSpan, Prediction
 from redacto.evaluation.results import OcrChoice
 from redacto.pipeline import ImageReading, PipelineOptions, PipelineResult, run_pipeline
+from redacto.pipeline.policy import options_for_model
 from redacto.prompts import PromptLibrary
 
 _WORD = re.compile(r"\S+")
@@ -35,25 +36,23 @@ class PipelineSystem:
         ocr: OcrChoice = "gold",
         rules: bool = True,
         gold_category: bool = False,
-        trust_validator_pass: bool = True,
-        image_reading: ImageReading = ImageReading.INDEXED,
-        model_redact: bool = True,
+        image_reading: ImageReading | None = None,
     ) -> None:
+        """`image_reading` None: the model manifest's choice (run_pipeline applies every
+        manifest setting itself; `--image-reading` in the eval chooses another)."""
         self.engine = open_engine(engine_uri)
         self.prompts = PromptLibrary.load()
         self.reader = PageReader(ocr)
-        self.options = PipelineOptions(
-            rules=rules,
-            trust_validator_pass=trust_validator_pass,
-            image_reading=image_reading,
-            model_redact=model_redact,
-        )
+        self.options = PipelineOptions(rules=rules, image_reading=image_reading)
         self.gold_category = gold_category
         identity = self.engine.identity
+        # What run_pipeline will apply from the model's manifest, said in the run's identity.
+        applied = options_for_model(self.options, identity)
         sha = f" sha256 {identity.sha256[:12]}" if identity.sha256 else ""
         given = "; gold category given" if gold_category else ""
-        untrusted = "" if trust_validator_pass else "; validator PASS not trusted"
-        no_redact_call = "" if model_redact else "; text redact call off"
+        untrusted = "" if applied.trust_validator_pass else "; validator PASS not trusted"
+        no_redact_call = "" if applied.model_redact else "; text redact call off"
+        image_reading = applied.image_reading or ImageReading.INDEXED
         self.identity = (
             f"{identity.name}{sha} ({engine_uri}); rules {'on' if rules else 'off'}; "
             f"image read as {image_reading.value}{given}{untrusted}{no_redact_call}"

@@ -125,11 +125,13 @@ def pipeline_settings(name_or_uri: str) -> PipelineSettings:
     A manifest name (`redacto-270m`, `redacto-270m@int4`), or a `.litertlm` file named as
     builds name them (`redacto-270m-int8.litertlm`, in any folder), answers with its
     manifest. Other engines (a GGUF, a server, a scripted engine, a file of another name)
-    are the user's own choice and get the defaults.
+    are the user's own choice and get the defaults. `run_pipeline` applies these settings
+    to every run by itself (`redacto.pipeline.policy`). Raises `ModelError` when a manifest
+    cannot be read.
     """
     scheme, sep, rest = name_or_uri.partition(":")
-    if sep and rest and scheme.isidentifier():
-        if scheme != "litertlm":
+    if sep and scheme.isidentifier():
+        if scheme != "litertlm" or not rest:
             return PipelineSettings()
         name_or_uri = rest
     as_path = Path(name_or_uri)

@@ -12,6 +12,7 @@ from redacto.engines import Engine, EngineError
 from redacto.pipeline.classify import Classification, classify
 from redacto.pipeline.detect import detect, union_detections
 from redacto.pipeline.parsing import Verdict
+from redacto.pipeline.policy import options_for_model
 from redacto.pipeline.redact import ImageRedaction, TextRedaction, redact_elements, redact_text
 from redacto.pipeline.state import OnEvent, PipelineOptions, PipelineResult, StepContext
 from redacto.pipeline.validate import validate
@@ -27,8 +28,13 @@ def run_pipeline(
     options: PipelineOptions | None = None,
     on_event: OnEvent | None = None,
 ) -> PipelineResult:
-    """Redact one document. Engine failures become an ERROR result, never an exception."""
-    context = StepContext(engine, prompts, options or PipelineOptions(), on_event)
+    """Redact one document. Engine failures become an ERROR result, never an exception.
+
+    The model's manifest settings are applied to `options` first (`policy`): a caller can be
+    stricter than the manifest, never looser, so no caller gets a PASS the manifest forbids.
+    """
+    options = options_for_model(options or PipelineOptions(), engine.identity)
+    context = StepContext(engine, prompts, options, on_event)
     run = _Run(document, context)
     try:
         return run.execute()

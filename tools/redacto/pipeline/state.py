@@ -63,13 +63,14 @@ class PipelineOptions:
     """False for a model whose validator was measured saying PASS on pages that still leaked
     (its manifest's `[pipeline] trust_validator_pass`): its PASS verdict ends the rounds but
     the run ends NEEDS_REVIEW, never PASS."""
-    image_reading: ImageReading = ImageReading.INDEXED
+    image_reading: ImageReading | None = None
     """How an image-mode page is shown to detect and validate (the manifest's
-    `[pipeline] image_reading`)."""
-    model_redact: bool = True
+    `[pipeline] image_reading`). None: as the model's manifest says (`policy`)."""
+    model_redact: bool | None = None
     """Text mode: ask the model to rewrite the text with placeholders before the locator's
     deterministic pass (the manifest's `[pipeline] model_redact`). False for a model whose
-    answers the eval never accepted: the call then costs time and changes nothing."""
+    answers the eval never accepted: the call then costs time and changes nothing. None: as
+    the model's manifest says (`policy`)."""
 
 
 class Phase(StrEnum):
@@ -137,6 +138,13 @@ class StepContext:
     on_event: OnEvent | None = None
     traces: list[StepTrace] = field(default_factory=list)
     parse_errors: list[ParseError] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        # Every setting is decided before a step reads it, also in a context built without
+        # run_pipeline: one left to a manifest that was never applied takes the default.
+        from redacto.pipeline.policy import settled
+
+        self.options = settled(self.options)
 
     def emit(self, event: ProgressEvent) -> None:
         if self.on_event is not None:

@@ -11,9 +11,7 @@ import dev.redacto.core.Box
 import dev.redacto.core.Document
 import dev.redacto.core.EngineException
 import dev.redacto.core.LiveBoxes
-import dev.redacto.core.ModelTrust
 import dev.redacto.core.OcrException
-import dev.redacto.core.PipelineOptions
 import dev.redacto.core.PipelineResult
 import dev.redacto.core.PpOcrReader
 import dev.redacto.core.Rules
@@ -116,11 +114,11 @@ class RedactViewModel(
             val llm = withContext(Dispatchers.IO) { engine ?: loadEngine(model).also { engine = it } }
             state.update { it.copy(backend = llm.backend) }
             val live = LiveBoxes(document)
-            // A model whose manifest distrusts its validator's PASS ends NEEDS_REVIEW, never PASS.
-            val options = PipelineOptions(trustValidatorPass = ModelTrust.validatorTrusted(model.file.name))
+            // runPipeline applies the model file's manifest itself: an untrusted validator's
+            // PASS ends NEEDS_REVIEW, never PASS (core ModelPolicy.kt).
             val result =
                 withContext(Dispatchers.Default) {
-                    runPipeline(document, llm, options = options, rules = live.rules(Rules.DETECTOR)) { event ->
+                    runPipeline(document, llm, rules = live.rules(Rules.DETECTOR)) { event ->
                         live.onEvent(event)
                         state.update { it.copy(stage = event.describe(), boxes = live.boxes) }
                     }

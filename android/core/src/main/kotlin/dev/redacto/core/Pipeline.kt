@@ -21,16 +21,23 @@ fun interface RuleDetector {
     }
 }
 
-/** Redacts one document. Engine failures become an ERROR result, never an exception. */
+/**
+ * Redacts one document. Engine failures become an ERROR result, never an exception.
+ *
+ * The defaults are the product's behaviour, as in Python: the shipped rules run (unless
+ * `options.rules` is false), and the model's manifest is applied to [options] first
+ * ([forModel]), so no caller gets a PASS the manifest forbids.
+ */
 suspend fun runPipeline(
     document: Document,
     engine: LlmEngine,
     prompts: PromptBook = PromptBook.BUILT_IN,
     options: PipelineOptions = PipelineOptions(),
-    rules: RuleDetector = RuleDetector.NONE,
+    rules: RuleDetector = Rules.DETECTOR,
     onEvent: ((ProgressEvent) -> Unit)? = null,
 ): PipelineResult {
-    val run = PipelineRun(document, StepContext(engine, prompts, options, onEvent), rules)
+    val context = StepContext(engine, prompts, options.forModel(engine.identity), onEvent)
+    val run = PipelineRun(document, context, rules)
     return try {
         run.execute()
     } catch (error: EngineException) {

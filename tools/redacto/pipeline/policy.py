@@ -1,0 +1,88 @@
+"""What the model's own manifest says about a run, laid onto the run's options.
+
+`run_pipeline` calls `options_for_model(options, engine.identity)` before the first step, so
+every caller of the library (the CLI, the eval, a script) gets the same fail-closed policy:
+a model whose manifest distrusts its validator cannot end PASS, whoever runs it.
+
+The manifest's whole `[pipeline]` table (`PipelineSettings`) is applied field by field onto
+the `PipelineOptions` field of the same name, here and nowhere else, so a setting added to
+the manifest reaches every run without touching the callers:
+
+- a field listed in `STRICTER` combines the caller's value and the manifest's into the
+  stricter of the two: `trust_validator_pass` is true only if both say so, so a caller can
+  distrust a validator its manifest trusts, never the reverse;
+- any other field takes the manifest's value where the caller left it `None` ("as the
+  model says", the option's default); a value the caller set is a deliberate choice and is
+  kept (the eval's `--image-reading` compares a model's two readings this way).
+
+A new `[pipeline]` setting therefore needs a `PipelineOptions` field of the same name,
+defaulting to None (or an entry in `STRICTER`); `tests/pipeline/test_policy.py` fails if
+one is missing. A context built without `run_pipeline` (`StepContext`) takes the defaults
+for what is still None (`settled`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import fields, replace
+from enum import Enum
+from typing import Any, get_args, get_type_hints
+
+from redacto.engines import ModelIdentity
+from redacto.models.manifest import ModelError, PipelineSettings
+from redacto.pipeline.state import PipelineOptions
+
+STRICTER: dict[str, Callable[[Any, Any], Any]] = {
+    "trust_validator_pass": lambda caller, manifest: bool(caller and manifest),
+}
+"""How a caller's value and the manifest's combine, for settings where one value is safer."""
+
+UNREADABLE_MANIFEST = PipelineSettings(trust_validator_pass=False)
+"""A manifest that cannot be read cannot vouch for its model's validator (fail closed)."""
+
+
+def model_settings(identity: ModelIdentity) -> PipelineSettings:
+    """The `[pipeline]` settings of the model that answers, found from its engine URI."""
+    from redacto.models import pipeline_settings
+
+    try:
+        return pipeline_settings(identity.uri)
+    except ModelError:
+        return UNREADABLE_MANIFEST
+
+
+def apply_model_settings(options: PipelineOptions, settings: PipelineSettings) -> PipelineOptions:
+    """`options` with every manifest setting applied (see the module docstring for how)."""
+    option_names = {field.name for field in fields(options)}
+    changes: dict[str, Any] = {}
+    for name in type(settings).model_fields:
+        if name not in option_names:
+            raise TypeError(f"PipelineOptions has no field for the manifest setting {name!r}")
+        caller = getattr(options, name)
+        manifest = _as_option_type(type(options), name, getattr(settings, name))
+        combine = STRICTER.get(name)
+        if combine is not None:
+            changes[name] = combine(caller, manifest)
+        elif caller is None:
+            changes[name] = manifest
+    return replace(options, **changes)
+
+
+def settled(options: PipelineOptions) -> PipelineOptions:
+    """`options` with every setting still left to a manifest (None) at its default."""
+    return apply_model_settings(options, PipelineSettings())
+
+
+def _as_option_type(options_type: type, name: str, value: Any) -> Any:
+    """A manifest value as the option's own type (the manifest's `"text"` becomes
+    `ImageReading.TEXT`: the steps compare enum members by identity)."""
+    hint = get_type_hints(options_type)[name]
+    for kind in get_args(hint) or (hint,):
+        if isinstance(kind, type) and issubclass(kind, Enum) and not isinstance(value, kind):
+            return kind(value)
+    return value
+
+
+def options_for_model(options: PipelineOptions, identity: ModelIdentity) -> PipelineOptions:
+    """The options a run on this model uses: the caller's, with its manifest applied."""
+    return apply_model_settings(options, model_settings(identity))
