@@ -132,6 +132,9 @@ def test_a_50_megapixel_photo_is_redacted_at_full_size(tmp_path):
         ('[{"text": "a", "box": [0, 0, 1]}]', "element 0: box"),
         ('[{"text": "a", "box": [0, 0, 9999, 10]}]', "outside the image"),
         ('[{"text": "a", "box": [10, 0, 5, 10]}]', "element 0"),
+        ('[{"text": "a", "box": [0, NaN, 5, 10]}]', "element 0: box.1"),
+        ('[{"text": "a", "box": [0, 0, Infinity, 10]}]', "element 0: box.2"),
+        ('[{"text": "a", "box": [0, 0, -Infinity, 10]}]', "element 0: box.2"),
     ],
 )
 def test_bad_elements_files_exit_2_and_write_nothing(tmp_path, content, message):

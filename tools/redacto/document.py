@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, FiniteFloat, model_validator
 
 
 class Category(StrEnum):
@@ -60,12 +60,15 @@ class Frozen(BaseModel):
 
 
 class Box(Frozen):
-    """An axis-aligned rectangle in pixels of the original image (x1, y1 exclusive)."""
+    """An axis-aligned rectangle in pixels of the original image (x1, y1 exclusive).
 
-    x0: float
-    y0: float
-    x1: float
-    y1: float
+    Coordinates are finite: a NaN or infinite corner cannot be drawn, so it is refused here.
+    """
+
+    x0: FiniteFloat
+    y0: FiniteFloat
+    x1: FiniteFloat
+    y1: FiniteFloat
 
     @model_validator(mode="after")
     def _ordered(self) -> Box:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, FiniteFloat, ValidationError
 
 from redacto.document import Box, Category, Document, Element, Mode, Status
 from redacto.engines import Engine, EngineError
@@ -48,7 +48,7 @@ class _ElementInput(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     text: str
-    box: tuple[float, float, float, float]
+    box: tuple[FiniteFloat, FiniteFloat, FiniteFloat, FiniteFloat]
     page: int = Field(default=0, ge=0)
 
 
