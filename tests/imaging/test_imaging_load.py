@@ -209,3 +209,23 @@ def test_sixteen_bit_grayscale_is_scaled_not_clipped(tmp_path: Path) -> None:
     assert loaded.image.mode == "RGB"
     assert loaded.image.getpixel((63, 31)) == (int(levels[31, 63]) >> 8,) * 3
     assert loaded.image.getpixel((0, 0)) == (0, 0, 0)
+
+
+def test_a_phone_mpo_jpeg_is_read_as_its_primary_image(tmp_path: Path) -> None:
+    # Many phone cameras append an MPF image (preview, depth map): Pillow opens it as MPO.
+    primary = page((320, 200))
+    second = Image.new("RGB", (80, 50), "black")
+    exif = Image.Exif()
+    exif[0x0112] = 6  # rotated 90° as stored: the primary's orientation still applies
+    path = tmp_path / "phone.jpg"
+    primary.save(path, format="MPO", save_all=True, append_images=[second], exif=exif)
+    with Image.open(path) as opened:
+        assert opened.format == "MPO" and getattr(opened, "n_frames", 1) == 2
+    before = sha256(path)
+
+    loaded = load_input_image(path)
+
+    assert loaded.format == "jpeg" and loaded.orientation == 6
+    assert loaded.size == (200, 320)
+    assert loaded.image.getpixel((100, 160))[0] > 200  # white page, not the black second image
+    assert sha256(path) == before

@@ -2,9 +2,10 @@
 
 The three operations at the edges of image mode:
 
-- `load_input_image` decodes PNG, JPEG or WebP into RGB with the EXIF orientation applied,
-  so OCR boxes land where the user sees the words. Anything else is a `BadImageError`
-  whose message names the problem, never the document's content.
+- `load_input_image` decodes PNG, JPEG (phone MPO files included: their primary image) or
+  WebP into RGB with the EXIF orientation applied, so OCR boxes land where the user sees
+  the words. Anything else is a `BadImageError` whose message names the problem, never the
+  document's content.
 - `burn_boxes` returns a new image with every box's pixels replaced by solid black.
 - `save_clean_png` writes a PNG with no metadata at all (EXIF/GPS, text chunks, ICC),
   atomically, and refuses to write over an input it loaded.
@@ -30,7 +31,10 @@ from redacto.document import Box
 
 MAX_PIXELS = 100_000_000
 MAX_SIDE = 20_000
-SUPPORTED_FORMATS = {"PNG": "png", "JPEG": "jpeg", "WEBP": "webp"}
+SUPPORTED_FORMATS = {"PNG": "png", "JPEG": "jpeg", "MPO": "jpeg", "WEBP": "webp"}
+"""Pillow's format name → ours. `MPO` is a JPEG with further images after it (the MPF
+extension many phone cameras write: a preview, a depth map): its primary image is the photo
+the user sees, and the only one read and redacted; nothing of the others is written."""
 
 # (device, inode) of every file load_input_image has read, so no save can replace one.
 _LOADED_INPUTS: set[tuple[int, int]] = set()
