@@ -192,3 +192,41 @@ def test_end_to_end_on_a_rendered_page_with_real_ocr_and_the_tiny_model(tmp_path
             centre = ((box["x0"] + box["x1"]) / 2, (box["y0"] + box["y1"]) / 2)
             assert rgb.getpixel(centre) == (0, 0, 0)
     assert (out / "redacted.txt").exists()
+
+
+def test_a_phone_mpo_jpeg_is_redacted_from_its_primary_image(tmp_path):
+    photo = tmp_path / "phone.jpg"
+    Image.new("RGB", (240, 40), "white").save(
+        photo, format="MPO", save_all=True, append_images=[Image.new("RGB", (60, 10), "red")]
+    )
+    elements = tmp_path / "elements.json"
+    elements.write_text(json.dumps([{"text": "Jane", "box": [10, 5, 60, 30]}]), encoding="utf-8")
+    model = script(tmp_path, classify=["CATEGORY: General"], detect=["0:NAME"], validate=["PASS"])
+    out = tmp_path / "out"
+    result = redact(photo, "--elements", elements, "--model", model, "--out", out, "--no-rules")
+    assert result.exit_code == 0, result.output
+    with Image.open(out / "redacted.png") as redacted:
+        assert redacted.format == "PNG" and redacted.size == (240, 40)
+        assert redacted.getpixel((30, 15)) == (0, 0, 0)
+        assert redacted.getpixel((200, 15)) == (255, 255, 255)
+
+
+def test_a_redacted_png_hard_linked_to_the_input_is_refused_without_a_traceback(tmp_path):
+    photo = tmp_path / "photo.png"
+    Image.new("RGB", (240, 40), "white").save(photo)
+    before = digest(photo)
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "redacted.png").hardlink_to(photo)
+    model = script(tmp_path, classify=["CATEGORY: General"])
+    result = redact(photo, "--model", model, "--out", out, "--elements", write_one_word(tmp_path))
+    assert result.exit_code == 2, result.output
+    assert "is the input itself" in result.stderr and "Traceback" not in result.output
+    assert digest(photo) == before
+    assert sorted(p.name for p in out.iterdir()) == ["redacted.png"]  # the user's own link
+
+
+def write_one_word(tmp_path: Path) -> Path:
+    elements = tmp_path / "one.json"
+    elements.write_text(json.dumps([{"text": "Jane", "box": [10, 5, 60, 30]}]), encoding="utf-8")
+    return elements

@@ -101,7 +101,122 @@ def test_a_model_file_that_does_not_exist_is_an_engine_error(tmp_path, note):
     result = redact(note, "--model", tmp_path / "missing.litertlm", "--out", out)
     assert result.exit_code == 1
     assert "no model file" in result.stderr
-    assert not out.exists()
+    assert sorted(p.name for p in out.iterdir()) == ["report.json"]
+    report = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    assert report["status"] == "ERROR" and "no model file" in report["error"]
+
+
+def passing_run(tmp_path: Path, note: Path, out: Path) -> None:
+    model = script(
+        tmp_path,
+        classify=["CATEGORY: Medical"],
+        detect=[DETECT],
+        redact=[REDACTED],
+        validate=["PASS"],
+    )
+    assert redact(note, "--model", model, "--out", out, "--no-rules").exit_code == 0
+
+
+def cannot_open(tmp_path: Path) -> list[str | Path]:
+    broken = tmp_path / "broken.json"
+    broken.write_text("{not json", encoding="utf-8")
+    return ["--model", f"scripted:{broken}"]
+
+
+@pytest.mark.parametrize(
+    "failure",
+    [
+        lambda tmp_path: ["--model", "no-such-model"],
+        lambda tmp_path: ["--model", tmp_path / "missing.litertlm"],
+        cannot_open,
+    ],
+    ids=["unknown model name", "missing model file", "model cannot be opened"],
+)
+def test_an_early_engine_failure_leaves_no_earlier_pass_outputs_behind(tmp_path, note, failure):
+    out = tmp_path / "out"
+    passing_run(tmp_path, note, out)
+    result = redact(note, *failure(tmp_path), "--out", out)
+    assert result.exit_code == 1, result.output
+    assert sorted(p.name for p in out.iterdir()) == ["report.json"]
+    report = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    assert report["status"] == "ERROR"
+    assert report["input"] == {"name": note.name, "sha256": digest(note)}
+
+
+def test_every_report_names_its_input_file_and_sha256(tmp_path, note):
+    out = tmp_path / "out"
+    passing_run(tmp_path, note, out)
+    report = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    assert report["input"] == {"name": "note.txt", "sha256": digest(note)}
+
+
+def test_an_unwritable_output_folder_is_bad_input_before_any_model_call(tmp_path, note):
+    # /proc takes no new files, even for root (permission bits would not stop root).
+    model = script(tmp_path, classify=[])  # a model call would run the script dry: exit 1
+    result = redact(note, "--model", model, "--out", "/proc/redacto-out")
+    assert result.exit_code == 2, result.output
+    assert "cannot write there" in result.stderr
+    under_a_file = redact(note, "--model", model, "--out", note / "out")
+    assert under_a_file.exit_code == 2 and "is not a folder" in under_a_file.stderr
+
+
+@pytest.mark.parametrize("link", ["hard", "symbolic"])
+@pytest.mark.parametrize("name", ["redacted.txt", "report.json"])
+def test_an_output_that_is_a_link_to_the_input_is_refused_and_the_input_kept(
+    tmp_path, note, link, name
+):
+    out = tmp_path / "out"
+    out.mkdir()
+    if link == "hard":
+        (out / name).hardlink_to(note)
+    else:
+        (out / name).symlink_to(note)
+    before = digest(note)
+    result = redact(note, "--model", script(tmp_path, classify=[]), "--out", out)
+    assert result.exit_code == 2, result.output
+    assert "is the input itself" in result.stderr
+    assert digest(note) == before and note.read_text(encoding="utf-8") == NOTE
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        NOTE.replace("\n", "\r\n") + "Second line.\r\n",
+        NOTE.replace("\n", "\r") + "Second line.\r",
+        NOTE.replace("\n", "\r\n") + "Second\rline.\nEnd",
+    ],
+    ids=["crlf", "cr", "mixed"],
+)
+def test_text_mode_keeps_the_files_line_endings_and_spans_point_into_them(tmp_path, text):
+    note = tmp_path / "note.txt"
+    note.write_bytes(text.encode("utf-8"))
+    model = script(
+        tmp_path,
+        classify=["CATEGORY: Medical"],
+        detect=[DETECT],
+        redact=[REDACTED + "Second line.\n"],
+        validate=["PASS"],
+    )
+    out = tmp_path / "out"
+    result = redact(note, "--model", model, "--out", out)
+    assert result.exit_code in (0, 10), result.output
+    written = (out / "redacted.txt").read_bytes().decode("utf-8")
+    placeholders = {
+        "Mrs. Chen": "[NAME_1]",
+        "4471829": "[MRN_1]",
+        "408-555-1234": "[PHONE_1]",
+        "inquire@blucurrent. mail": "[EMAIL_1]",
+    }
+    expected = text
+    for value, placeholder in placeholders.items():
+        expected = expected.replace(value, placeholder)
+    assert written == expected
+    report = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    spans = [d for d in report["detections"] if d.get("span")]
+    assert spans, "the rules should have placed at least one value by span"
+    for detection in spans:
+        span = detection["span"]
+        assert text[span["start"] : span["end"]] == detection["value"]
 
 
 def bad_inputs(tmp_path: Path) -> dict[str, tuple[list[str | Path], str]]:

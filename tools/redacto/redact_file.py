@@ -1,14 +1,19 @@
 """Redact one input file: check it, read it (OCR, `--elements` JSON or text), run the
 pipeline, write the outputs. The `redact` command and the evaluation both call this.
 
-Bad input raises `BadInputError` before anything is written. Outputs are written through
-temporary files and renamed into place; the input file is only ever read. An ERROR run
-writes `report.json` and no redacted file (stale ones from an earlier run are removed, so
-nothing in the folder claims a redaction that did not happen).
+Bad input raises `BadInputError` before anything is written; `check_input` runs first and
+also checks that the output folder can be written, so that is never found after minutes of
+model time. Outputs are written through temporary files and renamed into place; the input
+file is only ever read. An ERROR run, however early (a model that cannot be opened, OCR that
+cannot start), writes `report.json` and no redacted file (stale ones from an earlier run are
+removed, so nothing in the folder claims a redaction that did not happen). Every report
+names the input it belongs to (file name and sha256). A text file keeps its own bytes
+outside the replaced values, line endings included (`line_endings`).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import tempfile
@@ -19,11 +24,12 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, Field, FiniteFloat, ValidationError
 
-from redacto.document import Box, Category, Document, Element, Mode, Status
-from redacto.engines import Engine, EngineError
+from redacto.document import Box, Category, Detection, Document, Element, Mode, Span, Status
+from redacto.engines import Engine, EngineError, ModelIdentity
+from redacto.line_endings import LineEndings
 from redacto.pipeline import OnEvent, PipelineOptions, PipelineResult, run_pipeline
 from redacto.prompts import PromptLibrary
-from redacto.report import ModelInfo, RunReport
+from redacto.report import InputInfo, ModelInfo, RunReport
 
 if TYPE_CHECKING:
     from redacto.imaging import LoadedImage
@@ -54,12 +60,14 @@ class _ElementInput(BaseModel):
 
 @dataclass(frozen=True)
 class PreparedInput:
-    """A checked input, read into a document; `image` is set for photos."""
+    """A checked input, read into a document; `image` is set for photos, `line_endings` for
+    text (the file's own endings, put back into the redacted text)."""
 
     path: Path
     document: Document
     image: LoadedImage | None = None
     ocr_name: str | None = None
+    line_endings: LineEndings | None = None
 
 
 @dataclass(frozen=True)
@@ -97,11 +105,54 @@ def check_input(path: Path, out_dir: Path, elements_path: Path | None = None) ->
             raise BadInputError(f"{elements_path}: no such file")
     if out_dir.exists() and not out_dir.is_dir():
         raise BadInputError(f"{out_dir}: exists and is not a folder")
-    resolved = path.resolve()
     for name in (REDACTED_IMAGE, REDACTED_TEXT, REPORT):
-        if (out_dir / name).resolve() == resolved:
-            raise BadInputError(f"{path}: the output would overwrite the input; choose --out")
+        if _same_file(out_dir / name, path):
+            raise BadInputError(
+                f"{out_dir / name} is the input itself (the same file or a link to it): "
+                "the output would overwrite the input; choose another --out, or remove it"
+            )
+    _check_writable(out_dir)
     return mode
+
+
+def _same_file(candidate: Path, path: Path) -> bool:
+    """The same file, by path, symbolic link or hard link."""
+    try:
+        return os.path.samefile(candidate, path)
+    except OSError:
+        return False
+
+
+def _check_writable(out_dir: Path) -> None:
+    """The output folder, or the nearest folder that would hold it, takes a new file.
+
+    A temporary file is made and removed at once: permission bits do not say enough (root
+    ignores them, a read-only mount does not show in them).
+    """
+    existing = out_dir
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        raise BadInputError(f"{out_dir}: cannot be created, {existing} is not a folder")
+    try:
+        with tempfile.TemporaryFile(dir=existing):
+            pass
+    except OSError as error:
+        raise BadInputError(
+            f"{out_dir}: cannot write there ({error.strerror or type(error).__name__})"
+        ) from error
+
+
+def input_info(path: Path) -> InputInfo:
+    """The input's file name and the sha256 of its bytes, for its report."""
+    digest = hashlib.sha256()
+    try:
+        with path.open("rb") as handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
+    except OSError as error:
+        raise BadInputError(f"{path}: cannot read ({error.strerror})") from error
+    return InputInfo(name=path.name, sha256=digest.hexdigest())
 
 
 def prepare_input(
@@ -116,7 +167,9 @@ def prepare_input(
     """
     mode = input_mode(path)
     if mode is Mode.TEXT:
-        return PreparedInput(path=path, document=Document.from_text(_read_text(path)))
+        endings = LineEndings.of(_read_text(path))
+        document = Document.from_text(endings.normalized)
+        return PreparedInput(path=path, document=document, line_endings=endings)
     from redacto.imaging import BadImageError, load_input_image
 
     try:
@@ -135,8 +188,10 @@ def prepare_input(
 
 
 def _read_text(path: Path) -> str:
+    """The file decoded as UTF-8 with its line endings as written (no newline translation)."""
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open(encoding="utf-8", newline="") as handle:
+            text = handle.read()
     except UnicodeDecodeError as error:
         raise BadInputError(f"{path}: not UTF-8 text ({error.reason})") from error
     except OSError as error:
@@ -185,9 +240,36 @@ def redact_prepared(
             prepared.document, engine, prompts, options=options, on_event=on_event
         )
     except Exception as error:
-        result = PipelineResult(report=error_report(prepared.document.mode, engine, error))
+        report = error_report(prepared.document.mode, engine.identity, error)
+        result = PipelineResult(report=report)
     result.report.ocr = prepared.ocr_name
+    if prepared.line_endings is not None:
+        _spans_into_original(result.report, prepared.line_endings)
     return write_outputs(result, prepared, out_dir)
+
+
+def _spans_into_original(report: RunReport, endings: LineEndings) -> None:
+    """Report spans point into the user's text, not the `\n`-only text the pipeline read."""
+    if not endings.changed:
+        return
+
+    def mapped(detections: list[Detection]) -> list[Detection]:
+        return [
+            detection
+            if detection.span is None
+            else detection.model_copy(
+                update={
+                    "span": Span(
+                        start=endings.original_offset(detection.span.start),
+                        end=endings.original_offset(detection.span.end),
+                    )
+                }
+            )
+            for detection in detections
+        ]
+
+    report.detections = mapped(report.detections)
+    report.not_located = mapped(report.not_located)
 
 
 def redact_file(
@@ -206,16 +288,12 @@ def redact_file(
     try:
         prepared = prepare_input(path, ocr=ocr, elements_path=elements_path)
     except EngineError as error:
-        mode = input_mode(path)
-        report = error_report(mode, engine, error)
-        report.ocr = ocr
-        return write_outputs(PipelineResult(report=report), None, out_dir)
+        return write_error(path, out_dir, engine.identity, error, ocr=ocr)
     return redact_prepared(prepared, engine, prompts, out_dir, options=options, on_event=on_event)
 
 
-def error_report(mode: Mode, engine: Engine, error: BaseException) -> RunReport:
+def error_report(mode: Mode, identity: ModelIdentity, error: BaseException) -> RunReport:
     """The report of a run that could not finish: status ERROR, nothing claimed."""
-    identity = engine.identity
     return RunReport(
         status=Status.ERROR,
         mode=mode.value,
@@ -225,11 +303,29 @@ def error_report(mode: Mode, engine: Engine, error: BaseException) -> RunReport:
     )
 
 
+def write_error(
+    path: Path,
+    out_dir: Path,
+    identity: ModelIdentity,
+    error: BaseException,
+    *,
+    ocr: str | None = None,
+) -> RedactOutcome:
+    """Record a run that failed before it could redact (exit 1): an ERROR report naming the
+    input, and no redacted file, so an earlier run's outputs cannot pass for this one's."""
+    report = error_report(input_mode(path), identity, error)
+    report.input = input_info(path)
+    report.ocr = ocr
+    return write_outputs(PipelineResult(report=report), None, out_dir)
+
+
 def write_outputs(
     result: PipelineResult, prepared: PreparedInput | None, out_dir: Path
 ) -> RedactOutcome:
     """Write the redacted file(s) and report.json; ERROR writes only the report."""
     out_dir.mkdir(parents=True, exist_ok=True)
+    if prepared is not None and result.report.input is None:
+        result.report.input = input_info(prepared.path)
     written: list[Path] = []
     if result.report.status is Status.ERROR or result.redacted_text is None or prepared is None:
         for stale in (REDACTED_IMAGE, REDACTED_TEXT):
@@ -246,7 +342,9 @@ def write_outputs(
             (out_dir / REDACTED_IMAGE).unlink(missing_ok=True)
         target = out_dir / REDACTED_TEXT
         text = result.redacted_text
-        _atomic(target, lambda temporary: temporary.write_text(text, encoding="utf-8"))
+        if prepared.line_endings is not None:
+            text = prepared.line_endings.restore(text)
+        _atomic(target, lambda temporary: temporary.write_text(text, encoding="utf-8", newline=""))
         written.append(target)
     report_path = out_dir / REPORT
     body = result.report.model_dump_json(indent=2) + "\n"

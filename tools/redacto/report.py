@@ -51,6 +51,15 @@ class ModelInfo(BaseModel):
     sha256: str | None = None
 
 
+class InputInfo(BaseModel):
+    """The input file a report belongs to: its name and the sha256 of its bytes."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    sha256: str
+
+
 class ReviewReason(StrEnum):
     """Why a run ended NEEDS_REVIEW: what a person should look at."""
 
@@ -88,5 +97,7 @@ class RunReport(BaseModel):
     steps: list[StepTrace] = Field(default_factory=list)
     parse_errors: list[ParseError] = Field(default_factory=list)
     model: ModelInfo
+    input: InputInfo | None = None
+    """The file this run read (`redact_file`); None for a document handed to the pipeline."""
     ocr: str | None = None
     error: str | None = None

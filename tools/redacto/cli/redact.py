@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, NoReturn
 
 import typer
 from rich.console import Console
 
 from redacto.cli._app import app
 from redacto.document import Category
-from redacto.engines import EngineError, open_engine
+from redacto.engines import EngineError, ModelIdentity, open_engine
 from redacto.pipeline import Phase, PipelineOptions, ProgressEvent
 from redacto.prompts import PromptError, PromptLibrary
 from redacto.redact_file import (
@@ -24,13 +24,11 @@ from redacto.redact_file import (
     EXIT_CODES,
     BadInputError,
     check_input,
-    error_report,
-    input_mode,
     prepare_input,
     redact_prepared,
-    write_outputs,
+    write_error,
 )
-from redacto.report import RunReport, Status
+from redacto.report import Status
 
 EXIT_ERROR = EXIT_CODES[Status.ERROR]
 
@@ -105,17 +103,20 @@ def redact_command(
     console = Console(stderr=True, soft_wrap=True)
     out_dir = out if out is not None else Path("out") / input_path.stem
     try:
-        check_input(input_path, out_dir, elements)
+        check_input(input_path, out_dir, elements)  # the output folder too, before any model time
+    except BadInputError as error:
+        _bad_input(console, error)
+    identity = _named_model(model)
+    try:
         uri = _resolve_model(model)
+        identity = _named_model(uri)
         prompts = PromptLibrary.load()
         with console.status("Reading the input…"):
             prepared = prepare_input(input_path, ocr=ocr.value, elements_path=elements)
     except BadInputError as error:
-        console.print(f"[red]bad input:[/red] {error}", highlight=False)
-        raise typer.Exit(EXIT_BAD_INPUT) from None
+        _bad_input(console, error)
     except (EngineError, PromptError) as error:
-        console.print(f"[red]error:[/red] {error}", highlight=False)
-        raise typer.Exit(EXIT_ERROR) from None
+        _failed_early(console, f"{error}", error, input_path, out_dir, identity)
 
     # The model's manifest (validator trust and the other `[pipeline]` settings) is applied
     # by the library itself, for every caller: see redacto.pipeline.policy.
@@ -123,17 +124,18 @@ def redact_command(
     try:
         engine = open_engine(uri)
     except EngineError as error:
-        console.print(f"[red]error:[/red] cannot open the model: {error}", highlight=False)
-        raise typer.Exit(EXIT_ERROR) from None
+        message = f"cannot open the model: {error}"
+        _failed_early(console, message, error, input_path, out_dir, identity)
+    from redacto.imaging import BadImageError
+
     with engine, _Progress(console) as progress:
         try:
             outcome = redact_prepared(
                 prepared, engine, prompts, out_dir, options=options, on_event=progress
             )
-        except OSError as error:
-            report = error_report(input_mode(input_path), engine, error)
-            write_outputs_safely(report, out_dir, console)
-            raise typer.Exit(EXIT_ERROR) from None
+        except (OSError, BadImageError) as error:
+            message = f"cannot write the outputs: {type(error).__name__}: {error}"
+            _failed_early(console, message, error, input_path, out_dir, engine.identity)
 
     report = outcome.report
     if report.status is Status.ERROR:
@@ -162,11 +164,35 @@ def _resolve_model(model: str | None) -> str:
         raise EngineError(str(error)) from error
 
 
-def write_outputs_safely(report: RunReport, out_dir: Path, console: Console) -> None:
-    """Record an ERROR report when writing the outputs themselves failed, if we still can."""
-    from redacto.pipeline import PipelineResult
+def _named_model(model: str | None) -> ModelIdentity:
+    """Who would have answered, for the report of a run that ended before a model was open."""
+    from redacto.models import DEFAULT_MODEL
 
+    uri = model or DEFAULT_MODEL
+    return ModelIdentity(uri=uri, name=Path(uri.partition(":")[2] or uri).name)
+
+
+def _bad_input(console: Console, error: BadInputError) -> NoReturn:
+    console.print(f"[red]bad input:[/red] {error}", highlight=False)
+    raise typer.Exit(EXIT_BAD_INPUT)
+
+
+def _failed_early(
+    console: Console,
+    message: str,
+    error: BaseException,
+    input_path: Path,
+    out_dir: Path,
+    identity: ModelIdentity,
+) -> NoReturn:
+    """Exit 1 with an ERROR report.json (and no redacted file) in the output folder, so a
+    folder never shows an earlier run's result as if this run had produced it."""
+    console.print(f"[red]error:[/red] {message}", highlight=False)
     try:
-        write_outputs(PipelineResult(report=report), None, out_dir)
-    except OSError as error:
-        console.print(f"[red]error:[/red] cannot write to {out_dir}: {error}", highlight=False)
+        outcome = write_error(input_path, out_dir, identity, error)
+    except (OSError, BadInputError) as failure:
+        console.print(f"[red]error:[/red] cannot write to {out_dir}: {failure}", highlight=False)
+    else:
+        for path in outcome.written:
+            typer.echo(str(path))
+    raise typer.Exit(EXIT_ERROR)
