@@ -28,6 +28,7 @@ from redacto.ocr.base import (
     page_elements,
     working_copy,
 )
+from redacto.ocr.fold import fold_strip, is_strip, strip_long_side
 
 
 @dataclass(frozen=True)
@@ -83,13 +84,25 @@ class PpocrEngine(OcrEngine):
         )
 
     def read(self, image: Image.Image) -> list[Element]:
-        """Words of `image` in reading order, boxes padded and in `image` pixels."""
-        work, factors = working_copy(image, self.settings.max_side)
+        """Words of `image` in reading order, boxes padded and in `image` pixels.
+
+        A strip (far longer than wide, `fold.is_strip`) is read folded into a page-shaped
+        mosaic, so the detector's input stays page-sized whatever the image's shape.
+        """
+        if not is_strip(image.size):
+            work, factors = working_copy(image, self.settings.max_side)
+            return page_elements(self._read_lines(work), work, factors, image.size)
+        work, factors = working_copy(image, strip_long_side(image.size, self.settings.max_side))
+        mosaic, fold = fold_strip(work)
+        lines = fold.unfold(self._read_lines(mosaic))
+        return page_elements(lines, work, factors, image.size)
+
+    def _read_lines(self, work: Image.Image) -> list[OcrLine]:
         try:
             result = self._rapidocr(work, return_word_box=True)
         except Exception as error:
             raise OcrError(f"PP-OCR failed on the image: {type(error).__name__}") from error
-        return page_elements(self._lines(result, work.size), work, factors, image.size)
+        return self._lines(result, work.size)
 
     def _lines(self, result: Any, size: tuple[int, int]) -> list[OcrLine]:
         boxes, texts = getattr(result, "boxes", None), getattr(result, "txts", None)
