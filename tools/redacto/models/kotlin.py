@@ -26,8 +26,8 @@ package @PACKAGE@
 
 /**
  * Which models' validator PASS a run may end on: each manifest's
- * `[pipeline] trust_validator_pass`. Pass [validatorTrusted] of the model file as
- * [PipelineOptions.trustValidatorPass]; a model listed `false` ends NEEDS_REVIEW, never PASS.
+ * `[pipeline] trust_validator_pass`. [runPipeline] applies it to every run by the engine's
+ * model file ([forModel]); a model listed `false` ends NEEDS_REVIEW, never PASS.
  */
 object ModelTrust {
     /** Manifest name to its `trust_validator_pass`: one entry per manifest in models/, by name. */
