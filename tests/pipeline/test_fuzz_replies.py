@@ -26,7 +26,7 @@ from redacto.engines import (
     Reply,
     ReplyStats,
 )
-from redacto.pipeline import PipelineOptions, run_pipeline
+from redacto.pipeline import ImageReading, PipelineOptions, run_pipeline
 from redacto.prompts import PromptLibrary
 
 EXAMPLES = 300
@@ -148,10 +148,16 @@ FUZZ = settings(
     data=st.data(),
     sizes=st.lists(st.integers(1, 64), min_size=1, max_size=4),
     rules=st.booleans(),
+    reading=st.sampled_from(list(ImageReading)),
+    model_redact=st.booleans(),
 )
-def test_no_reply_raises_and_pass_needs_a_whole_clean_validator_reply(mode, data, sizes, rules):
+def test_no_reply_raises_and_pass_needs_a_whole_clean_validator_reply(
+    mode, data, sizes, rules, reading, model_redact
+):
     engine = PieceEngine(data.draw(scripts_of(mode)), sizes)
-    options = PipelineOptions(rules=rules, max_rounds=2)
+    options = PipelineOptions(
+        rules=rules, max_rounds=2, image_reading=reading, model_redact=model_redact
+    )
     result = run_pipeline(document(mode), engine, PROMPTS, options=options)
     report = result.report
     report.model_dump_json()  # the report always serialises
