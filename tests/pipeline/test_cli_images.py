@@ -230,3 +230,25 @@ def write_one_word(tmp_path: Path) -> Path:
     elements = tmp_path / "one.json"
     elements.write_text(json.dumps([{"text": "Jane", "box": [10, 5, 60, 30]}]), encoding="utf-8")
     return elements
+
+
+def test_ocr_that_cannot_start_leaves_no_earlier_pass_outputs_behind(tmp_path, monkeypatch):
+    import redacto.ocr
+    from redacto.ocr import OcrError
+
+    photo = photo_with_exif(tmp_path / "photo.jpg")
+    out = tmp_path / "out"
+    model = script(tmp_path, classify=["CATEGORY: General"], detect=["0:NAME"], validate=["PASS"])
+    first = redact(photo, "--elements", write_one_word(tmp_path), "--model", model, "--out", out)
+    assert first.exit_code == 0 and (out / "redacted.png").exists()
+
+    def broken(name: str):
+        raise OcrError("the PP-OCR models could not be loaded")
+
+    monkeypatch.setattr(redacto.ocr, "open_ocr", broken)
+    result = redact(photo, "--model", model, "--out", out)
+    assert result.exit_code == 1, result.output
+    assert sorted(p.name for p in out.iterdir()) == ["report.json"]
+    report = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    assert report["status"] == "ERROR" and "could not be loaded" in report["error"]
+    assert report["input"]["name"] == "photo.jpg"
