@@ -30,6 +30,18 @@ class Mode(StrEnum):
     TEXT = "text"
 
 
+class ImageReading(StrEnum):
+    """How detect and validate read an image-mode page (a model-manifest choice).
+
+    `indexed`: the elements as `[i] word` lines, answered with `INDEX:LABEL`. `text`: the
+    page as plain text lines (`page_text.PageText`), answered with `LABEL: value` and mapped
+    back onto the elements by the locator. Boxes are the elements' either way.
+    """
+
+    INDEXED = "indexed"
+    TEXT = "text"
+
+
 class Step(StrEnum):
     """The four LLM-driven steps. Engines and traces are keyed by these names."""
 

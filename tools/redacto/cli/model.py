@@ -13,7 +13,7 @@ from redacto import models
 from redacto.cli._app import app
 from redacto.models.kotlin import (
     KOTLIN_RELATIVE_PATH,
-    StaleModelTrustError,
+    StaleModelSettingsError,
     check_kotlin,
     write_kotlin,
 )
@@ -129,7 +129,7 @@ def kotlin(
         Path | None, typer.Option("--out", help=f"Output file (default: {KOTLIN_RELATIVE_PATH}).")
     ] = None,
 ) -> None:
-    """Render each manifest's trust_validator_pass into ModelTrust.kt for the app."""
+    """Render each manifest's [pipeline] settings into ModelSettings.kt for the app."""
     try:
         manifests = models.list_manifests()
     except models.ModelError as error:
@@ -138,7 +138,7 @@ def kotlin(
     if check:
         try:
             check_kotlin(manifests, target)
-        except StaleModelTrustError as error:
+        except StaleModelSettingsError as error:
             raise _fail(error) from None
         typer.echo(f"{target} is up to date")
         return

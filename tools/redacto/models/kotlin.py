@@ -1,9 +1,10 @@
-"""Render the manifests' trust flags as `ModelTrust.kt`, the app's compiled-in copy of them.
+"""Render the manifests' `[pipeline]` tables as `ModelSettings.kt`, the app's compiled-in copy.
 
 The phone reads no manifests: it knows a model only by the `.litertlm` file the user picked.
-Each manifest's `[pipeline] trust_validator_pass` becomes one entry of a Kotlin map, and
-`validatorTrusted(fileName)` applies the same file-name rule as `validator_trusted`, so the
-manifests stay the one place that says whose validator PASS is not trusted.
+Each manifest's `[pipeline]` table (`PipelineSettings`: validator trust, image reading,
+redact call) becomes one entry of a Kotlin map, and `ModelSettings.forFile(fileName)`
+applies the same file-name rule as `pipeline_settings`, so the manifests stay the one place
+that says how a run may use each model.
 """
 
 from __future__ import annotations
@@ -12,11 +13,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from redacto.generated import StaleGeneratedFileError, check_generated, write_generated
-from redacto.models.manifest import Manifest
+from redacto.models.manifest import Manifest, PipelineSettings
 from redacto.prompts.kotlin import kotlin_string
 
 KOTLIN_PACKAGE = "dev.redacto.core"
-KOTLIN_RELATIVE_PATH = Path("android/core/src/main/kotlin/dev/redacto/core/ModelTrust.kt")
+KOTLIN_RELATIVE_PATH = Path("android/core/src/main/kotlin/dev/redacto/core/ModelSettings.kt")
 _INDENT = "    "
 
 _HEADER = """\
@@ -25,13 +26,13 @@ _HEADER = """\
 package @PACKAGE@
 
 /**
- * Which models' validator PASS a run may end on: each manifest's
- * `[pipeline] trust_validator_pass`. [runPipeline] applies it to every run by the engine's
- * model file ([forModel]); a model listed `false` ends NEEDS_REVIEW, never PASS.
+ * Each manifest's `[pipeline]` table, for the models the app may be given. [runPipeline]
+ * applies [forFile] of the engine's model file itself ([forModel]): a model listed with
+ * `trustValidatorPass = false` ends NEEDS_REVIEW, never PASS.
  */
-object ModelTrust {
-    /** Manifest name to its `trust_validator_pass`: one entry per manifest in models/, by name. */
-    val TRUST_VALIDATOR_PASS: Map<String, Boolean> =
+object ModelSettings {
+    /** Manifest name to its `[pipeline]` settings: one entry per manifest in models/, by name. */
+    val PIPELINE: Map<String, PipelineSettings> =
         mapOf(
 """
 
@@ -41,35 +42,42 @@ _FOOTER = """\
     private const val SUFFIX = ".litertlm"
 
     /**
-     * May a run on the model file [fileName] (a name or a path) end PASS on its validator's
-     * word? A `.litertlm` file named as builds name them (`redacto-270m-int8.litertlm`: its
-     * stem starts with `<manifest name>-`, the longest such name wins) answers with that
-     * manifest's flag; any other file is the user's own choice and is trusted. The same rule
-     * as Python's `redacto.models.validator_trusted` for a file.
+     * The settings of the model file [fileName] (a name or a path). A `.litertlm` file named as
+     * builds name them (`redacto-270m-int8.litertlm`: its stem starts with `<manifest name>-`,
+     * the longest such name wins) has its manifest's; any other file is the user's own choice
+     * and gets the defaults. The same rule as Python's `redacto.models.pipeline_settings`.
      */
-    fun validatorTrusted(fileName: String): Boolean {
+    fun forFile(fileName: String): PipelineSettings {
         val name = fileName.substringAfterLast('/')
-        if (!name.endsWith(SUFFIX)) return true
+        if (!name.endsWith(SUFFIX)) return PipelineSettings()
         val stem = name.removeSuffix(SUFFIX)
-        val built = TRUST_VALIDATOR_PASS.keys.filter { stem.startsWith("$it-") }
-        return built.maxByOrNull { it.length }?.let { TRUST_VALIDATOR_PASS.getValue(it) } ?: true
+        val built = PIPELINE.keys.filter { stem.startsWith("$it-") }
+        return built.maxByOrNull { it.length }?.let { PIPELINE.getValue(it) } ?: PipelineSettings()
     }
 }
 """
 
 
+def kotlin_settings(settings: PipelineSettings) -> str:
+    """The Kotlin constructor call for one manifest's settings."""
+    return (
+        f"PipelineSettings(trustValidatorPass = {str(settings.trust_validator_pass).lower()}, "
+        f"imageReading = ImageReading.{settings.image_reading.name}, "
+        f"modelRedact = {str(settings.model_redact).lower()})"
+    )
+
+
 def render_kotlin(manifests: Sequence[Manifest]) -> str:
-    """The full text of `ModelTrust.kt` for these manifests (written sorted by name)."""
+    """The full text of `ModelSettings.kt` for these manifests (written sorted by name)."""
     entries = "".join(
-        f"{_INDENT * 3}{kotlin_string(manifest.name)} to "
-        f"{str(manifest.pipeline.trust_validator_pass).lower()},\n"
+        f"{_INDENT * 3}{kotlin_string(manifest.name)} to {kotlin_settings(manifest.pipeline)},\n"
         for manifest in sorted(manifests, key=lambda manifest: manifest.name)
     )
     return _HEADER.replace("@PACKAGE@", KOTLIN_PACKAGE) + entries + _FOOTER
 
 
-class StaleModelTrustError(StaleGeneratedFileError):
-    """The committed `ModelTrust.kt` does not match what the manifests render."""
+class StaleModelSettingsError(StaleGeneratedFileError):
+    """The committed `ModelSettings.kt` does not match what the manifests render."""
 
 
 def write_kotlin(manifests: Sequence[Manifest], out: Path) -> bool:
@@ -78,7 +86,7 @@ def write_kotlin(manifests: Sequence[Manifest], out: Path) -> bool:
 
 
 def check_kotlin(manifests: Sequence[Manifest], out: Path) -> None:
-    """Raise StaleModelTrustError unless `out` holds exactly what the manifests render."""
+    """Raise StaleModelSettingsError unless `out` holds exactly what the manifests render."""
     check_generated(
-        render_kotlin(manifests), out, "models/", "redacto model kotlin", StaleModelTrustError
+        render_kotlin(manifests), out, "models/", "redacto model kotlin", StaleModelSettingsError
     )

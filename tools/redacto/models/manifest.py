@@ -16,6 +16,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from redacto.document import ImageReading
+
 REPO_ROOT = Path(__file__).resolve().parents[3]
 MANIFEST_DIR = REPO_ROOT / "models"
 
@@ -147,7 +149,7 @@ class PipelineSettings(_Strict):
     trust_validator_pass: bool = True
     """False when the model's validator was measured saying PASS on pages that still
     leaked: a run on it then ends NEEDS_REVIEW instead of PASS (fail closed)."""
-    image_reading: Literal["indexed", "text"] = "indexed"
+    image_reading: ImageReading = ImageReading.INDEXED
     """How image-mode detect and validate show a page to this model: `[i] word` lines
     answered by index, or the page's text lines answered by value (chosen by the eval)."""
     model_redact: bool = True

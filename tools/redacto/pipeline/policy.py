@@ -25,8 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import fields, replace
-from enum import Enum
-from typing import Any, get_args, get_type_hints
+from typing import Any
 
 from redacto.engines import ModelIdentity
 from redacto.models.manifest import ModelError, PipelineSettings
@@ -58,8 +57,7 @@ def apply_model_settings(options: PipelineOptions, settings: PipelineSettings) -
     for name in type(settings).model_fields:
         if name not in option_names:
             raise TypeError(f"PipelineOptions has no field for the manifest setting {name!r}")
-        caller = getattr(options, name)
-        manifest = _as_option_type(type(options), name, getattr(settings, name))
+        caller, manifest = getattr(options, name), getattr(settings, name)
         combine = STRICTER.get(name)
         if combine is not None:
             changes[name] = combine(caller, manifest)
@@ -71,16 +69,6 @@ def apply_model_settings(options: PipelineOptions, settings: PipelineSettings) -
 def settled(options: PipelineOptions) -> PipelineOptions:
     """`options` with every setting still left to a manifest (None) at its default."""
     return apply_model_settings(options, PipelineSettings())
-
-
-def _as_option_type(options_type: type, name: str, value: Any) -> Any:
-    """A manifest value as the option's own type (the manifest's `"text"` becomes
-    `ImageReading.TEXT`: the steps compare enum members by identity)."""
-    hint = get_type_hints(options_type)[name]
-    for kind in get_args(hint) or (hint,):
-        if isinstance(kind, type) and issubclass(kind, Enum) and not isinstance(value, kind):
-            return kind(value)
-    return value
 
 
 def options_for_model(options: PipelineOptions, identity: ModelIdentity) -> PipelineOptions:

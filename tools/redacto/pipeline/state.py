@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
-from redacto.document import Box, Category, Element, Step
+from redacto.document import Box, Category, Element, ImageReading, Step
 from redacto.engines import ChatRequest, Engine, OnText, Reply
 from redacto.pipeline.chunking import CHUNK_SIZE
 from redacto.pipeline.guard import LineWatch
@@ -34,18 +34,6 @@ class OutputBudget:
 
     def for_step(self, step: Step) -> int:
         return int(getattr(self, step.value))
-
-
-class ImageReading(StrEnum):
-    """How detect and validate read an image-mode page (a model-manifest choice).
-
-    `indexed`: the elements as `[i] word` lines, answered with `INDEX:LABEL`. `text`: the
-    page as plain text lines (`page_text.PageText`), answered with `LABEL: value` and mapped
-    back onto the elements by the locator. Boxes are the elements' either way.
-    """
-
-    INDEXED = "indexed"
-    TEXT = "text"
 
 
 @dataclass(frozen=True)

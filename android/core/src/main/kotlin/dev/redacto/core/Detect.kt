@@ -157,7 +157,7 @@ suspend fun detect(
 ): List<Detection> {
     val findings = Findings(context, category, already.map(::detectionKey).toMutableSet())
     val calls =
-        if (document.mode == Mode.IMAGE && context.options.imageReading == ImageReading.INDEXED) {
+        if (document.mode == Mode.IMAGE && context.options.imageReading != ImageReading.TEXT) {
             val template = context.prompts.template(Step.DETECT, Mode.IMAGE, category)
             val labels = template.labels.toSet()
             chunkElements(document.elements, context.options.chunkSize).map { chunk ->

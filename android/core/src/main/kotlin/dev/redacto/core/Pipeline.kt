@@ -110,7 +110,7 @@ private class PipelineRun(
         if (document.mode == Mode.IMAGE) {
             redactElements(document, detections, context, round)
         } else {
-            redactText(document, detections, context, round, askModel && context.options.modelRedact, earlierPieces = modelPieces).also {
+            redactText(document, detections, context, round, askModel && context.options.modelRedact != false, earlierPieces = modelPieces).also {
                 modelPieces = it.modelPieces
             }
         }

@@ -39,39 +39,23 @@ data class PipelineOptions(
     val budget: OutputBudget = OutputBudget(),
     /**
      * False for a model whose validator was measured saying PASS on pages that still leaked
-     * (its manifest's `[pipeline] trust_validator_pass`, compiled into [ModelTrust]): its PASS
+     * (its manifest's `[pipeline] trust_validator_pass`, compiled into [ModelSettings]): its PASS
      * verdict ends the rounds but the run ends NEEDS_REVIEW, never PASS.
      */
     val trustValidatorPass: Boolean = true,
-    /** How an image-mode page is shown to detect and validate (the manifest's `[pipeline] image_reading`). */
-    val imageReading: ImageReading = ImageReading.INDEXED,
+    /**
+     * How an image-mode page is shown to detect and validate (the manifest's
+     * `[pipeline] image_reading`). Null: as the model's manifest says ([forModel]).
+     */
+    val imageReading: ImageReading? = null,
     /**
      * Text mode: ask the model to rewrite the text with placeholders before the locator's
      * deterministic pass (the manifest's `[pipeline] model_redact`). False for a model whose
-     * answers the eval never accepted: the call then costs time and changes nothing.
+     * answers the eval never accepted: the call then costs time and changes nothing. Null: as
+     * the model's manifest says ([forModel]).
      */
-    val modelRedact: Boolean = true,
+    val modelRedact: Boolean? = null,
 )
-
-/**
- * How detect and validate read an image-mode page (a model-manifest choice).
- *
- * [INDEXED]: the elements as `[i] word` lines, answered with `INDEX:LABEL`. [TEXT]: the page
- * as plain text lines ([PageText]), answered with `LABEL: value` and mapped back onto the
- * elements by the locator. Boxes are the elements' either way.
- */
-enum class ImageReading(
-    val wire: String,
-) {
-    INDEXED("indexed"),
-    TEXT("text"),
-    ;
-
-    companion object {
-        fun fromWire(wire: String): ImageReading =
-            entries.firstOrNull { it.wire == wire } ?: throw IllegalArgumentException("unknown image reading '$wire'")
-    }
-}
 
 enum class Phase { START, PROGRESS, END }
 
@@ -145,9 +129,12 @@ data class PipelineResult(
 class StepContext(
     val engine: LlmEngine,
     val prompts: PromptBook,
-    val options: PipelineOptions,
+    options: PipelineOptions,
     private val onEvent: ((ProgressEvent) -> Unit)? = null,
 ) {
+    /** Every setting decided before a step reads it: one left to a manifest never applied takes its default. */
+    val options: PipelineOptions = options.settled()
+
     val traces: MutableList<StepTrace> = mutableListOf()
     val parseErrors: MutableList<ParseError> = mutableListOf()
 

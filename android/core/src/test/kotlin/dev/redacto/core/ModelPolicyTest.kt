@@ -67,4 +67,30 @@ class ModelPolicyTest {
             val off = runPipeline(withEmail, engine(), options = PipelineOptions(rules = false)).report
             assertTrue(off.detections.isEmpty())
         }
+
+    @Test
+    fun `the manifest's image reading and redact call reach the run, a caller's own choice is kept`(): Unit =
+        runBlocking {
+            fun engine(detect: String) =
+                ScriptedEngine(
+                    mapOf(Step.CLASSIFY to listOf("CATEGORY: Medical"), Step.DETECT to listOf(detect), Step.VALIDATE to listOf("PASS")),
+                    ModelIdentity(uri = "litertlm:/sdcard/redacto-270m-int8.litertlm", name = "redacto-270m-int8.litertlm"),
+                )
+            val asText = engine("NAME: Jane Smith")
+            assertEquals(listOf(1, 2), runPipeline(page, asText).report.detections.map { it.index })
+            assertTrue(asText.requests.none { "[0] Patient" in it.user })
+            val indexed = engine("1:NAME\n2:NAME")
+            val chosen = runPipeline(page, indexed, options = PipelineOptions(imageReading = ImageReading.INDEXED)).report
+            assertEquals(listOf(1, 2), chosen.detections.map { it.index })
+            assertTrue("[0] Patient" in indexed.requests[1].user)
+            val text = Document.fromText("Seen with her son Tom.")
+            val noRedactCall =
+                ScriptedEngine(
+                    mapOf(Step.CLASSIFY to listOf("CATEGORY: Medical"), Step.DETECT to listOf("NAME: Tom"), Step.VALIDATE to listOf("PASS")),
+                    ModelIdentity(uri = "litertlm:redacto-270m-int8.litertlm", name = "redacto-270m-int8.litertlm"),
+                )
+            val result = runPipeline(text, noRedactCall)
+            assertEquals("Seen with her son [NAME_1].", result.redactedText)
+            assertTrue(noRedactCall.requests.none { it.step == Step.REDACT })
+        }
 }

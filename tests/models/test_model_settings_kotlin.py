@@ -1,4 +1,5 @@
-"""`ModelTrust.kt`: the manifests' trust flags in the app, never stale, same rule as Python."""
+"""`ModelSettings.kt`: the manifests' `[pipeline]` tables in the app, never stale, read by
+the same file-name rule as Python's `pipeline_settings`."""
 
 from __future__ import annotations
 
@@ -12,19 +13,22 @@ from typer.testing import CliRunner
 import redacto.cli.model  # noqa: F401 - registers `model` on the app
 from kotlin_program import KOTLINC, run_kotlin_main
 from redacto.cli._app import app
-from redacto.models import list_manifests, validator_trusted
+from redacto.models import list_manifests, pipeline_settings
 from redacto.models.kotlin import (
     KOTLIN_RELATIVE_PATH,
-    StaleModelTrustError,
+    StaleModelSettingsError,
     check_kotlin,
     render_kotlin,
 )
-from redacto.models.manifest import REPO_ROOT
+from redacto.models.manifest import REPO_ROOT, PipelineSettings
 
 COMMITTED = REPO_ROOT / KOTLIN_RELATIVE_PATH
 runner = CliRunner()
 
-TINY_UNTRUSTED = GOOD_TINY.format(name="tiny") + "[pipeline]\ntrust_validator_pass = false\n"
+TINY_UNTRUSTED = (
+    GOOD_TINY.format(name="tiny")
+    + '[pipeline]\ntrust_validator_pass = false\nimage_reading = "text"\nmodel_redact = false\n'
+)
 
 FILE_NAMES = [
     "redacto-270m-int8.litertlm",
@@ -39,25 +43,42 @@ FILE_NAMES = [
 ]
 
 
+def settings_line(settings: PipelineSettings) -> str:
+    """`true indexed true`: a model's settings as the Kotlin dump below prints them."""
+    trust, redact = (
+        str(flag).lower() for flag in (settings.trust_validator_pass, settings.model_redact)
+    )
+    return f"{trust} {settings.image_reading.value} {redact}"
+
+
 def test_committed_file_is_current():
     check_kotlin(list_manifests(), COMMITTED)
     assert COMMITTED.read_text(encoding="utf-8").isascii()
 
 
-def test_the_generated_map_holds_every_manifests_flag():
-    entries = re.findall(r'^\s+"([^"]+)" to (true|false),$', COMMITTED.read_text(), re.MULTILINE)
-    expected = {m.name: m.pipeline.trust_validator_pass for m in list_manifests()}
-    assert {name: flag == "true" for name, flag in entries} == expected
-    assert expected["redacto-270m"] is False
+def test_the_generated_map_holds_every_manifests_settings():
+    entries = re.findall(
+        r'^\s+"([^"]+)" to PipelineSettings\(trustValidatorPass = (true|false), '
+        r"imageReading = ImageReading\.(\w+), modelRedact = (true|false)\),$",
+        COMMITTED.read_text(),
+        re.MULTILINE,
+    )
+    expected = {m.name: settings_line(m.pipeline) for m in list_manifests()}
+    found = {
+        name: f"{trust} {reading.lower()} {redact}" for name, trust, reading, redact in entries
+    }
+    assert found == expected
+    assert expected["redacto-270m"] == "false text false"
 
 
 def test_cli_check_passes_then_fails_on_a_stale_file(tmp_path: Path):
     result = runner.invoke(app, ["model", "kotlin", "--check"])
     assert result.exit_code == 0, result.output
-    stale = tmp_path / "ModelTrust.kt"
+    stale = tmp_path / "ModelSettings.kt"
     text = COMMITTED.read_text(encoding="utf-8")
-    assert '"redacto-270m" to false,' in text
-    stale.write_text(text.replace('"redacto-270m" to false,', '"redacto-270m" to true,'))
+    distrusted = '"redacto-270m" to PipelineSettings(trustValidatorPass = false,'
+    assert distrusted in text
+    stale.write_text(text.replace(distrusted, distrusted.replace("false", "true")))
     result = runner.invoke(app, ["model", "kotlin", "--check", "--out", str(stale)])
     assert result.exit_code == 1
     assert "stale" in result.output and "redacto model kotlin" in result.output
@@ -69,13 +90,15 @@ def test_a_manifest_change_makes_the_committed_file_stale(tmp_path: Path, monkey
     monkeypatch.setenv("REDACTO_MODELS_DIR", str(tmp_path))
     result = runner.invoke(app, ["model", "kotlin", "--check"])
     assert result.exit_code == 1 and "stale" in result.output
-    with pytest.raises(StaleModelTrustError):
+    with pytest.raises(StaleModelSettingsError):
         check_kotlin(list_manifests(), COMMITTED)
-    assert '"tiny" to false,' in render_kotlin(list_manifests())
+    assert '"tiny" to PipelineSettings(trustValidatorPass = false,' in render_kotlin(
+        list_manifests()
+    )
 
 
 def test_cli_writes_the_file_and_reports_missing(tmp_path: Path):
-    out = tmp_path / "ModelTrust.kt"
+    out = tmp_path / "ModelSettings.kt"
     result = runner.invoke(app, ["model", "kotlin", "--check", "--out", str(out)])
     assert result.exit_code == 1 and "missing" in result.output
     assert runner.invoke(app, ["model", "kotlin", "--out", str(out)]).exit_code == 0
@@ -84,12 +107,15 @@ def test_cli_writes_the_file_and_reports_missing(tmp_path: Path):
 
 
 DUMP_KT = """
-import dev.redacto.core.ModelTrust
+import dev.redacto.core.ModelSettings
 import java.io.File
 
 fun main(args: Array<String>) {
     val names = File(args[0]).readLines()
-    val answers = names.map { ModelTrust.validatorTrusted(it) }
+    val answers = names.map { name ->
+        val settings = ModelSettings.forFile(name)
+        "${settings.trustValidatorPass} ${settings.imageReading.wire} ${settings.modelRedact}"
+    }
     File(args[1]).writeText(answers.joinToString("\\n"))
 }
 """
@@ -122,19 +148,23 @@ def write_nested_manifests(folder: Path) -> None:
 @pytest.mark.skipif(not KOTLINC.exists(), reason="kotlinc not installed (scripts/setup.sh)")
 @pytest.mark.parametrize("manifests", ["repository", "nested names"])
 def test_kotlin_answers_like_python_for_every_file_name(tmp_path: Path, monkeypatch, manifests):
-    """Compile the rendered object with kotlinc; its answers equal `validator_trusted`'s."""
+    """Compile the rendered object with kotlinc; its answers equal `pipeline_settings`'."""
     source, names = COMMITTED, FILE_NAMES
     if manifests == "nested names":
         folder = tmp_path / "models"
         folder.mkdir()
         write_nested_manifests(folder)
         monkeypatch.setenv("REDACTO_MODELS_DIR", str(folder))
-        source, names = tmp_path / "ModelTrust.kt", NESTED_FILES
+        source, names = tmp_path / "ModelSettings.kt", NESTED_FILES
         source.write_text(render_kotlin(list_manifests()), encoding="utf-8")
     (tmp_path / "names.txt").write_text("\n".join(names), encoding="utf-8")
     answers = tmp_path / "answers.txt"
-    run_kotlin_main([source], DUMP_KT, [str(tmp_path / "names.txt"), str(answers)], tmp_path)
-    kotlin = [line == "true" for line in answers.read_text(encoding="utf-8").splitlines()]
-    python = [validator_trusted(name) for name in names]
+    settings = REPO_ROOT / "android/core/src/main/kotlin/dev/redacto/core/PipelineSettings.kt"
+    run_kotlin_main(
+        [source, settings], DUMP_KT, [str(tmp_path / "names.txt"), str(answers)], tmp_path
+    )
+    kotlin = answers.read_text(encoding="utf-8").splitlines()
+    python = [settings_line(pipeline_settings(name)) for name in names]
     assert kotlin == python
-    assert True in python and False in python
+    assert any(line.startswith("true") for line in python)
+    assert any(line.startswith("false") for line in python)

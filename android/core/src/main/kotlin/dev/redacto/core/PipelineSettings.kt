@@ -1,0 +1,34 @@
+package dev.redacto.core
+
+/*
+ * The values a model's manifest sets for a run (its `[pipeline]` table), with no other
+ * dependency: the generated [ModelSettings] holds one per manifest. Mirrors
+ * `models/manifest.py`'s `PipelineSettings` and `document.py`'s `ImageReading`.
+ */
+
+/** One manifest's `[pipeline]` table: how a run may use the model. Mirrors `PipelineSettings`. */
+data class PipelineSettings(
+    val trustValidatorPass: Boolean = true,
+    val imageReading: ImageReading = ImageReading.INDEXED,
+    val modelRedact: Boolean = true,
+)
+
+/**
+ * How detect and validate read an image-mode page (a model-manifest choice).
+ *
+ * [INDEXED]: the elements as `[i] word` lines, answered with `INDEX:LABEL`. [TEXT]: the page
+ * as plain text lines ([PageText]), answered with `LABEL: value` and mapped back onto the
+ * elements by the locator. Boxes are the elements' either way.
+ */
+enum class ImageReading(
+    val wire: String,
+) {
+    INDEXED("indexed"),
+    TEXT("text"),
+    ;
+
+    companion object {
+        fun fromWire(wire: String): ImageReading =
+            entries.firstOrNull { it.wire == wire } ?: throw IllegalArgumentException("unknown image reading '$wire'")
+    }
+}
