@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from redacto.corpus.render import render_page
 from redacto.corpus.schema import CorpusDocument, GoldSpan, PreserveSpan
-from redacto.document import Category, Mode, Step
+from redacto.document import Category, ImageReading, Mode, Step
 from redacto.evaluation.compare import compare_runs
 from redacto.evaluation.pipeline_system import PipelineSystem, hidden_spans
 from redacto.evaluation.results import RunConfig, RunError, read_results
@@ -287,3 +287,22 @@ def test_gold_category_skips_classify_and_is_not_scored_as_classification(tmp_pa
         assert summary.modes[mode].classification.scored == 0
         assert summary.modes[mode].overall.leak_rate == 0.0
     assert "gold category given" in (tmp_path / "run" / "report.md").read_text(encoding="utf-8")
+
+
+def test_the_eval_can_choose_the_reading_and_the_rounds(tmp_path: Path) -> None:
+    # One round: the validator's FAIL ends the run instead of adding a second round.
+    replies = {
+        "classify": ["CATEGORY: Medical"],
+        "detect": ["NONE"],
+        "validate": ["FAIL\nNAME: nobody"],
+    }
+    system = PipelineSystem(
+        write_script(tmp_path / "s.json", replies),
+        rules=False,
+        image_reading=ImageReading.TEXT,
+        max_rounds=1,
+    )
+    assert "image read as text" in system.identity and "at most 1 round(s)" in system.identity
+    prediction = system.predict(DOCUMENT, Mode.TEXT, None)
+    assert prediction.rounds == 1
+    assert [step.step for step in prediction.steps].count(Step.VALIDATE) == 1

@@ -145,6 +145,12 @@ def run_command(
             "(default: the model manifest's choice)."
         ),
     ] = None,
+    max_rounds: Annotated[
+        int,
+        typer.Option(
+            min=1, help="Redact+validate rounds at most (3, the product's; 1 measures detect)."
+        ),
+    ] = 3,
 ) -> None:
     """Run the pipeline over a suite; rerunning into the same --out resumes."""
     from redacto.evaluation.pipeline_system import PipelineSystem
@@ -166,6 +172,7 @@ def run_command(
         gold_category=gold_category,
         limit=limit,
         image_reading=image_reading.value if image_reading else None,
+        max_rounds=max_rounds,
     )
     out = out or _default_out(suite, model, mode, ocr)
     try:
@@ -176,6 +183,7 @@ def run_command(
             gold_category=gold_category,
             # None: the model manifest's choice, applied by run_pipeline like every setting.
             image_reading=ImageReading(image_reading.value) if image_reading else None,
+            max_rounds=max_rounds,
         )
     except Exception as error:
         _err.print(f"[red]cannot start the pipeline:[/red] {type(error).__name__}: {error}")

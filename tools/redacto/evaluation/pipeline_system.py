@@ -37,13 +37,16 @@ class PipelineSystem:
         rules: bool = True,
         gold_category: bool = False,
         image_reading: ImageReading | None = None,
+        max_rounds: int = 3,
     ) -> None:
         """`image_reading` None: the model manifest's choice (run_pipeline applies every
         manifest setting itself; `--image-reading` in the eval chooses another)."""
         self.engine = open_engine(engine_uri)
         self.prompts = PromptLibrary.load()
         self.reader = PageReader(ocr)
-        self.options = PipelineOptions(rules=rules, image_reading=image_reading)
+        self.options = PipelineOptions(
+            rules=rules, image_reading=image_reading, max_rounds=max_rounds
+        )
         self.gold_category = gold_category
         identity = self.engine.identity
         # What run_pipeline will apply from the model's manifest, said in the run's identity.
@@ -53,9 +56,10 @@ class PipelineSystem:
         untrusted = "" if applied.trust_validator_pass else "; validator PASS not trusted"
         no_redact_call = "" if applied.model_redact else "; text redact call off"
         image_reading = applied.image_reading or ImageReading.INDEXED
+        rounds = "" if max_rounds == 3 else f"; at most {max_rounds} round(s)"
         self.identity = (
             f"{identity.name}{sha} ({engine_uri}); rules {'on' if rules else 'off'}; "
-            f"image read as {image_reading.value}{given}{untrusted}{no_redact_call}"
+            f"image read as {image_reading.value}{given}{untrusted}{no_redact_call}{rounds}"
         )
 
     def predict(

@@ -51,6 +51,8 @@ class RunConfig(BaseModel):
     limit: int | None = None
     image_reading: Literal["indexed", "text"] | None = None
     """How image mode shows pages to the model; None: the model's manifest decides."""
+    max_rounds: int = 3
+    """Redact+validate rounds at most (`PipelineOptions.max_rounds`)."""
 
     def same_work(self, other: RunConfig) -> bool:
         """True when `other` asks for the same predictions (the limit may grow on resume)."""
