@@ -152,7 +152,7 @@ def detect(
     one of them again is not counted as an error.
     """
     findings = _Findings(context, category, {detection_key(d) for d in already})
-    if document.mode is Mode.IMAGE and context.options.image_reading is ImageReading.INDEXED:
+    if document.mode is Mode.IMAGE and context.options.image_reading is not ImageReading.TEXT:
         template = context.prompts.prompt(Step.DETECT, Mode.IMAGE, category)
         labels = frozenset(template.labels)
         calls = [

@@ -2,10 +2,10 @@
 
 A fresh conversation with the category's validate prompt sees the redacted element list
 or the redacted text (a page read as text: its redacted lines), chunked like detect, never
-the detector's answer. It says
-`PASS`, or `FAIL` and the items still readable, in the detect step's format. Anything but a
-clean PASS is FAIL. Named items become detections (source validate, this round) when they
-are usable: a known label, inside the chunk, not redacted already, present in the document.
+the detector's answer. It says `PASS`, or `FAIL` and the items still readable, in the
+detect step's format. Anything but a clean PASS is FAIL. Named items become detections
+(source validate, this round) when they are usable: a known label, inside the chunk, not
+redacted already, present in the document.
 """
 
 from __future__ import annotations
