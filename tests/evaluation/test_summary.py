@@ -60,6 +60,7 @@ def test_false_pass_counts_the_validators_verdict_even_when_the_status_was_cappe
     validator = summarize_mode(Mode.TEXT, scores).validator
     assert (validator.passes, validator.false_passes) == (2, 1)
     assert validator.leaky_passed_rate == 1.0
+    assert (validator.clean_documents, validator.clean_passed_rate) == (2, 0.5)
     assert validator.status_counts == {"NEEDS_REVIEW": 3}
 
 

@@ -107,7 +107,10 @@ class Validator(_Model):
     PASS verdicts: the chance that the validator's PASS is wrong. It is measured on the
     verdict, not the status, so a model whose PASS the pipeline does not trust (status
     capped at NEEDS_REVIEW) is still measured. `leaky_passed_rate` is the other
-    view: of the documents that leaked, how many were waved through.
+    view: of the documents that leaked, how many were waved through. `clean_passed_rate`
+    is what a trustworthy PASS must also do: of the documents that leak nothing, how many
+    the validator let finish without a person (the bar a manifest's trust is earned by:
+    `leaky_passed_rate` near 0 and `clean_passed_rate` high, per mode).
     """
 
     verdicts: int
@@ -117,6 +120,8 @@ class Validator(_Model):
     leaky_documents: int
     leaky_passed_rate: float | None
     status_counts: dict[str, int]
+    clean_documents: int = 0
+    clean_passed_rate: float | None = None
 
 
 class StepCost(_Model):
@@ -215,6 +220,7 @@ def _validator(scores: Sequence[DocumentScore]) -> Validator:
     passes = [score for score in judged if score.validator_passed]
     false_passes = sum(score.leaked for score in passes)
     leaky = [score for score in judged if score.leaked]
+    clean = [score for score in judged if not score.leaked]
     return Validator(
         verdicts=len(judged),
         passes=len(passes),
@@ -223,6 +229,8 @@ def _validator(scores: Sequence[DocumentScore]) -> Validator:
         leaky_documents=len(leaky),
         leaky_passed_rate=ratio(sum(s.validator_passed for s in leaky), len(leaky)),
         status_counts=dict(Counter(score.status.value for score in judged if score.status)),
+        clean_documents=len(clean),
+        clean_passed_rate=ratio(sum(s.validator_passed for s in clean), len(clean)),
     )
 
 

@@ -183,12 +183,24 @@ def validator_table(summary: RunSummary) -> Table:
                 pct(v.false_pass_rate),
                 str(v.leaky_documents),
                 pct(v.leaky_passed_rate),
+                str(v.clean_documents),
+                pct(v.clean_passed_rate),
                 statuses or "—",
             ]
         )
     return Table(
         "Validator",
-        ["mode", "PASS", "false PASS", "false-PASS rate", "leaky docs", "leaky & PASS", "status"],
+        [
+            "mode",
+            "PASS",
+            "false PASS",
+            "false-PASS rate",
+            "leaky docs",
+            "leaky & PASS",
+            "clean docs",
+            "clean & PASS",
+            "status",
+        ],
         rows,
     )
 
