@@ -36,6 +36,10 @@ CASES = [
             (".jane@example.com", []),  # local part may not start with a dot
             ("jane..doe@example.com", []),
             ("jane@localhost", []),
+            ("jane@example.xn--p1ai", ["jane@example.xn--p1ai"]),  # a punycode top-level domain
+            ("info@xn--80ak6aa92e.com", ["info@xn--80ak6aa92e.com"]),  # a punycode domain
+            ("jane@example.xn--", []),  # "xn--" alone is no domain
+            ("jane@example.xn--p1ai-", []),
         ],
     ),
     *table(
@@ -58,6 +62,33 @@ CASES = [
             ("000-000-0000", []),
             ("555-123-45678", []),
             ("+1 2", []),  # too few digits
+            # Non-North-American national forms whose shape needs no phone word.
+            ("My Israeli number is 09-7625400", ["09-7625400"]),
+            ("052-5552606", ["052-5552606"]),
+            ("074-7111234", ["074-7111234"]),
+            ("06-1234567", []),  # no Israeli area code 06
+            ("09-76254001", []),  # eight digits after the area code
+            ("138 0013 8000", ["138 0013 8000"]),  # a Chinese mobile in 3-4-4 groups
+            ("139-1234-5678", ["139-1234-5678"]),
+            ("128 0013 8000", []),  # Chinese mobiles start 13-19
+            ("138 0013 8000 42", []),  # part of a longer run of groups
+            ("Mobile 13800138000", ["13800138000"]),  # bare 11 digits with a phone word
+            ("Order 13800138000", []),  # ... and without one
+            ("01 23 45 67 89", ["01 23 45 67 89"]),  # French pairs
+            ("01.23.45.67.89", ["01.23.45.67.89"]),
+            ("01 23.45 67 89", []),  # mixed separators
+            ("12 01 23 45 67 89", []),  # part of a longer run of pairs
+            ("Ref 02 23 45 67", []),  # four pairs are no French number
+            # Context: plurals, and a list after one phone word.
+            ("Phones: 020 7946 0958", ["020 7946 0958"]),
+            (
+                "try one of these phones 052 5552606 074-7111234",
+                ["052 5552606", "074-7111234"],
+            ),
+            ("Phone 555-1234 or 555-5678", ["555-1234", "555-5678"]),
+            ("Tel: 555-1234, 555-5678 and 555-9012", ["555-1234", "555-5678", "555-9012"]),
+            ("Phone 555-1234. Order 555-5678", ["555-1234"]),  # a word ends the list
+            ("Order 555-1234, 555-5678", []),  # a list of numbers without a phone word
         ],
     ),
     *table(
@@ -75,6 +106,11 @@ CASES = [
             ("4111 1111-1111 1111", []),  # mixed separators are not one number
             ("41111111111111111111", []),  # twenty digits
             ("378282246310005 0", ["378282246310005"]),
+            ("UATP 122000000000003", ["122000000000003"]),  # 15 digits starting with 1
+            ("1220 000000 00003", ["1220 000000 00003"]),
+            ("122000000000004", []),  # Luhn fails
+            ("1220000000000030", []),  # Luhn passes, but UATP cards have 15 digits
+            ("222000000000008", []),  # 15 digits, Luhn passes, no network's 15-digit prefix
         ],
     ),
     *table(
@@ -106,6 +142,14 @@ CASES = [
             ("DE89 3704 0044 0532 0130 01", []),  # mod 97 fails
             ("DE89 3704 0044 0532 0130", []),  # too short for Germany
             ("ZZ89 3704 0044 0532 0130 00", []),  # no such country
+            (
+                "Dash as iban separator: AL47-2121-1009-0000-0002-3569-8741",
+                ["AL47-2121-1009-0000-0002-3569-8741"],
+            ),
+            ("DE89-3704-0044-0532-0130-00", ["DE89-3704-0044-0532-0130-00"]),
+            ("AL47-2121-1009-0000-0002-3569-8740", []),  # mod 97 fails
+            ("AL47/2121/1009/0000/0002/3569/8741", []),  # slashes separate no IBAN
+            ("DE89-3704 0044-0532 0130-00", []),  # mixed separators
         ],
     ),
     *table(
@@ -125,6 +169,13 @@ CASES = [
             ("512-44- 6093", ["512-44- 6093"]),  # the same, as OCR elements joined
             ("512-44-\n\n6093", []),  # a paragraph apart is two things
             ("Order 123456789", []),  # bare digits need "SSN" nearby
+            ("078.05.1123", ["078.05.1123"]),  # dots
+            ("693-09.4444", []),  # mixed separators
+            ("078.05.1123.4", []),  # a longer dotted run is a version number
+            ("version 1.078.05.1123", []),
+            ("666.05.1123", []),  # dots do not lift the never-issued ranges
+            ("my ssn is 078-051120 07805-1120", ["078-051120", "07805-1120"]),  # one dash
+            ("Order 078-051120", []),
         ],
     ),
     *table(
@@ -134,6 +185,27 @@ CASES = [
             ("ITIN: 912-73-4567", ["912-73-4567"]),
             ("Tax ID 123456780", ["123456780"]),
             ("Part 12-3456789", []),
+            # An ITIN's shape (9xx, group 50-65, 70-88, 90-92, 94-99) needs no context word.
+            ("911-70-1234", ["911-70-1234"]),
+            ("911-53-1234 and 911-64-1234", ["911-53-1234", "911-64-1234"]),
+            ("911 94 1234", ["911 94 1234"]),
+            ("911.70.1234", ["911.70.1234"]),
+            ("911-89-1234", []),  # group 89 is no ITIN group, and 9xx is never an SSN
+            ("911-66-1234", []),
+            ("911-93-1234", []),
+            ("911-70 1234", []),  # mixed separators
+            ("911701234", []),  # bare digits still need a tax word
+            ("my itin: 911701234", ["911701234"]),
+            ("my taxpayer id is 911-701234 91170-1234", ["911-701234", "91170-1234"]),
+        ],
+    ),
+    *table(
+        "tax_id_unverified",
+        [
+            ("my tax id 911-89-1234", ["911-89-1234"]),  # where a tax number goes: ID
+            ("Taxpayer ID: 912345678", ["912345678"]),
+            ("Tax ID 911.66.1234", ["911.66.1234"]),
+            ("Serial 911-89-1234", []),  # without a tax word, nothing
         ],
     ),
     *table(
@@ -159,6 +231,31 @@ CASES = [
             ("in 2024", []),  # a bare year is not a date
             ("Marching 5 bands", []),
             ("February 30, 2024", []),
+            # ISO-8601 timestamps: the time after a T belongs to the date.
+            ("Today is 2024-03-15T14:30:00 or not?", ["2024-03-15T14:30:00"]),
+            ("2024-06-05T09:15:30.500-07:00", ["2024-06-05T09:15:30.500-07:00"]),
+            ("at,2024-03-15T14:30:00.123456Z,", ["2024-03-15T14:30:00.123456Z"]),
+            ("2024-12-31T23:59:59+00:00", ["2024-12-31T23:59:59+00:00"]),
+            ("2024-03-15T14:30Z", ["2024-03-15T14:30Z"]),
+            ("2024-03-15T1430", ["2024-03-15T1430"]),  # the basic format
+            ("2024-03-15T25:00:00", ["2024-03-15"]),  # no such hour: the date alone
+            ("2024-03-15T14:30+15:00", ["2024-03-15"]),  # no such time zone
+            ("Today is2024-06-05T09:15:30", []),  # glued to a word
+            ("2023-02-29T10:00", []),  # the time does not rescue a non-date
+            ("at 14:30:00", []),  # a time alone is not a date
+            ("T14:30", []),
+            # Month and year.
+            ("Today is May-2021", ["May-2021"]),
+            ("seen Sept-2019", ["Sept-2019"]),
+            ("Today is 05/2021", ["05/2021"]),
+            ("Today is 5/2021", ["5/2021"]),
+            ("13/2021", []),  # no month 13
+            ("0/2021", []),
+            ("05/1700", []),  # outside the years a document names
+            ("05/21", []),  # a two-digit year is a ratio or a card's expiry
+            ("05/2021/7", []),
+            ("v5/2021", []),
+            ("May-21", []),  # a day or a year? neither is taken
         ],
     ),
     *table(
@@ -170,6 +267,8 @@ CASES = [
             ("Order 4471829", []),
             ("MRN: 123", []),  # too short to identify anyone
             ("MRN: 4471829. Order 4471830", ["4471829"]),  # context stops at the first value
+            ("MRN: 4471829, 4471830", ["4471829", "4471830"]),  # a list shares its context
+            ("MRN 4471829 or 4471830", ["4471829", "4471830"]),
         ],
     ),
     *table(
@@ -178,6 +277,11 @@ CASES = [
             ("Routing 021000021", ["021000021"]),
             ("ABA: 011000015", ["011000015"]),
             ("Routing 021000022", []),  # checksum fails
+            ("Routing 3222-7162-7", ["3222-7162-7"]),  # 4-4-1, as cheques print it
+            ("routing no. 0711 0130 7", ["0711 0130 7"]),
+            ("Routing 1234-0000-0", []),  # checksum fails
+            ("3222-7162-7", []),  # a bare number without its name
+            ("Routing 3222-7162 7", []),  # mixed separators
         ],
     ),
     *table(
@@ -232,6 +336,10 @@ CASES = [
             ("DL A1234567, expires", ["A1234567"]),
             ("licence to operate 3 units", []),  # too short
             ("Order D4471829", []),
+            ("my driver license is H12234567", ["H12234567"]),  # no apostrophe-s
+            ("DRIVER LICENSE: D4471829", ["D4471829"]),
+            ("Driver licence no. S530-4417-2291", ["S530-4417-2291"]),
+            ("driver was 4471829", []),  # "driver" alone names no licence
         ],
     ),
     *table(
@@ -262,6 +370,14 @@ CASES = [
             ("1.2.3.4.5", []),
             ("addr ::ab.1.2.3 x", []),  # a non-numeric IPv4 tail
             ("fe80::ab.1.2.3", []),
+            # A CIDR prefix length belongs to the address.
+            ("net 192.168.0.0/24 ok", ["192.168.0.0/24"]),
+            ("10.1.0.0/16,", ["10.1.0.0/16"]),
+            ("2001:db8:85a3::/48", ["2001:db8:85a3::/48"]),
+            ("192.168.0.1/33", ["192.168.0.1"]),  # no such prefix length: the address alone
+            ("2001:db8:85a3::/129", ["2001:db8:85a3::"]),
+            ("127.0.0.0/8", []),  # loopback stays out, block or not
+            ("192.168.0.1/240", ["192.168.0.1"]),
         ],
     ),
     *table(
@@ -313,6 +429,12 @@ def test_recognizer_table(recognizer: str, text: str, values: list[str]) -> None
         ("Admitted 03/15/2024", Category.MEDICAL, ["03/15/2024"]),
         ("Visit 03/15/2024", Category.FIELD_SERVICE, []),
         ("Exp 12/27", Category.MEDICAL, []),  # card expiry runs in Financial and General only
+        ("Exp 12/2029", Category.GENERAL, ["12/2029"]),  # card_expiry, not a month-year date
+        ("Statement period 05/2021", Category.FINANCIAL, []),  # a statement's month is kept
+        ("born May-1948", Category.FINANCIAL, ["May-1948"]),
+        ("Visit 2024-03-15T10:00", Category.FIELD_SERVICE, []),  # no dates in Field Service
+        ("Admitted 2024-03-15T10:00", Category.MEDICAL, ["2024-03-15T10:00"]),
+        ("my tax id 911-89-1234", Category.JOURNALISM, ["911-89-1234"]),
     ],
 )
 def test_category_selection_and_preserve_rules(

@@ -26,6 +26,8 @@ _TOKEN = re.compile(r"\S+", re.ASCII)  # \s is [ \t\n\r\f\v] here, as in java.ut
 _LETTER_O_AS_ZERO = str.maketrans("Oo", "00")
 OCR_ZERO_MIN_DIGITS = 1
 """How many ASCII digits a token needs before its letter O's are read as zeros."""
+LIST_GLUE = re.compile(r"(?:[ \t\n\r,;/&]|(?:and|or)(?=[ \t\n\r]))*", re.ASCII | re.IGNORECASE)
+"""What may separate the items of a list of values: "555-1234, 555-5678 or 555-9012"."""
 
 
 def read_ocr_zeros(text: str) -> str:
@@ -120,11 +122,45 @@ class _Words:
         return cached
 
 
+def _list_head(text: str, start: int, earlier: Sequence[tuple[int, int]]) -> int | None:
+    """Where the list that a candidate at `start` continues begins, or None when it continues
+    none: walk back over earlier matches (sorted spans) joined to it by `LIST_GLUE` only."""
+    head = None
+    while True:
+        before = [span for span in earlier if span[1] <= start]
+        if not before or not LIST_GLUE.fullmatch(text, before[-1][1], start):
+            return head
+        head = start = before[-1][0]
+
+
+def _in_context(
+    text: str,
+    start: int,
+    words: _Words,
+    recognizer: Recognizer,
+    earlier: list[tuple[int, int]] | None,
+) -> bool:
+    """The context words hold for a candidate at `start`, or (given `earlier`, the second
+    pass) for the first item of a list it continues: "Phones: 052 5552606 074-7111234"
+    gives the second number the word too."""
+    if words.context_before(start, recognizer):
+        return True
+    head = None if earlier is None else _list_head(text, start, earlier)
+    return head is not None and words.context_before(head, recognizer)
+
+
 def _pattern_matches(
-    text: str, words: _Words, recognizer: Recognizer, pattern: Pattern, priority: int
+    text: str,
+    words: _Words,
+    recognizer: Recognizer,
+    pattern: Pattern,
+    priority: int,
+    earlier: list[tuple[int, int]] | None = None,
 ) -> Iterable[TextMatch]:
     """Every verified match of one pattern. After a rejected candidate the search resumes
     one character later, so a valid identifier inside a rejected candidate is still found.
+    `earlier` (the second pass only) holds the sorted spans of the recognizer's matches that
+    a list may continue; each match accepted here joins it.
     """
     if pattern.needs_context and not words.mentions(recognizer):
         return
@@ -135,16 +171,35 @@ def _pattern_matches(
             return
         start = found.start()
         accepted = found.group(0)
-        if pattern.needs_context and not words.context_before(start, recognizer):
+        if pattern.needs_context and not _in_context(text, start, words, recognizer, earlier):
             accepted = None
         elif pattern.validator is not None:
             accepted = pattern.validator(accepted)
         if accepted:
             end = start + len(accepted)
+            if earlier is not None:
+                bisect.insort(earlier, (start, end))
             yield TextMatch(recognizer.name, recognizer.label, pattern.name, start, end, priority)
             position = end
         else:
             position = start + 1
+
+
+def _list_continuations(
+    text: str, words: _Words, recognizers: Sequence[Recognizer], kept: Sequence[TextMatch]
+) -> list[TextMatch]:
+    """The second pass: matches of context patterns whose context is that of a list they
+    continue. Only kept matches (overlaps resolved) start a list, so a phone number that
+    also reads as a record number does not lend "patient" to the code after it."""
+    found = []
+    for priority, recognizer in enumerate(recognizers):
+        earlier = sorted((m.start, m.end) for m in kept if m.recognizer == recognizer.name)
+        if not earlier:
+            continue
+        for pattern in recognizer.patterns:
+            if pattern.needs_context:
+                found.extend(_pattern_matches(text, words, recognizer, pattern, priority, earlier))
+    return found
 
 
 def _resolve_overlaps(matches: list[TextMatch]) -> list[TextMatch]:
@@ -176,11 +231,20 @@ def scan_text(
         for pattern in recognizer.patterns
         for match in _pattern_matches(searched, words, recognizer, pattern, priority)
     ]
+    kept = _resolve_overlaps(found)
+    first_pass = set(found)
+    continued = [
+        match
+        for match in _list_continuations(searched, words, recognizers, kept)
+        if match not in first_pass
+    ]
+    if continued:
+        kept = _resolve_overlaps(found + continued)
     # Preserved matches are dropped only after overlaps are resolved, so a kept toll-free
     # number still shadows a weaker reading of the same digits (an account number, say).
     return [
         match
-        for match in _resolve_overlaps(found)
+        for match in kept
         if not any(
             rule.keeps(match.recognizer, searched[match.start : match.end]) for rule in preserve
         )

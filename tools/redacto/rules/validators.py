@@ -76,6 +76,7 @@ _CARD_NETWORKS: tuple[tuple[int, int, int, tuple[int, ...]], ...] = (
     (4, 6304, 6304, (13, 14, 15, 16, 17, 18, 19)),
     (4, 6759, 6759, (13, 14, 15, 16, 17, 18, 19)),
     (3, 676, 676, (13, 14, 15, 16, 17, 18, 19)),
+    (1, 1, 1, (15,)),  # UATP (airline cards, e.g. AirPlus)
 )
 
 
@@ -119,18 +120,20 @@ def iban(candidate: str) -> str | None:
     """A known country's IBAN of exactly its registered length with a valid mod-97 check.
 
     The pattern may run on into a following upper-case word or number group; the country's
-    length says where the IBAN ends, so the candidate is cut there before the check.
+    length says where the IBAN ends, so the candidate is cut there before the check. Spaces
+    and dashes between the groups (`AL47-2121-...`) do not count.
     """
     length = IBAN_LENGTHS.get(candidate[:2])
     if length is None:
         return None
     taken = 0
     for end, char in enumerate(candidate, start=1):
-        if char != " ":
+        if char not in " -":
             taken += 1
         if taken == length:
             prefix = candidate[:end]
-            return prefix if iban_mod97_valid(prefix.replace(" ", "")) else None
+            compact = prefix.replace(" ", "").replace("-", "")
+            return prefix if iban_mod97_valid(compact) else None
     return None
 
 
@@ -141,6 +144,40 @@ def us_ssn(candidate: str) -> str | None:
         return None
     area, group, serial = digits[:3], digits[3:5], digits[5:]
     if area in ("000", "666") or area[0] == "9" or group == "00" or serial == "0000":
+        return None
+    return candidate
+
+
+# The groups (4th and 5th digits) the IRS issues ITINs in.
+_ITIN_GROUPS = (range(50, 66), range(70, 89), range(90, 93), range(94, 100))
+
+
+def _is_itin(digits: str) -> bool:
+    """Whether nine digits have an ITIN's area (9xx) and one of its groups."""
+    return digits[0] == "9" and any(int(digits[3:5]) in groups for groups in _ITIN_GROUPS)
+
+
+def itin(candidate: str) -> str | None:
+    """A US ITIN: nine digits, area 9xx, group in the ranges the IRS issues (50–65, 70–88,
+    90–92, 94–99). The shape alone is distinctive enough to need no context word."""
+    digits = digits_of(candidate)
+    return candidate if len(digits) == 9 and _is_itin(digits) else None
+
+
+def taxpayer_number(candidate: str) -> str | None:
+    """Nine digits next to a tax word: an SSN, EIN or ITIN. One with a 9xx area is an ITIN
+    only in the ITIN groups; any other 9xx number is left to `not_itin` (label ID)."""
+    digits = digits_of(candidate)
+    if len(digits) != 9 or (digits[0] == "9" and not _is_itin(digits)):
+        return None
+    return identifier(candidate)
+
+
+def not_itin(candidate: str) -> str | None:
+    """Nine digits with a 9xx area outside the ITIN groups: neither SSN (9xx is never issued)
+    nor ITIN, yet written where a taxpayer number goes."""
+    digits = digits_of(candidate)
+    if len(digits) != 9 or digits[0] != "9" or _is_itin(digits):
         return None
     return candidate
 
@@ -226,13 +263,42 @@ def numeric_date(candidate: str) -> str | None:
     return candidate if as_month_day or as_day_month else None
 
 
+_ISO_TIME = re.compile(
+    r"T([0-9]{2}):?([0-9]{2})(?::?([0-9]{2}))?(?:[.,][0-9]+)?(Z|[+-]([0-9]{2})(?::?([0-9]{2}))?)?",
+    re.ASCII,
+)
+
+
+def _valid_time(time_text: str) -> bool:
+    """An ISO-8601 time of day `THH:MM[:SS][.fff][Z|±HH[:MM]]` that exists on a clock."""
+    found = _ISO_TIME.fullmatch(time_text)
+    if found is None:
+        return False
+    hour, minute, second, _, zone_hour, zone_minute = found.groups()
+    return (
+        int(hour) <= 23
+        and int(minute) <= 59
+        and int(second or 0) <= 60  # a leap second
+        and int(zone_hour or 0) <= 14
+        and int(zone_minute or 0) <= 59
+    )
+
+
 def iso_date(candidate: str) -> str | None:
-    """Y-M-D with a four-digit year."""
-    year_text, month, day = re.split(r"[/.-]", candidate)
+    """Y-M-D with a four-digit year, and an ISO-8601 time after a `T` when there is one
+    (`2024-03-15T14:30:00Z`). A time that no clock shows leaves the date alone."""
+    date_text, separator, time_text = candidate.partition("T")
+    year_text, month, day = re.split(r"[/.-]", date_text)
     year = int(year_text)
-    if year not in _YEAR_RANGE:
+    if year not in _YEAR_RANGE or not _valid_day(year, int(month), int(day)):
         return None
-    return candidate if _valid_day(year, int(month), int(day)) else None
+    return candidate if not separator or _valid_time(separator + time_text) else date_text
+
+
+def month_year(candidate: str) -> str | None:
+    """A numeric month and four-digit year, `M/YYYY` or `MM/YYYY`: month 1–12, year 1850–2150."""
+    month, year = candidate.split("/")
+    return candidate if 1 <= int(month) <= 12 and int(year) in _YEAR_RANGE else None
 
 
 _MONTH_WORD = re.compile(r"[A-Za-z]{3}")
@@ -261,17 +327,32 @@ def month_name_date(candidate: str) -> str | None:
     return candidate if _valid_day(year, month, day) else None
 
 
-def ipv4(candidate: str) -> str | None:
-    """Four octets 0–255, not the unspecified address 0.0.0.0 or loopback 127.x."""
-    octets = candidate.split(".")
+def _split_prefix_length(candidate: str, most: int) -> tuple[str, bool]:
+    """The address of a candidate that may end in a CIDR prefix length (`10.1.0.0/16`), and
+    whether that suffix is a real one (at most `most` bits); no suffix counts as real."""
+    address, slash, length = candidate.partition("/")
+    return address, not slash or (length.isascii() and length.isdigit() and int(length) <= most)
+
+
+def _ipv4_address(address: str) -> bool:
+    """Four octets 0–255 without leading zeros, not 0.x (unspecified) or 127.x (loopback)."""
+    octets = address.split(".")
     if len(octets) != 4 or not all(o.isascii() and o.isdigit() for o in octets):
-        return None
+        return False
     if any(len(o) > 1 and o[0] == "0" for o in octets):
-        return None
+        return False
     values = [int(o) for o in octets]
-    if any(v > 255 for v in values) or values[0] in (0, 127):
+    return not (any(v > 255 for v in values) or values[0] in (0, 127))
+
+
+def ipv4(candidate: str) -> str | None:
+    """Four octets 0–255, not the unspecified address 0.0.0.0 or loopback 127.x. A CIDR
+    suffix (`/24`, at most 32) belongs to the address; after a larger one, only the address
+    is taken."""
+    address, real_suffix = _split_prefix_length(candidate, 32)
+    if not _ipv4_address(address):
         return None
-    return candidate
+    return candidate if real_suffix else address
 
 
 _HEX_GROUP = re.compile(r"[0-9A-Fa-f]{1,4}")
@@ -281,29 +362,31 @@ def ipv6(candidate: str) -> str | None:
     """Eight hex groups, or fewer with one `::`; an IPv4 tail counts as two groups.
 
     Loopback (::1) and the unspecified address (::) identify no one and are rejected; so is
-    anything with fewer than three groups, which keeps times and ratios out.
+    anything with fewer than three groups, which keeps times and ratios out. A CIDR suffix
+    (`/64`, at most 128) belongs to the address; after a larger one, only the address is taken.
     """
-    if candidate.count("::") > 1:
+    address, real_suffix = _split_prefix_length(candidate, 128)
+    if address.count("::") > 1:
         return None
-    parts = [part for half in candidate.split("::") if half for part in half.split(":")]
+    parts = [part for half in address.split("::") if half for part in half.split(":")]
     if any(part == "" for part in parts):
         return None
     count = 0
     for position, group in enumerate(parts):
         if "." in group:
-            if position != len(parts) - 1 or ipv4(group) is None:
+            if position != len(parts) - 1 or not _ipv4_address(group):
                 return None
             count += 2
         elif _HEX_GROUP.fullmatch(group):
             count += 1
         else:
             return None
-    compressed = "::" in candidate
+    compressed = "::" in address
     if count > 8 or (not compressed and count != 8) or (compressed and count > 7):
         return None
     if count < 3:
         return None
-    return candidate
+    return candidate if real_suffix else address
 
 
 @dataclass(frozen=True)
@@ -365,6 +448,9 @@ VALIDATORS: dict[str, Validator] = {
     "payment_card": payment_card,
     "iban": iban,
     "us_ssn": us_ssn,
+    "itin": itin,
+    "taxpayer_number": taxpayer_number,
+    "not_itin": not_itin,
     "aba_routing": aba_routing,
     "phone": phone,
     "identifier": identifier,
@@ -372,6 +458,7 @@ VALIDATORS: dict[str, Validator] = {
     "email": email,
     "numeric_date": numeric_date,
     "iso_date": iso_date,
+    "month_year": month_year,
     "month_name_date": month_name_date,
     "ipv4": ipv4,
     "ipv6": ipv6,
