@@ -22,6 +22,9 @@ internal object RuleMatching {
     /** How many ASCII digits a token needs before its letter O's are read as zeros. */
     const val OCR_ZERO_MIN_DIGITS = 1
 
+    /** What may separate the items of a list of values: "555-1234, 555-5678 or 555-9012". */
+    private val LIST_GLUE: Pattern = Pattern.compile("(?:[ \\t\\n\\r,;/&]|(?i:and|or)(?=[ \\t\\n\\r]))*")
+
     /**
      * [text] with OCR's letter O read as zero inside numbers, one character for one.
      *
@@ -142,8 +145,46 @@ internal object RuleMatching {
     }
 
     /**
+     * Where the list that a candidate at [start] continues begins, or null when it continues
+     * none: walk back over earlier matches (sorted spans) joined to it by [LIST_GLUE] only.
+     */
+    private fun listHead(
+        text: String,
+        start: Int,
+        earlier: List<IntArray>,
+    ): Int? {
+        var head: Int? = null
+        var at = start
+        while (true) {
+            val before = earlier.lastOrNull { it[1] <= at } ?: return head
+            if (!LIST_GLUE.matcher(text).region(before[1], at).matches()) return head
+            at = before[0]
+            head = at
+        }
+    }
+
+    /**
+     * The context words hold for a candidate at [start], or (given [earlier], the second pass)
+     * for the first item of a list it continues: "Phones: 052 5552606 074-7111234" gives the
+     * second number the word too.
+     */
+    private fun inContext(
+        text: String,
+        start: Int,
+        words: Words,
+        recognizer: Recognizer,
+        earlier: List<IntArray>?,
+    ): Boolean {
+        if (words.contextBefore(start, recognizer)) return true
+        val head = earlier?.let { listHead(text, start, it) } ?: return false
+        return words.contextBefore(head, recognizer)
+    }
+
+    /**
      * Every verified match of one pattern. After a rejected candidate the search resumes one
      * character later, so a valid identifier inside a rejected candidate is still found.
+     * [earlier] (the second pass only) holds the sorted spans of the recognizer's matches that a
+     * list may continue; each match accepted here joins it.
      */
     private fun patternMatches(
         text: String,
@@ -151,6 +192,7 @@ internal object RuleMatching {
         recognizer: Recognizer,
         pattern: RecognizerPattern,
         priority: Int,
+        earlier: MutableList<IntArray>? = null,
     ): List<TextMatch> {
         if (pattern.needsContext && !words.mentions(recognizer)) return emptyList()
         val matches = mutableListOf<TextMatch>()
@@ -161,13 +203,14 @@ internal object RuleMatching {
             val start = matcher.start()
             val accepted: String? =
                 when {
-                    pattern.needsContext && !words.contextBefore(start, recognizer) -> null
+                    pattern.needsContext && !inContext(text, start, words, recognizer, earlier) -> null
                     pattern.validator != null -> pattern.validator.invoke(matcher.group())
                     else -> matcher.group()
                 }
             if (!accepted.isNullOrEmpty()) {
                 val end = start + accepted.length
                 matches.add(TextMatch(recognizer.name, recognizer.label, pattern.name, start, end, priority))
+                earlier?.let { spans -> insertSorted(spans, intArrayOf(start, end)) }
                 position = end
             } else {
                 // One character on: a code point, as Python's str indices are.
@@ -175,6 +218,43 @@ internal object RuleMatching {
             }
         }
         return matches
+    }
+
+    /** Python's `bisect.insort` on spans ordered by (start, end). */
+    private fun insertSorted(
+        spans: MutableList<IntArray>,
+        span: IntArray,
+    ) {
+        var at = spans.size
+        while (at > 0 && (spans[at - 1][0] > span[0] || (spans[at - 1][0] == span[0] && spans[at - 1][1] > span[1]))) at--
+        spans.add(at, span)
+    }
+
+    /**
+     * The second pass: matches of context patterns whose context is that of a list they
+     * continue. Only kept matches (overlaps resolved) start a list, so a phone number that also
+     * reads as a record number does not lend "patient" to the code after it.
+     */
+    private fun listContinuations(
+        text: String,
+        words: Words,
+        recognizers: List<Recognizer>,
+        kept: List<TextMatch>,
+    ): List<TextMatch> {
+        val found = mutableListOf<TextMatch>()
+        recognizers.forEachIndexed { priority, recognizer ->
+            val earlier =
+                kept
+                    .filter { it.recognizer == recognizer.name }
+                    .map { intArrayOf(it.start, it.end) }
+                    .sortedWith(compareBy({ it[0] }, { it[1] }))
+                    .toMutableList()
+            if (earlier.isEmpty()) return@forEachIndexed
+            for (pattern in recognizer.patterns) {
+                if (pattern.needsContext) found.addAll(patternMatches(text, words, recognizer, pattern, priority, earlier))
+            }
+        }
+        return found
     }
 
     /** Keeps the longest of overlapping matches (ties: recognizer priority, then position). */
@@ -204,9 +284,13 @@ internal object RuleMatching {
             recognizers.withIndex().flatMap { (priority, recognizer) ->
                 recognizer.patterns.flatMap { pattern -> patternMatches(searched, words, recognizer, pattern, priority) }
             }
+        var kept = resolveOverlaps(found)
+        val firstPass = found.toSet()
+        val continued = listContinuations(searched, words, recognizers, kept).filter { it !in firstPass }
+        if (continued.isNotEmpty()) kept = resolveOverlaps(found + continued)
         // Preserved matches are dropped only after overlaps are resolved, so a kept toll-free
         // number still shadows a weaker reading of the same digits (an account number, say).
-        return resolveOverlaps(found).filter { match ->
+        return kept.filter { match ->
             preserve.none { it.keeps(match.recognizer, searched.substring(match.start, match.end)) }
         }
     }

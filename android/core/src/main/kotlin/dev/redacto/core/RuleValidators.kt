@@ -20,6 +20,9 @@ object RuleValidators {
             "payment_card" to ::paymentCard,
             "iban" to ::iban,
             "us_ssn" to ::usSsn,
+            "itin" to ::itin,
+            "taxpayer_number" to ::taxpayerNumber,
+            "not_itin" to ::notItin,
             "aba_routing" to ::abaRouting,
             "phone" to ::phone,
             "identifier" to ::identifier,
@@ -27,6 +30,7 @@ object RuleValidators {
             "email" to ::email,
             "numeric_date" to ::numericDate,
             "iso_date" to ::isoDate,
+            "month_year" to ::monthYear,
             "month_name_date" to ::monthNameDate,
             "ipv4" to ::ipv4,
             "ipv6" to ::ipv6,
@@ -107,6 +111,7 @@ object RuleValidators {
             CardNetwork(4, 6304, 6304, ANY_LENGTH),
             CardNetwork(4, 6759, 6759, ANY_LENGTH),
             CardNetwork(3, 676, 676, ANY_LENGTH),
+            CardNetwork(1, 1, 1, setOf(15)), // UATP (airline cards, e.g. AirPlus)
         )
 
     /** A card network's prefix and length, and a valid Luhn check digit. */
@@ -225,16 +230,17 @@ object RuleValidators {
     /**
      * A known country's IBAN of exactly its registered length with a valid mod-97 check. The
      * pattern may run on into a following upper-case word or number group; the country's
-     * length says where the IBAN ends, so the candidate is cut there before the check.
+     * length says where the IBAN ends, so the candidate is cut there before the check. Spaces
+     * and dashes between the groups (`AL47-2121-...`) do not count.
      */
     fun iban(candidate: String): String? {
         val length = IBAN_LENGTHS[candidate.take(2)] ?: return null
         var taken = 0
         candidate.forEachIndexed { i, char ->
-            if (char != ' ') taken++
+            if (char != ' ' && char != '-') taken++
             if (taken == length) {
                 val prefix = candidate.substring(0, i + 1)
-                return prefix.takeIf { ibanMod97Valid(it.replace(" ", "")) }
+                return prefix.takeIf { ibanMod97Valid(it.replace(" ", "").replace("-", "")) }
             }
         }
         return null
@@ -246,6 +252,41 @@ object RuleValidators {
         if (digits.length != 9) return null
         val area = digits.substring(0, 3)
         if (area == "000" || area == "666" || area[0] == '9' || digits.substring(3, 5) == "00" || digits.substring(5) == "0000") return null
+        return candidate
+    }
+
+    /** The groups (4th and 5th digits) the IRS issues ITINs in. */
+    private val ITIN_GROUPS = listOf(50..65, 70..88, 90..92, 94..99)
+
+    /** Whether nine digits have an ITIN's area (9xx) and one of its groups. */
+    private fun isItin(digits: String): Boolean = digits[0] == '9' && ITIN_GROUPS.any { digits.substring(3, 5).toInt() in it }
+
+    /**
+     * A US ITIN: nine digits, area 9xx, group in the ranges the IRS issues (50–65, 70–88,
+     * 90–92, 94–99). The shape alone is distinctive enough to need no context word.
+     */
+    fun itin(candidate: String): String? {
+        val digits = digitsOf(candidate)
+        return candidate.takeIf { digits.length == 9 && isItin(digits) }
+    }
+
+    /**
+     * Nine digits next to a tax word: an SSN, EIN or ITIN. One with a 9xx area is an ITIN only
+     * in the ITIN groups; any other 9xx number is left to [notItin] (label ID).
+     */
+    fun taxpayerNumber(candidate: String): String? {
+        val digits = digitsOf(candidate)
+        if (digits.length != 9 || (digits[0] == '9' && !isItin(digits))) return null
+        return identifier(candidate)
+    }
+
+    /**
+     * Nine digits with a 9xx area outside the ITIN groups: neither SSN (9xx is never issued) nor
+     * ITIN, yet written where a taxpayer number goes.
+     */
+    fun notItin(candidate: String): String? {
+        val digits = digitsOf(candidate)
+        if (digits.length != 9 || digits[0] != '9' || isItin(digits)) return null
         return candidate
     }
 
@@ -321,12 +362,33 @@ object RuleValidators {
         return candidate.takeIf { asMonthDay || asDayMonth }
     }
 
-    /** Y-M-D with a four-digit year. */
+    private val ISO_TIME =
+        Regex("T([0-9]{2}):?([0-9]{2})(?::?([0-9]{2}))?(?:[.,][0-9]+)?(Z|[+-]([0-9]{2})(?::?([0-9]{2}))?)?")
+
+    /** An ISO-8601 time of day `THH:MM[:SS][.fff][Z|±HH[:MM]]` that exists on a clock. */
+    private fun validTime(timeText: String): Boolean {
+        val groups = ISO_TIME.matchEntire(timeText)?.groupValues ?: return false
+        fun number(index: Int): Int = groups[index].ifEmpty { "0" }.toInt()
+        // A leap second is 60; zones run from -12 to +14.
+        return number(1) <= 23 && number(2) <= 59 && number(3) <= 60 && number(5) <= 14 && number(6) <= 59
+    }
+
+    /**
+     * Y-M-D with a four-digit year, and an ISO-8601 time after a `T` when there is one
+     * (`2024-03-15T14:30:00Z`). A time that no clock shows leaves the date alone.
+     */
     fun isoDate(candidate: String): String? {
-        val (yearText, month, day) = candidate.split(DATE_SEPARATOR)
+        val dateText = candidate.substringBefore('T')
+        val (yearText, month, day) = dateText.split(DATE_SEPARATOR)
         val year = yearText.toInt()
-        if (year !in YEAR_RANGE) return null
-        return candidate.takeIf { validDay(year, month.toInt(), day.toInt()) }
+        if (year !in YEAR_RANGE || !validDay(year, month.toInt(), day.toInt())) return null
+        return if ('T' !in candidate || validTime(candidate.substring(dateText.length))) candidate else dateText
+    }
+
+    /** A numeric month and four-digit year, `M/YYYY` or `MM/YYYY`: month 1–12, year 1850–2150. */
+    fun monthYear(candidate: String): String? {
+        val (month, year) = candidate.split("/")
+        return candidate.takeIf { month.toInt() in 1..12 && year.toInt() in YEAR_RANGE }
     }
 
     private val MONTH_WORD = Regex("[A-Za-z]{3}")
@@ -347,15 +409,38 @@ object RuleValidators {
         return candidate.takeIf { validDay(year, month, day) }
     }
 
-    /** Four octets 0–255, not the unspecified address 0.0.0.0 or loopback 127.x. */
-    fun ipv4(candidate: String): String? {
-        val octets = candidate.split(".")
-        if (octets.size != 4 || octets.any { it.length > 1 && it[0] == '0' }) return null
+    /**
+     * The address of a candidate that may end in a CIDR prefix length (`10.1.0.0/16`), and
+     * whether that suffix is a real one (at most [most] bits); no suffix counts as real.
+     */
+    private fun splitPrefixLength(
+        candidate: String,
+        most: Int,
+    ): Pair<String, Boolean> {
+        if ('/' !in candidate) return candidate to true
+        val length = candidate.substringAfter('/')
+        val real = length.isNotEmpty() && length.all { it in '0'..'9' } && length.toInt() <= most
+        return candidate.substringBefore('/') to real
+    }
+
+    /** Four octets 0–255 without leading zeros, not 0.x (unspecified) or 127.x (loopback). */
+    private fun ipv4Address(address: String): Boolean {
+        val octets = address.split(".")
+        if (octets.size != 4 || octets.any { it.length > 1 && it[0] == '0' }) return false
         // Python's int() would raise on a non-digit octet (only reachable through ipv6's tail).
-        if (octets.any { octet -> octet.isEmpty() || !octet.all { it in '0'..'9' } }) return null
+        if (octets.any { octet -> octet.isEmpty() || !octet.all { it in '0'..'9' } }) return false
         val values = octets.map { it.toInt() }
-        if (values.any { it > 255 } || values[0] == 0 || values[0] == 127) return null
-        return candidate
+        return !(values.any { it > 255 } || values[0] == 0 || values[0] == 127)
+    }
+
+    /**
+     * Four octets 0–255, not the unspecified address 0.0.0.0 or loopback 127.x. A CIDR suffix
+     * (`/24`, at most 32) belongs to the address; after a larger one, only the address is taken.
+     */
+    fun ipv4(candidate: String): String? {
+        val (address, realSuffix) = splitPrefixLength(candidate, 32)
+        if (!ipv4Address(address)) return null
+        return if (realSuffix) candidate else address
     }
 
     private val HEX_GROUP = Regex("[0-9A-Fa-f]{1,4}")
@@ -363,16 +448,18 @@ object RuleValidators {
     /**
      * Eight hex groups, or fewer with one `::`; an IPv4 tail counts as two groups. Loopback
      * (::1) and the unspecified address (::) identify no one and are rejected; so is anything
-     * with fewer than three groups, which keeps times and ratios out.
+     * with fewer than three groups, which keeps times and ratios out. A CIDR suffix (`/64`, at
+     * most 128) belongs to the address; after a larger one, only the address is taken.
      */
     fun ipv6(candidate: String): String? {
-        if (countNonOverlapping(candidate, "::") > 1) return null
-        val parts = candidate.split("::").filter { it.isNotEmpty() }.flatMap { it.split(":") }
+        val (address, realSuffix) = splitPrefixLength(candidate, 128)
+        if (countNonOverlapping(address, "::") > 1) return null
+        val parts = address.split("::").filter { it.isNotEmpty() }.flatMap { it.split(":") }
         if (parts.any { it.isEmpty() }) return null
         var count = 0
         for ((position, group) in parts.withIndex()) {
             if ('.' in group) {
-                if (position != parts.lastIndex || ipv4(group) == null) return null
+                if (position != parts.lastIndex || !ipv4Address(group)) return null
                 count += 2
             } else if (HEX_GROUP.matches(group)) {
                 count++
@@ -380,10 +467,10 @@ object RuleValidators {
                 return null
             }
         }
-        val compressed = "::" in candidate
+        val compressed = "::" in address
         if (count > 8 || (!compressed && count != 8) || (compressed && count > 7)) return null
         if (count < 3) return null
-        return candidate
+        return if (realSuffix) candidate else address
     }
 
     /** Python's `str.count(sub)`: non-overlapping occurrences. */
