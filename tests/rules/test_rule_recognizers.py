@@ -455,3 +455,23 @@ def test_recognizer_filter_runs_only_the_named_ones() -> None:
     assert [m.recognizer for m in only_phone] == ["phone"]
     with pytest.raises(KeyError, match="no_such"):
         find_rule_matches(document, Category.GENERAL, recognizers={"no_such"})
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        # The phone also reads as an MRN after "Patient", but that reading loses to the
+        # phone: a list starts only from a kept match, so MO-4471 borrows no "patient".
+        ("Patient phone: (503) 555-0199 MO-4471", ["(503) 555-0199"]),
+        ("Patient phone: (503) 555-0199, MRN MO-4471", ["(503) 555-0199", "MO-4471"]),
+        # A kept on-sight match starts a list only where its own words hold the context.
+        ("(503) 555-0199 or 555-0188", ["(503) 555-0199"]),
+        ("Phones: (503) 555-0199 or 555-0188", ["(503) 555-0199", "555-0188"]),
+        (
+            "Phones: 555-0199;\n555-0188 / 555-0177 & 555-0166",
+            ["555-0199", "555-0188", "555-0177", "555-0166"],
+        ),
+    ],
+)
+def test_a_list_borrows_context_only_from_kept_matches(text: str, values: list[str]) -> None:
+    assert [value for _, value in found(text)] == values
