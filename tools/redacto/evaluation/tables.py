@@ -86,9 +86,18 @@ def _quality_cells(metrics: Metrics) -> list[str]:
     ]
 
 
+def _run_label(run: RunSummary) -> str:
+    """A peer row's name: its system, and the choices that set it apart from a plain run."""
+    config = run.info.config
+    choices = [f"{config.image_reading} reading"] if config.image_reading else []
+    if config.max_rounds != 3:
+        choices.append(f"{config.max_rounds} round(s)")
+    return f"{config.system} ({', '.join(choices)})" if choices else config.system
+
+
 def headline_table(summary: RunSummary, peer: RunSummary | None = None) -> Table:
     """One row per mode (and per mode of a peer run, e.g. Presidio): the first numbers."""
-    runs = [("", summary)] + ([(f"{peer.info.config.system}: ", peer)] if peer else [])
+    runs = [("", summary)] + ([(f"{_run_label(peer)}: ", peer)] if peer else [])
     rows = []
     for prefix, run in runs:
         for mode, mode_summary in run.modes.items():
