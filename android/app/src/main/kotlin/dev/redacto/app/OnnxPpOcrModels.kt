@@ -70,8 +70,12 @@ class OnnxPpOcrModels(
         name: String,
     ): OrtSession =
         try {
-            environment.createSession(assets.open(name).use { it.readBytes() }, OrtSession.SessionOptions())
+            val bytes = assets.open(name).use { it.readBytes() }
+            // The session keeps what it needs: the options' native handle is freed at once.
+            OrtSession.SessionOptions().use { options -> environment.createSession(bytes, options) }
         } catch (error: Exception) {
             throw OcrException("could not load $name (run android/app/scripts/copy_ocr_models.sh): ${error::class.simpleName}", error)
+        } catch (error: LinkageError) {
+            throw OcrException("ONNX Runtime's native library does not load on this device: ${error::class.simpleName}", error)
         }
 }

@@ -11,6 +11,7 @@ import android.os.Environment
 import android.provider.MediaStore
 import dev.redacto.core.Box
 import dev.redacto.core.RgbImage
+import dev.redacto.core.decodeSampleSize
 import dev.redacto.core.pixelBounds
 import dev.redacto.core.workingSize
 import java.io.IOException
@@ -24,7 +25,11 @@ import java.io.IOException
 const val MAX_PIXELS = 100_000_000L
 const val MAX_SIDE = 20_000
 
-/** The photo as the user sees it (ImageDecoder applies the EXIF orientation), never written to. */
+/**
+ * The photo as the user sees it (ImageDecoder applies the EXIF orientation), never written to.
+ * A photo over 16 MP is subsampled while it is decoded (core's [decodeSampleSize]), so a
+ * 100 MP photo becomes a 6 MP bitmap, not a 400 MB one; boxes are in the decoded pixels.
+ */
 fun decodePhoto(
     resolver: ContentResolver,
     uri: Uri,
@@ -35,6 +40,7 @@ fun decodePhoto(
             throw IOException("the photo is too large (${width}x$height; at most 100 megapixels, 20,000 px a side)")
         }
         decoder.allocator = ImageDecoder.ALLOCATOR_SOFTWARE
+        decoder.setTargetSampleSize(decodeSampleSize(width, height))
     }
 
 /** The copy OCR reads: long side at most 2,000 px, as ARGB pixels. */

@@ -6,6 +6,7 @@ import android.graphics.Bitmap
 import android.net.Uri
 import androidx.core.content.FileProvider
 import androidx.lifecycle.AndroidViewModel
+import androidx.lifecycle.SavedStateHandle
 import androidx.lifecycle.viewModelScope
 import dev.redacto.core.Box
 import dev.redacto.core.Document
@@ -20,11 +21,15 @@ import dev.redacto.core.reviewItems
 import dev.redacto.core.runPipeline
 import dev.redacto.core.workingSize
 import kotlinx.coroutines.CancellationException
+import kotlinx.coroutines.CoroutineScope
 import kotlinx.coroutines.Dispatchers
+import kotlinx.coroutines.Job
+import kotlinx.coroutines.SupervisorJob
 import kotlinx.coroutines.flow.MutableStateFlow
 import kotlinx.coroutines.flow.StateFlow
 import kotlinx.coroutines.flow.asStateFlow
 import kotlinx.coroutines.flow.update
+import kotlinx.coroutines.joinAll
 import kotlinx.coroutines.launch
 import kotlinx.coroutines.withContext
 import java.io.File
@@ -49,39 +54,54 @@ data class RedactUiState(
 /**
  * One screen, one flow: photo → OCR ([PpOcrReader] on [OnnxPpOcrModels]) → the pipeline
  * ([runPipeline] on [LiteRtLmEngine], boxes drawn as [LiveBoxes] sees them) → a burned copy
- * → a new PNG. The photo is only ever read.
+ * → a new PNG. The photo is only ever read. Files and bitmaps are handled off the main
+ * thread; the pending camera capture survives the process being killed ([SavedStateHandle]).
  */
 class RedactViewModel(
     application: Application,
+    private val saved: SavedStateHandle,
 ) : AndroidViewModel(application) {
     private val app = application
     private val models = ModelFiles(File(app.filesDir, "models"))
-    private val state = MutableStateFlow(RedactUiState(model = models.current()))
+    private val state = MutableStateFlow(RedactUiState())
     val ui: StateFlow<RedactUiState> = state.asStateFlow()
 
     private var reader: PpOcrReader? = null
     private var ocrModels: OnnxPpOcrModels? = null
     private var engine: LiteRtLmEngine? = null
-    private var pendingCapture: Uri? = null
+
+    /** The jobs that may be using the engine or the OCR sessions; [onCleared] waits for them. */
+    private val jobs = mutableListOf<Job>()
+
+    init {
+        launchTracked {
+            val model = withContext(Dispatchers.IO) { models.current() }
+            state.update { it.copy(model = it.model ?: model) }
+        }
+    }
 
     /** A fresh file in the app's cache for the camera app to write the photo into. */
     fun captureTarget(): Uri {
         val folder = File(app.cacheDir, "photos").apply { mkdirs() }
         folder.listFiles()?.forEach { it.delete() }
         val file = File(folder, "capture-${System.currentTimeMillis()}.jpg")
-        return FileProvider.getUriForFile(app, "${app.packageName}.photos", file).also { pendingCapture = it }
+        return FileProvider.getUriForFile(app, "${app.packageName}.photos", file).also { saved[PENDING_CAPTURE] = it }
     }
 
     fun onCaptured(success: Boolean) {
-        if (success) pendingCapture?.let(::onPhoto)
+        val capture = saved.remove<Uri>(PENDING_CAPTURE)
+        if (success) capture?.let(::onPhoto)
     }
 
     fun onPhoto(uri: Uri?) {
         if (uri == null) return
         work("Opening the photo…") {
             val photo = withContext(Dispatchers.IO) { decodePhoto(app.contentResolver, uri) }
-            val (width, height) = workingSize(photo.width, photo.height)
-            val preview = Bitmap.createScaledBitmap(photo, width, height, true)
+            val preview =
+                withContext(Dispatchers.Default) {
+                    val (width, height) = workingSize(photo.width, photo.height)
+                    Bitmap.createScaledBitmap(photo, width, height, true)
+                }
             state.update {
                 RedactUiState(
                     photo = photo,
@@ -97,9 +117,13 @@ class RedactViewModel(
     fun onModelPicked(uri: Uri?) {
         if (uri == null) return
         work("Copying the model into the app (once)…") {
-            val model = withContext(Dispatchers.IO) { models.import(app.contentResolver, uri) }
-            engine?.close()
+            val previous = engine
             engine = null
+            val model =
+                withContext(Dispatchers.IO) {
+                    previous?.close()
+                    models.import(app.contentResolver, uri)
+                }
             state.update { it.copy(model = model, backend = null, stage = "Model ready.") }
         }
     }
@@ -154,12 +178,7 @@ class RedactViewModel(
     }
 
     private fun loadEngine(model: ModelFile): LiteRtLmEngine =
-        LiteRtLmEngine.open(
-            model.file,
-            model.sha256,
-            app.applicationInfo.nativeLibraryDir,
-            File(app.cacheDir, "litertlm").apply { mkdirs() },
-        )
+        LiteRtLmEngine.open(model.file, model.sha256, File(app.cacheDir, "litertlm").apply { mkdirs() })
 
     private suspend fun finish(
         document: Document,
@@ -192,7 +211,7 @@ class RedactViewModel(
     ) {
         if (state.value.busy) return
         state.update { it.copy(busy = true, error = null, stage = stage) }
-        viewModelScope.launch {
+        launchTracked {
             try {
                 block()
             } catch (error: OcrException) {
@@ -205,18 +224,45 @@ class RedactViewModel(
                 throw error
             } catch (error: Exception) {
                 fail("Something went wrong (${error::class.simpleName}); nothing was redacted or saved.")
+            } catch (error: OutOfMemoryError) {
+                fail("Not enough memory for this photo; try a smaller one. Nothing was redacted or saved.")
+            } catch (error: LinkageError) {
+                // UnsatisfiedLinkError, ExceptionInInitializerError, NoClassDefFoundError: a
+                // runtime's native library does not load on this device.
+                fail("A runtime library could not be loaded on this device (${error::class.simpleName}).")
             } finally {
                 state.update { it.copy(busy = false) }
             }
         }
     }
 
+    private fun launchTracked(block: suspend () -> Unit) {
+        val job = viewModelScope.launch { block() }
+        synchronized(jobs) { jobs.add(job) }
+        job.invokeOnCompletion { synchronized(jobs) { jobs.remove(job) } }
+    }
+
     private fun fail(message: String) {
         state.update { it.copy(error = message) }
     }
 
+    /**
+     * The scope is already cancelled here, but a cancelled run may still be draining its
+     * conversation or inside an OCR model call: the engine and the OCR sessions are closed only
+     * once every such job has finished, never under it.
+     */
     override fun onCleared() {
-        engine?.close()
-        ocrModels?.close()
+        val running = synchronized(jobs) { jobs.toList() }
+        val llm = engine
+        val ocr = ocrModels
+        CoroutineScope(SupervisorJob() + Dispatchers.IO).launch {
+            running.joinAll()
+            llm?.close()
+            ocr?.close()
+        }
+    }
+
+    private companion object {
+        const val PENDING_CAPTURE = "pendingCapture"
     }
 }

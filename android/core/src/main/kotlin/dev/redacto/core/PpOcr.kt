@@ -187,3 +187,22 @@ class PpOcrReader(
         const val WIDTH_HEIGHT_RATIO = 8.0
     }
 }
+
+/** The most pixels the app decodes a photo to: 16 MP is 64 MB as ARGB, and the burned copy doubles it. */
+const val MAX_DECODED_PIXELS = 16_000_000L
+
+/**
+ * The power-of-two subsampling (Android's `inSampleSize`, `ImageDecoder.setTargetSampleSize`)
+ * that brings a [width] × [height] photo to at most [maxPixels] before it is decoded, so a
+ * 100 MP photo never becomes a 400 MB bitmap. 1 when it already fits. OCR reads a 2,000 px
+ * copy ([workingSize]), so the page loses nothing it would read.
+ */
+fun decodeSampleSize(
+    width: Int,
+    height: Int,
+    maxPixels: Long = MAX_DECODED_PIXELS,
+): Int {
+    var sample = 1
+    while ((width.toLong() / sample) * (height.toLong() / sample) > maxPixels) sample *= 2
+    return sample
+}
