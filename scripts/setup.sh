@@ -35,7 +35,7 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$inputs_hash" ]; then
   # model chain; pass 2 adds Presidio and lifts those two (pip warns about xdsl; the model
   # chain converts and runs with them: tests/models builds and runs the tiny model).
   # Pass 2 names only the peer extra: asking for litert again would re-resolve xdsl.
-  .venv/bin/pip install -q -c requirements/constraints.txt -e ".[litert,ocr,tune,dev]"
+  .venv/bin/pip install -q -c requirements/constraints.txt -e ".[litert,ocr,pdf,tune,dev]"
   .venv/bin/pip install -q -c requirements/constraints.txt -e ".[peer]"
   echo "$inputs_hash" > "$stamp"
 fi

@@ -8,7 +8,10 @@ file is only ever read. An ERROR run, however early (a model that cannot be open
 cannot start), writes `report.json` and no redacted file (stale ones from an earlier run are
 removed, so nothing in the folder claims a redaction that did not happen). Every report
 names the input it belongs to (file name and sha256). A text file keeps its own bytes
-outside the replaced values, line endings included (`line_endings`).
+outside the replaced values, line endings included (`line_endings`). A PDF is read page by
+page into one image-mode document and comes out as `redacted.pdf`, rebuilt from burned page
+images and verified after writing; a failed check turns the run into ERROR (`redacto.pdf`,
+docs/pdf.md).
 """
 
 from __future__ import annotations
@@ -33,12 +36,17 @@ from redacto.report import InputInfo, ModelInfo, RunReport
 
 if TYPE_CHECKING:
     from redacto.imaging import LoadedImage
+    from redacto.pdf import PdfInput
+    from redacto.pdf.read import OnPage
 
 IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".webp"})
 TEXT_SUFFIXES = frozenset({".txt", ".md"})
+PDF_SUFFIXES = frozenset({".pdf"})
 REDACTED_IMAGE = "redacted.png"
+REDACTED_PDF = "redacted.pdf"
 REDACTED_TEXT = "redacted.txt"
 REPORT = "report.json"
+OUTPUTS = (REDACTED_IMAGE, REDACTED_PDF, REDACTED_TEXT, REPORT)
 
 EXIT_CODES = {Status.PASS: 0, Status.NEEDS_REVIEW: 10, Status.ERROR: 1}
 EXIT_BAD_INPUT = 2
@@ -60,14 +68,15 @@ class _ElementInput(BaseModel):
 
 @dataclass(frozen=True)
 class PreparedInput:
-    """A checked input, read into a document; `image` is set for photos, `line_endings` for
-    text (the file's own endings, put back into the redacted text)."""
+    """A checked input, read into a document; `image` is set for photos, `pdf` for PDFs,
+    `line_endings` for text (the file's own endings, put back into the redacted text)."""
 
     path: Path
     document: Document
     image: LoadedImage | None = None
     ocr_name: str | None = None
     line_endings: LineEndings | None = None
+    pdf: PdfInput | None = None
 
 
 @dataclass(frozen=True)
@@ -82,14 +91,19 @@ class RedactOutcome:
         return EXIT_CODES[self.report.status]
 
 
+def is_pdf(path: Path) -> bool:
+    """A PDF input, by its file name (read as an image-mode document, page by page)."""
+    return path.suffix.lower() in PDF_SUFFIXES
+
+
 def input_mode(path: Path) -> Mode:
-    """Image or text, from the file name; anything else is bad input."""
+    """Image (photos and PDFs) or text, from the file name; anything else is bad input."""
     suffix = path.suffix.lower()
-    if suffix in IMAGE_SUFFIXES:
+    if suffix in IMAGE_SUFFIXES or suffix in PDF_SUFFIXES:
         return Mode.IMAGE
     if suffix in TEXT_SUFFIXES:
         return Mode.TEXT
-    known = ", ".join(sorted(IMAGE_SUFFIXES | TEXT_SUFFIXES))
+    known = ", ".join(sorted(IMAGE_SUFFIXES | TEXT_SUFFIXES | PDF_SUFFIXES))
     raise BadInputError(f"{path}: unsupported file type {suffix or '(none)'}; use one of {known}")
 
 
@@ -99,13 +113,14 @@ def check_input(path: Path, out_dir: Path, elements_path: Path | None = None) ->
         raise BadInputError(f"{path}: no such file")
     mode = input_mode(path)
     if elements_path is not None:
-        if mode is not Mode.IMAGE:
-            raise BadInputError("--elements gives word boxes of an image; the input is text")
+        if mode is not Mode.IMAGE or is_pdf(path):
+            kind = "a PDF" if is_pdf(path) else "text"
+            raise BadInputError(f"--elements gives word boxes of a photo; the input is {kind}")
         if not elements_path.is_file():
             raise BadInputError(f"{elements_path}: no such file")
     if out_dir.exists() and not out_dir.is_dir():
         raise BadInputError(f"{out_dir}: exists and is not a folder")
-    for name in (REDACTED_IMAGE, REDACTED_TEXT, REPORT):
+    for name in OUTPUTS:
         if _same_file(out_dir / name, path):
             raise BadInputError(
                 f"{out_dir / name} is the input itself (the same file or a link to it): "
@@ -160,12 +175,22 @@ def prepare_input(
     *,
     ocr: str = "ppocr",
     elements_path: Path | None = None,
+    on_page: OnPage | None = None,
 ) -> PreparedInput:
-    """Read the input into a document: OCR or `--elements` for images, UTF-8 for text.
+    """Read the input into a document: OCR or `--elements` for images, UTF-8 for text, the
+    text layer or OCR per page for PDFs (`on_page` follows the pages read).
 
     Raises `BadInputError` for unreadable input, `EngineError` when OCR itself fails.
     """
     mode = input_mode(path)
+    if is_pdf(path):
+        from redacto.pdf import BadPdfError, read_pdf
+
+        try:
+            pdf = read_pdf(path, ocr=ocr, on_page=on_page)
+        except BadPdfError as error:
+            raise BadInputError(str(error)) from error
+        return PreparedInput(path, pdf.document, ocr_name=pdf.ocr_name, pdf=pdf)
     if mode is Mode.TEXT:
         endings = LineEndings.of(_read_text(path))
         document = Document.from_text(endings.normalized)
@@ -327,10 +352,16 @@ def write_outputs(
     if prepared is not None and result.report.input is None:
         result.report.input = input_info(prepared.path)
     written: list[Path] = []
+    if prepared is not None and prepared.pdf is not None:
+        _write_pdf(result, prepared.pdf, out_dir)
     if result.report.status is Status.ERROR or result.redacted_text is None or prepared is None:
-        for stale in (REDACTED_IMAGE, REDACTED_TEXT):
+        for stale in (REDACTED_IMAGE, REDACTED_PDF, REDACTED_TEXT):
             (out_dir / stale).unlink(missing_ok=True)
     else:
+        if prepared.pdf is not None:
+            written.append(out_dir / REDACTED_PDF)
+        else:
+            (out_dir / REDACTED_PDF).unlink(missing_ok=True)
         if prepared.image is not None:
             from redacto.imaging import burn_boxes, save_clean_png
 
@@ -351,6 +382,33 @@ def write_outputs(
     _atomic(report_path, lambda temporary: temporary.write_text(body, encoding="utf-8"))
     written.append(report_path)
     return RedactOutcome(report=result.report, written=tuple(written))
+
+
+def _write_pdf(result: PipelineResult, pdf: PdfInput, out_dir: Path) -> None:
+    """Write and verify `redacted.pdf` for a run that redacted; its pages go in the report.
+
+    A failed check turns the run into ERROR (nothing claimed); an ERROR run only records
+    its pages.
+    """
+    from redacto.pdf import PdfVerificationError
+    from redacto.pdf.output import boxes_by_page, pdf_report, redacted_values, write_verified_pdf
+
+    report = result.report
+    if report.status is Status.ERROR or result.redacted_text is None:
+        report.pdf = pdf_report(pdf, None)
+        return
+    try:
+        per_page = boxes_by_page(pdf, report.detections, result.boxes)
+        report.pdf = pdf_report(pdf, per_page)
+        values = redacted_values(pdf, [*report.detections, *report.not_located])
+        write_verified_pdf(pdf, per_page, values, out_dir / REDACTED_PDF)
+    except PdfVerificationError as error:
+        report.status = Status.ERROR
+        report.error = f"the redacted PDF failed its check after writing: {error}"
+        if report.pdf is None:
+            report.pdf = pdf_report(pdf, None)
+        return
+    report.pdf.verified = True
 
 
 def _atomic(target: Path, write: Callable[[Path], object]) -> None:

@@ -60,6 +60,32 @@ class InputInfo(BaseModel):
     sha256: str
 
 
+class PdfPageReport(BaseModel):
+    """One page of a PDF input: its size in pixels at the report's DPI, where its words came
+    from (`text_layer` or `ocr`), and the boxes burned into it (pixels of that page)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    page: int
+    width: int
+    height: int
+    source: str
+    words: int
+    boxes: list[Box] = Field(default_factory=list)
+
+
+class PdfReport(BaseModel):
+    """A PDF run, page by page (`RunReport.boxes` holds every page's boxes in one list;
+    these say which page each belongs to). `verified`: the written `redacted.pdf` passed
+    every check after writing (docs/pdf.md). Python only: the app takes photos."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    dpi: int
+    pages: list[PdfPageReport]
+    verified: bool = False
+
+
 class ReviewReason(StrEnum):
     """Why a run ended NEEDS_REVIEW: what a person should look at."""
 
@@ -100,4 +126,6 @@ class RunReport(BaseModel):
     input: InputInfo | None = None
     """The file this run read (`redact_file`); None for a document handed to the pipeline."""
     ocr: str | None = None
+    pdf: PdfReport | None = None
+    """Set for a PDF input: the pages, their boxes, and whether the output was verified."""
     error: str | None = None

@@ -1,4 +1,4 @@
-"""`redacto redact INPUT`: redact one photo or text file, showing each step as it runs.
+"""`redacto redact INPUT`: redact one photo, PDF or text file, showing each step as it runs.
 
 Exit codes: 0 PASS, 10 NEEDS_REVIEW (outputs written and flagged), 2 bad input (nothing
 written), 1 engine or internal error (report.json only, no redacted output claimed).
@@ -63,7 +63,8 @@ class _Progress:
 @app.command("redact")
 def redact_command(
     input_path: Annotated[
-        Path, typer.Argument(metavar="INPUT", help="A photo (png/jpg/webp) or text (txt/md).")
+        Path,
+        typer.Argument(metavar="INPUT", help="A photo (png/jpg/webp), a PDF, or text (txt/md)."),
     ],
     model: Annotated[
         str | None,
@@ -73,9 +74,9 @@ def redact_command(
             "Default: the embedded default model.",
         ),
     ] = None,
-    ocr: Annotated[OcrChoice, typer.Option("--ocr", help="OCR engine for photos.")] = (
-        OcrChoice.PPOCR
-    ),
+    ocr: Annotated[
+        OcrChoice, typer.Option("--ocr", help="OCR engine for photos and scanned PDF pages.")
+    ] = (OcrChoice.PPOCR),
     elements: Annotated[
         Path | None,
         typer.Option(
@@ -111,8 +112,14 @@ def redact_command(
         uri = _resolve_model(model)
         identity = _named_model(uri)
         prompts = PromptLibrary.load()
-        with console.status("Reading the input…"):
-            prepared = prepare_input(input_path, ocr=ocr.value, elements_path=elements)
+        with console.status("Reading the input…") as reading:
+
+            def on_page(done: int, total: int) -> None:
+                reading.update(f"Reading the PDF: page {done}/{total}…")
+
+            prepared = prepare_input(
+                input_path, ocr=ocr.value, elements_path=elements, on_page=on_page
+            )
     except BadInputError as error:
         _bad_input(console, error)
     except (EngineError, PromptError) as error:

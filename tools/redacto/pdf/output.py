@@ -1,0 +1,86 @@
+"""From a finished pipeline run to a verified `redacted.pdf`, and the report's PDF part.
+
+The pipeline returns one list of boxes for the whole document; here they are put back on
+their pages (each box is a detected element's, and each element knows its page), written
+through a temporary file, verified, and only then renamed into place. A failed check
+removes the temporary file: no `redacted.pdf` is claimed.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+from redacto.document import Box, Detection
+from redacto.pdf.read import PdfInput
+from redacto.pdf.write import PdfVerificationError, verify_redacted_pdf, write_redacted_pdf
+from redacto.report import PdfPageReport, PdfReport
+
+
+def boxes_by_page(
+    pdf: PdfInput, detections: Sequence[Detection], boxes: Sequence[Box]
+) -> list[list[Box]]:
+    """Each page's boxes, from the detected elements; refuses boxes it cannot place.
+
+    The pipeline draws one box per detected element that has one, in index order; the same
+    walk here must give exactly the pipeline's boxes, or the run fails closed.
+    """
+    elements = pdf.document.elements
+    detected = sorted({d.index for d in detections if d.index is not None})
+    placed = [elements[i] for i in detected if elements[i].box is not None]
+    if [element.box for element in placed] != list(boxes):
+        raise PdfVerificationError("the boxes do not match the detected words")
+    per_page: list[list[Box]] = [[] for _ in pdf.pages]
+    for element in placed:
+        assert element.box is not None
+        per_page[element.page].append(element.box)
+    return per_page
+
+
+def redacted_values(pdf: PdfInput, detections: Sequence[Detection]) -> list[str]:
+    """The words under the boxes (and any value-only detections): none may be in the output."""
+    elements = pdf.document.elements
+    values = {elements[d.index].text for d in detections if d.index is not None}
+    values |= {d.value for d in detections if d.value}
+    return sorted(values)
+
+
+def pdf_report(pdf: PdfInput, per_page: Sequence[Sequence[Box]] | None) -> PdfReport:
+    """The report's page list; boxes are filled in when the run got as far as drawing them."""
+    return PdfReport(
+        dpi=pdf.dpi,
+        pages=[
+            PdfPageReport(
+                page=page.number,
+                width=page.size[0],
+                height=page.size[1],
+                source=page.source.value,
+                words=page.words,
+                boxes=list(per_page[page.number]) if per_page is not None else [],
+            )
+            for page in pdf.pages
+        ],
+    )
+
+
+def write_verified_pdf(
+    pdf: PdfInput, per_page: Sequence[Sequence[Box]], values: Sequence[str], target: Path
+) -> None:
+    """Write the redacted PDF to a temporary file, verify it, rename it to `target`.
+
+    Raises `PdfVerificationError` (nothing at `target` changed) if writing or any check fails.
+    """
+    handle, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.stem}-", suffix=".pdf")
+    os.close(handle)
+    temporary = Path(name)
+    sizes = [page.size for page in pdf.pages]
+    try:
+        write_redacted_pdf(pdf.path, per_page, temporary, sizes=sizes, dpi=pdf.dpi)
+        verify_redacted_pdf(temporary, per_page, sizes=sizes, values=values, dpi=pdf.dpi)
+        os.replace(temporary, target)
+    except ValueError as error:  # the source PDF cannot be read again (BadPdfError)
+        raise PdfVerificationError(f"cannot render the input again: {error}") from error
+    finally:
+        temporary.unlink(missing_ok=True)

@@ -1,0 +1,283 @@
+"""Reading a PDF into one image-mode document: words with boxes, page by page.
+
+Each page is measured in pixels of its rendering at `PDF_DPI` (y downward, origin at the
+top-left of the visible page), the same rendering `write_redacted_pdf` burns boxes into,
+so a box drawn from these words lands on the glyphs it covers.
+
+- A page with a usable text layer gives its words from pdfium's characters: characters
+  are grouped into words at spaces, control characters and line breaks, each word's box is
+  the union of its characters' loose boxes (the font's full height) converted to pixels,
+  and words are put in reading order by lines with the OCR engines' own `order_lines`.
+  Invisible characters (text render mode 3, the OCR layer a scanner adds) are not used.
+- A page with no visible characters (a scan), or a rotated page, is rendered and read by
+  OCR, so what the model sees is what the rendered page shows.
+
+Bad PDFs (not a PDF, corrupt, encrypted with a password, no pages, pages over the pixel
+limit) raise `BadPdfError`; the message never holds document content.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from redacto.document import Box, Document, Element
+from redacto.imaging import MAX_PIXELS, MAX_SIDE
+from redacto.ocr.base import OcrLine, OcrWord, corners_of_box, order_lines
+
+if TYPE_CHECKING:
+    from PIL import Image
+
+    from redacto.ocr import OcrEngine
+
+PDF_DPI = 200
+"""Pages are read and re-rendered at this resolution: small print stays legible to OCR and
+a page of US Letter is 1700 x 2200 pixels (11 MB of RGB while it is worked on)."""
+MAX_PAGES = 2000
+_INVISIBLE = 3  # FPDF_TEXTRENDERMODE_INVISIBLE
+_WORD_PAD_PX = 2.0  # a little over a glyph's edge, as OCR boxes are padded (docs/ocr.md)
+_PASSWORD_ERROR = 4  # FPDF_ERR_PASSWORD
+
+
+class BadPdfError(ValueError):
+    """The PDF cannot be redacted as given; the message says why, without its content."""
+
+
+class PageSource(StrEnum):
+    """Where a page's words came from."""
+
+    TEXT_LAYER = "text_layer"
+    OCR = "ocr"
+
+
+@dataclass(frozen=True)
+class PdfPageInfo:
+    """One page as read: its number (0-based), size in pixels at `PDF_DPI`, word source."""
+
+    number: int
+    size: tuple[int, int]
+    source: PageSource
+    words: int
+
+
+@dataclass(frozen=True)
+class PdfInput:
+    """A read PDF: the document for the pipeline and what each page was."""
+
+    path: Path
+    dpi: int
+    pages: tuple[PdfPageInfo, ...]
+    document: Document
+    ocr_name: str | None = None
+
+
+OnPage = Callable[[int, int], None]
+"""Progress while reading: called with (pages done, pages in all)."""
+
+
+def open_pdf(path: Path) -> Any:
+    """Open a PDF with pdfium, read-only; any failure is a `BadPdfError`."""
+    import pypdfium2 as pdfium
+
+    try:
+        pdf = pdfium.PdfDocument(str(path))
+    except pdfium.PdfiumError as error:
+        if getattr(error, "err_code", None) == _PASSWORD_ERROR:
+            raise BadPdfError(f"{path}: the PDF is encrypted with a password") from error
+        raise BadPdfError(f"{path}: not a PDF, or a corrupt one ({error})") from error
+    count = len(pdf)
+    if count == 0:
+        pdf.close()
+        raise BadPdfError(f"{path}: the PDF has no pages")
+    if count > MAX_PAGES:
+        pdf.close()
+        raise BadPdfError(f"{path}: the PDF has {count} pages; the limit is {MAX_PAGES}")
+    return pdf
+
+
+def page_pixels(page: Any, dpi: int = PDF_DPI) -> tuple[int, int]:
+    """The size of `page` rendered at `dpi`, exactly as pypdfium2's `render` makes it."""
+    scale = dpi / 72
+    return math.ceil(page.get_width() * scale), math.ceil(page.get_height() * scale)
+
+
+def render_page(page: Any, dpi: int = PDF_DPI) -> Image.Image:
+    """The page as RGB pixels at `dpi`: its content only, without annotations or form
+    fields (neither is read as words, so neither may show in the output)."""
+    bitmap = page.render(scale=dpi / 72, draw_annots=False, may_draw_forms=False)
+    try:
+        return bitmap.to_pil().convert("RGB")
+    finally:
+        bitmap.close()
+
+
+def read_pdf(
+    path: Path,
+    *,
+    ocr: str = "ppocr",
+    dpi: int = PDF_DPI,
+    on_page: OnPage | None = None,
+) -> PdfInput:
+    """Read every page's words into one document (indices global, `page` set per page).
+
+    OCR is opened only when a page needs it. Raises `BadPdfError` for a bad PDF and
+    `OcrError` (an `EngineError`) when OCR cannot run.
+    """
+    pdf = open_pdf(path)
+    engine: OcrEngine | None = None
+    elements: list[Element] = []
+    pages: list[PdfPageInfo] = []
+    try:
+        for number in range(len(pdf)):
+            page = pdf[number]
+            try:
+                size = page_pixels(page, dpi)
+                _check_size(path, number, size)
+                words = _text_layer_words(page, size) if page.get_rotation() == 0 else []
+                source = PageSource.TEXT_LAYER
+                if not words:
+                    if engine is None:
+                        from redacto.ocr import open_ocr
+
+                        engine = open_ocr(ocr)
+                    image = render_page(page, dpi)
+                    words = [(e.text, e.box) for e in engine.read(image) if e.box is not None]
+                    source = PageSource.OCR
+            finally:
+                page.close()
+            for text, box in words:
+                elements.append(Element(index=len(elements), text=text, box=box, page=number))
+            pages.append(PdfPageInfo(number, size, source, len(words)))
+            if on_page is not None:
+                on_page(number + 1, len(pdf))
+    finally:
+        pdf.close()
+    return PdfInput(
+        path=path,
+        dpi=dpi,
+        pages=tuple(pages),
+        document=Document.from_elements(elements),
+        ocr_name=engine.name if engine is not None else None,
+    )
+
+
+def _check_size(path: Path, number: int, size: tuple[int, int]) -> None:
+    width, height = size
+    if width < 1 or height < 1:
+        raise BadPdfError(f"{path}: page {number + 1} has no area")
+    if width * height > MAX_PIXELS or max(width, height) > MAX_SIDE:
+        raise BadPdfError(
+            f"{path}: page {number + 1} is {width}x{height} pixels at {PDF_DPI} dpi; the "
+            f"limit is {MAX_PIXELS // 1_000_000} megapixels and {MAX_SIDE} pixels a side"
+        )
+
+
+@dataclass
+class _Word:
+    chars: list[str]
+    box: list[float]  # x0, y0, x1, y1 in pixels
+
+    def add(self, char: str, box: tuple[float, float, float, float]) -> None:
+        self.chars.append(char)
+        self.box = [
+            min(self.box[0], box[0]),
+            min(self.box[1], box[1]),
+            max(self.box[2], box[2]),
+            max(self.box[3], box[3]),
+        ]
+
+    def continues(self, box: tuple[float, float, float, float]) -> bool:
+        """The next character sits on this word's line, without a gap wider than a space."""
+        centre = (box[1] + box[3]) / 2
+        height = self.box[3] - self.box[1]
+        on_line = self.box[1] <= centre <= self.box[3]
+        return on_line and -0.5 * height <= box[0] - self.box[2] <= 0.25 * height
+
+
+def _text_layer_words(page: Any, size: tuple[int, int]) -> list[tuple[str, Box]]:
+    """The page's visible words and their pixel boxes, in reading order; [] when none."""
+    import pypdfium2.raw as pdfium_c
+
+    textpage = page.get_textpage()
+    try:
+        raw = textpage.raw
+        lines: list[list[_Word]] = [[]]
+        word: _Word | None = None
+        for index in range(textpage.count_chars()):
+            char = chr(pdfium_c.FPDFText_GetUnicode(raw, index) or 0x20)
+            if char in "\r\n":
+                word = None
+                if lines[-1]:
+                    lines.append([])
+                continue
+            if char.isspace() or not char.isprintable() or _invisible(pdfium_c, raw, index):
+                word = None
+                continue
+            box = _char_box(pdfium_c, page, raw, index, size)
+            if box is None:
+                word = None
+                continue
+            if word is not None and word.continues(box):
+                word.add(char, box)
+                continue
+            if word is not None and lines[-1] and not _same_line(lines[-1][-1], box):
+                lines.append([])
+            word = _Word([char], list(box))
+            lines[-1].append(word)
+    finally:
+        textpage.close()
+    ocr_lines = [_as_line(line, size) for line in lines if line]
+    return [(w.text, w.box) for line in order_lines(ocr_lines) for w in line.words]
+
+
+def _same_line(previous: _Word, box: tuple[float, float, float, float]) -> bool:
+    centre = (box[1] + box[3]) / 2
+    return previous.box[1] <= centre <= previous.box[3]
+
+
+def _invisible(pdfium_c: Any, raw: Any, index: int) -> bool:
+    textobj = pdfium_c.FPDFText_GetTextObject(raw, index)
+    return bool(textobj) and pdfium_c.FPDFTextObj_GetTextRenderMode(textobj) == _INVISIBLE
+
+
+def _char_box(
+    pdfium_c: Any, page: Any, raw: Any, index: int, size: tuple[int, int]
+) -> tuple[float, float, float, float] | None:
+    """A character's loose box in pixels, clipped to the page; None when off the page."""
+    rect = pdfium_c.FS_RECTF()
+    if not pdfium_c.FPDFText_GetLooseCharBox(raw, index, ctypes.byref(rect)):
+        return None
+    xs, ys = [], []
+    for x, y in ((rect.left, rect.top), (rect.right, rect.bottom)):
+        device_x, device_y = ctypes.c_int(), ctypes.c_int()
+        pdfium_c.FPDF_PageToDevice(page.raw, 0, 0, size[0], size[1], 0, x, y, device_x, device_y)
+        xs.append(device_x.value)
+        ys.append(device_y.value)
+    x0 = max(min(xs) - _WORD_PAD_PX, 0.0)
+    y0 = max(min(ys) - _WORD_PAD_PX, 0.0)
+    x1 = min(max(xs) + _WORD_PAD_PX, float(size[0]))
+    y1 = min(max(ys) + _WORD_PAD_PX, float(size[1]))
+    if x1 <= x0 or y1 <= y0:
+        return None
+    return x0, y0, x1, y1
+
+
+def _as_line(words: list[_Word], size: tuple[int, int]) -> OcrLine:
+    """A text line in the OCR engines' shape, so reading order is computed in one place."""
+    boxes = [Box(x0=w.box[0], y0=w.box[1], x1=w.box[2], y1=w.box[3]) for w in words]
+    outline = Box(
+        x0=min(b.x0 for b in boxes),
+        y0=min(b.y0 for b in boxes),
+        x1=max(b.x1 for b in boxes),
+        y1=max(b.y1 for b in boxes),
+    )
+    ocr_words = tuple(
+        OcrWord(text="".join(w.chars), box=b, confidence=1.0)
+        for w, b in zip(words, boxes, strict=True)
+    )
+    return OcrLine(words=ocr_words, corners=corners_of_box(outline))

@@ -1,0 +1,238 @@
+"""Writing a redacted PDF from pixels alone, and checking it after writing.
+
+`write_redacted_pdf` renders each page of the original at the reading DPI, burns that
+page's boxes in black (`imaging.burn_boxes`, the photo path's own code) and writes a new
+PDF whose pages are those images and nothing else: one lossless (Flate) RGB image per page,
+a content stream that draws it, a catalog and a page tree. No text, fonts, vector paths,
+metadata, annotations, form fields, attachments, JavaScript, outline or earlier revisions
+of the original can reach the output, because nothing of the original's structure is
+copied. The file is written whole, page by page (one page's pixels in memory at a time).
+
+`verify_redacted_pdf` reopens the written file with pdfium and fails closed
+(`PdfVerificationError`, whose message names pages and boxes, never values) unless: the page
+count and every page size match, no page has a single character of text or an annotation,
+the document has no metadata, attachments, form or outline, the file's structure names none
+of the keys that carry them, no redacted value's bytes occur anywhere in the file, and each
+box renders black.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import zlib
+from collections.abc import Sequence
+from pathlib import Path
+from typing import BinaryIO
+
+import numpy as np
+
+from redacto.document import Box
+from redacto.imaging import burn_boxes, pixel_bounds
+from redacto.pdf.read import PDF_DPI, open_pdf, page_pixels, render_page
+
+_BLACK_LIMIT = 24  # a rendered box pixel may be this light at most (0 = pure black)
+_MIN_VALUE_BYTES = 6  # shorter values could occur by chance in compressed pixel data
+_FORBIDDEN_KEYS = (
+    b"/Info",
+    b"/Metadata",
+    b"/Annots",
+    b"/AcroForm",
+    b"/Names",
+    b"/EmbeddedFiles",
+    b"/JavaScript",
+    b"/JS",
+    b"/OpenAction",
+    b"/AA",
+    b"/Outlines",
+    b"/Prev",
+    b"/Font",
+)
+_STREAM = re.compile(rb"/Length (\d+) >>\nstream\n")
+
+
+class PdfVerificationError(RuntimeError):
+    """The written PDF failed a check; the run must end ERROR with no PDF claimed."""
+
+
+def write_redacted_pdf(
+    source: Path,
+    boxes_by_page: Sequence[Sequence[Box]],
+    target: Path,
+    *,
+    sizes: Sequence[tuple[int, int]],
+    dpi: int = PDF_DPI,
+) -> None:
+    """Render `source`'s pages, burn each page's boxes, write the images as a new PDF.
+
+    `sizes` are the page sizes the boxes were measured in (from `read_pdf`); a page that
+    renders at another size now is refused rather than burned in the wrong place.
+    """
+    pdf = open_pdf(source)
+    try:
+        if len(pdf) != len(boxes_by_page) or len(pdf) != len(sizes):
+            raise PdfVerificationError("the PDF's page count changed since it was read")
+        with target.open("wb") as handle:
+            writer = _ImagePdfWriter(handle, dpi)
+            for number in range(len(pdf)):
+                page = pdf[number]
+                try:
+                    image = render_page(page, dpi)
+                finally:
+                    page.close()
+                if image.size != tuple(sizes[number]):
+                    raise PdfVerificationError(f"page {number + 1} renders at another size")
+                writer.add_page(
+                    burn_boxes(image, list(boxes_by_page[number])).tobytes(), image.size
+                )
+            writer.finish()
+    finally:
+        pdf.close()
+
+
+class _ImagePdfWriter:
+    """A PDF of full-page RGB images, written object by object as pages arrive."""
+
+    def __init__(self, handle: BinaryIO, dpi: int) -> None:
+        self.handle = handle
+        self.dpi = dpi
+        self.offsets: dict[int, int] = {}
+        self.pages: list[int] = []
+        self.next_id = 3  # 1: catalog, 2: page tree (written last, once the pages are known)
+        handle.write(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
+
+    def _object(self, number: int, body: bytes, stream: bytes | None = None) -> None:
+        self.offsets[number] = self.handle.tell()
+        self.handle.write(f"{number} 0 obj\n".encode() + body)
+        if stream is not None:
+            self.handle.write(b"\nstream\n" + stream + b"\nendstream")
+        self.handle.write(b"\nendobj\n")
+
+    def add_page(self, rgb: bytes, size: tuple[int, int]) -> None:
+        width, height = size
+        image_id, content_id, page_id = self.next_id, self.next_id + 1, self.next_id + 2
+        self.next_id += 3
+        pixels = zlib.compress(rgb, 6)
+        self._object(
+            image_id,
+            (
+                f"<< /Type /XObject /Subtype /Image /Width {width} /Height {height} "
+                f"/ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /FlateDecode "
+                f"/Length {len(pixels)} >>"
+            ).encode(),
+            pixels,
+        )
+        # Points rounded down, so the page renders back at exactly `size` pixels.
+        points_w = int(width * 72 / self.dpi * 10_000) / 10_000
+        points_h = int(height * 72 / self.dpi * 10_000) / 10_000
+        draw = f"q {points_w} 0 0 {points_h} 0 0 cm /Im0 Do Q".encode()
+        self._object(content_id, f"<< /Length {len(draw)} >>".encode(), draw)
+        self._object(
+            page_id,
+            (
+                f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {points_w} {points_h}] "
+                f"/Resources << /XObject << /Im0 {image_id} 0 R >> >> /Contents {content_id} 0 R >>"
+            ).encode(),
+        )
+        self.pages.append(page_id)
+
+    def finish(self) -> None:
+        kids = " ".join(f"{page} 0 R" for page in self.pages)
+        self._object(1, b"<< /Type /Catalog /Pages 2 0 R >>")
+        self._object(2, f"<< /Type /Pages /Kids [{kids}] /Count {len(self.pages)} >>".encode())
+        start = self.handle.tell()
+        lines = [f"xref\n0 {self.next_id}\n", "0000000000 65535 f \n"]
+        lines += [f"{self.offsets[number]:010d} 00000 n \n" for number in range(1, self.next_id)]
+        self.handle.write("".join(lines).encode())
+        self.handle.write(
+            f"trailer\n<< /Size {self.next_id} /Root 1 0 R >>\nstartxref\n{start}\n%%EOF\n".encode()
+        )
+
+
+def verify_redacted_pdf(
+    path: Path,
+    boxes_by_page: Sequence[Sequence[Box]],
+    *,
+    sizes: Sequence[tuple[int, int]],
+    values: Sequence[str],
+    dpi: int = PDF_DPI,
+) -> None:
+    """Reopen the written PDF and check it holds pixels only, with every box black.
+
+    Raises `PdfVerificationError` on the first failed check (the message names the check
+    and page, never a value).
+    """
+    import pypdfium2.raw as pdfium_c
+
+    data = path.read_bytes()
+    _check_bytes(data, values)
+    pdf = open_pdf(path)
+    try:
+        if len(pdf) != len(sizes):
+            raise PdfVerificationError(f"the output has {len(pdf)} pages, not {len(sizes)}")
+        if any(pdf.get_metadata_dict(skip_empty=True).values()):
+            raise PdfVerificationError("the output has document metadata")
+        if pdf.count_attachments() or pdf.get_formtype() or any(True for _ in pdf.get_toc()):
+            raise PdfVerificationError("the output has attachments, a form or an outline")
+        for number in range(len(pdf)):
+            page = pdf[number]
+            try:
+                textpage = page.get_textpage()
+                try:
+                    characters = textpage.count_chars()
+                finally:
+                    textpage.close()
+                if characters:
+                    raise PdfVerificationError(f"page {number + 1} has {characters} characters")
+                if pdfium_c.FPDFPage_GetAnnotCount(page.raw):
+                    raise PdfVerificationError(f"page {number + 1} has annotations")
+                if page_pixels(page, dpi) != tuple(sizes[number]):
+                    raise PdfVerificationError(f"page {number + 1} has another size")
+                image = render_page(page, dpi)
+            finally:
+                page.close()
+            _check_black(number, np.asarray(image), boxes_by_page[number])
+    finally:
+        pdf.close()
+
+
+def _check_bytes(data: bytes, values: Sequence[str]) -> None:
+    """No redacted value anywhere in the file, no metadata-bearing key in its structure."""
+    structure = _outside_streams(data)
+    for value in values:
+        for encoded in {value.encode("utf-8"), value.encode("utf-16-be")}:
+            if not encoded.strip():
+                continue
+            haystack = data if len(encoded) >= _MIN_VALUE_BYTES else structure
+            if encoded in haystack:
+                raise PdfVerificationError("a redacted value occurs in the output's bytes")
+    for key in _FORBIDDEN_KEYS:
+        if re.search(re.escape(key) + rb"(?![A-Za-z])", structure):
+            raise PdfVerificationError(f"the output's structure names {key.decode()}")
+
+
+def _outside_streams(data: bytes) -> bytes:
+    """The file without its stream contents (pixel data), where structure keys live."""
+    kept = io.BytesIO()
+    position = 0
+    for match in _STREAM.finditer(data):
+        if match.start() < position:
+            continue
+        kept.write(data[position : match.end()])
+        position = match.end() + int(match.group(1))
+    kept.write(data[position:])
+    return kept.getvalue()
+
+
+def _check_black(number: int, pixels: np.ndarray, boxes: Sequence[Box]) -> None:
+    """Every box's pixels (one pixel in from its edge, where rendering may blend) are black."""
+    height, width = pixels.shape[:2]
+    for position, box in enumerate(boxes, start=1):
+        bounds = pixel_bounds(box, (width, height))
+        if bounds is None:
+            continue
+        x0, y0, x1, y1 = bounds
+        if x1 - x0 > 2 and y1 - y0 > 2:
+            x0, y0, x1, y1 = x0 + 1, y0 + 1, x1 - 1, y1 - 1
+        if int(pixels[y0:y1, x0:x1].max()) > _BLACK_LIMIT:
+            raise PdfVerificationError(f"page {number + 1}: box {position} is not black")
