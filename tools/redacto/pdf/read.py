@@ -89,7 +89,10 @@ def open_pdf(path: Path) -> Any:
     except pdfium.PdfiumError as error:
         if getattr(error, "err_code", None) == _PASSWORD_ERROR:
             raise BadPdfError(f"{path}: the PDF is encrypted with a password") from error
-        raise BadPdfError(f"{path}: not a PDF, or a corrupt one ({error})") from error
+        # pdfium refuses a page tree of /Count 0 as a format error, like any corrupt file.
+        raise BadPdfError(
+            f"{path}: not a PDF, a corrupt one, or one with no pages ({error})"
+        ) from error
     count = len(pdf)
     if count == 0:
         pdf.close()
@@ -98,6 +101,16 @@ def open_pdf(path: Path) -> Any:
         pdf.close()
         raise BadPdfError(f"{path}: the PDF has {count} pages; the limit is {MAX_PAGES}")
     return pdf
+
+
+def load_page(pdf: Any, path: Path, number: int) -> Any:
+    """Page `number` of an open PDF; a page pdfium cannot load is a `BadPdfError`."""
+    import pypdfium2 as pdfium
+
+    try:
+        return pdf[number]
+    except pdfium.PdfiumError as error:
+        raise BadPdfError(f"{path}: page {number + 1} cannot be read ({error})") from error
 
 
 def page_pixels(page: Any, dpi: int = PDF_DPI) -> tuple[int, int]:
@@ -134,7 +147,7 @@ def read_pdf(
     pages: list[PdfPageInfo] = []
     try:
         for number in range(len(pdf)):
-            page = pdf[number]
+            page = load_page(pdf, path, number)
             try:
                 size = page_pixels(page, dpi)
                 _check_size(path, number, size)

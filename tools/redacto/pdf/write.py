@@ -11,9 +11,9 @@ copied. The file is written whole, page by page (one page's pixels in memory at 
 `verify_redacted_pdf` reopens the written file with pdfium and fails closed
 (`PdfVerificationError`, whose message names pages and boxes, never values) unless: the page
 count and every page size match, no page has a single character of text or an annotation,
-the document has no metadata, attachments, form or outline, the file's structure names none
-of the keys that carry them, no redacted value's bytes occur anywhere in the file, and each
-box renders black.
+the document has no metadata, attachments, form or outline, the file's structure holds no
+string and names none of the keys that carry them, no redacted value's bytes occur in its
+streams, and each box renders black.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ import numpy as np
 
 from redacto.document import Box
 from redacto.imaging import burn_boxes, pixel_bounds
-from redacto.pdf.read import PDF_DPI, open_pdf, page_pixels, render_page
+from redacto.pdf.read import PDF_DPI, load_page, open_pdf, page_pixels, render_page
 
 _BLACK_LIMIT = 24  # a rendered box pixel may be this light at most (0 = pure black)
 _MIN_VALUE_BYTES = 6  # shorter values could occur by chance in compressed pixel data
@@ -75,7 +75,7 @@ def write_redacted_pdf(
         with target.open("wb") as handle:
             writer = _ImagePdfWriter(handle, dpi)
             for number in range(len(pdf)):
-                page = pdf[number]
+                page = load_page(pdf, source, number)
                 try:
                     image = render_page(page, dpi)
                 finally:
@@ -166,7 +166,10 @@ def verify_redacted_pdf(
 
     data = path.read_bytes()
     _check_bytes(data, values)
-    pdf = open_pdf(path)
+    try:
+        pdf = open_pdf(path)
+    except ValueError as error:
+        raise PdfVerificationError("the output cannot be opened as a PDF") from error
     try:
         if len(pdf) != len(sizes):
             raise PdfVerificationError(f"the output has {len(pdf)} pages, not {len(sizes)}")
@@ -175,7 +178,12 @@ def verify_redacted_pdf(
         if pdf.count_attachments() or pdf.get_formtype() or any(True for _ in pdf.get_toc()):
             raise PdfVerificationError("the output has attachments, a form or an outline")
         for number in range(len(pdf)):
-            page = pdf[number]
+            try:
+                page = load_page(pdf, path, number)
+            except ValueError as error:
+                raise PdfVerificationError(
+                    f"page {number + 1} of the output cannot be read"
+                ) from error
             try:
                 textpage = page.get_textpage()
                 try:
@@ -197,31 +205,39 @@ def verify_redacted_pdf(
 
 
 def _check_bytes(data: bytes, values: Sequence[str]) -> None:
-    """No redacted value anywhere in the file, no metadata-bearing key in its structure."""
-    structure = _outside_streams(data)
-    for value in values:
-        for encoded in {value.encode("utf-8"), value.encode("utf-16-be")}:
-            if not encoded.strip():
-                continue
-            haystack = data if len(encoded) >= _MIN_VALUE_BYTES else structure
-            if encoded in haystack:
-                raise PdfVerificationError("a redacted value occurs in the output's bytes")
+    """The file's structure holds no strings and no key that carries metadata, content or
+    actions; its streams (pixels) hold no redacted value's bytes.
+
+    Values are looked for in the streams only from `_MIN_VALUE_BYTES` up: a shorter one
+    could occur in compressed pixels by chance. The structure is checked more strictly
+    still: it may hold no string at all, so no value of any length can be there.
+    """
+    structure, streams = _split_streams(data)
+    if b"(" in structure or b"<" in structure.replace(b"<<", b""):
+        raise PdfVerificationError("the output's structure holds strings")
     for key in _FORBIDDEN_KEYS:
         if re.search(re.escape(key) + rb"(?![A-Za-z])", structure):
             raise PdfVerificationError(f"the output's structure names {key.decode()}")
+    for value in values:
+        for encoded in {value.encode("utf-8"), value.encode("utf-16-be")}:
+            if len(encoded.strip()) >= _MIN_VALUE_BYTES and encoded in streams:
+                raise PdfVerificationError("a redacted value occurs in the output's bytes")
 
 
-def _outside_streams(data: bytes) -> bytes:
-    """The file without its stream contents (pixel data), where structure keys live."""
-    kept = io.BytesIO()
+def _split_streams(data: bytes) -> tuple[bytes, bytes]:
+    """The file without its stream contents (where structure keys live), and those contents
+    (pixel data and the drawing operators), each stream followed by a newline."""
+    structure, streams = io.BytesIO(), io.BytesIO()
     position = 0
     for match in _STREAM.finditer(data):
         if match.start() < position:
             continue
-        kept.write(data[position : match.end()])
-        position = match.end() + int(match.group(1))
-    kept.write(data[position:])
-    return kept.getvalue()
+        structure.write(data[position : match.end()])
+        end = match.end() + int(match.group(1))
+        streams.write(data[match.end() : end] + b"\n")
+        position = end
+    structure.write(data[position:])
+    return structure.getvalue(), streams.getvalue()
 
 
 def _check_black(number: int, pixels: np.ndarray, boxes: Sequence[Box]) -> None:

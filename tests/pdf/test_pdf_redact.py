@@ -1,0 +1,160 @@
+"""A PDF redacted end to end: real pdfium, real PP-OCR, scripted model answers.
+
+Each trap of issue 18 has its own test, all on one redaction of `traps.trap_pdf` (run once
+per module: OCR of the scanned page is the slow part).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import numpy as np
+import pypdfium2 as pdfium
+import pytest
+from traps import HIDDEN, NAME, TRAP_REPLIES, WHITE, trap_pdf
+
+from redacto.document import ImageReading
+from redacto.engines.scripted import ScriptedEngine
+from redacto.imaging import pixel_bounds
+from redacto.pdf import render_page
+from redacto.pipeline import PipelineOptions
+from redacto.prompts import PromptLibrary
+from redacto.redact_file import redact_file
+from redacto.report import RunReport, Status
+
+pytestmark = pytest.mark.slow  # PP-OCR reads the scanned page
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    root = tmp_path_factory.mktemp("traps")
+    source = trap_pdf(root / "letter.pdf")
+    before = digest(source)
+    engine = ScriptedEngine.from_mapping(TRAP_REPLIES)
+    outcome = redact_file(
+        source,
+        engine,
+        PromptLibrary.load(),
+        root / "out",
+        options=PipelineOptions(image_reading=ImageReading.TEXT),
+    )
+    return source, before, outcome
+
+
+@pytest.fixture(scope="module")
+def output(run):
+    _, _, outcome = run
+    path = next(p for p in outcome.written if p.name == "redacted.pdf")
+    pdf = pdfium.PdfDocument(str(path))
+    yield path, pdf
+    pdf.close()
+
+
+def all_text(pdf) -> str:
+    texts = []
+    for page in pdf:
+        textpage = page.get_textpage()
+        texts.append(textpage.get_text_range())
+        textpage.close()
+    return "".join(texts)
+
+
+def boxes_on(report: RunReport, page: int):
+    assert report.pdf is not None
+    return report.pdf.pages[page].boxes
+
+
+def test_a_pdf_run_passes_writes_three_outputs_and_leaves_the_input_alone(run):
+    source, before, outcome = run
+    assert outcome.report.status is Status.PASS, outcome.report.error
+    assert sorted(p.name for p in outcome.written) == [
+        "redacted.pdf",
+        "redacted.txt",
+        "report.json",
+    ]
+    assert digest(source) == before
+    report = RunReport.model_validate_json(outcome.written[-1].read_text(encoding="utf-8"))
+    assert report.input is not None and report.input.sha256 == before
+    assert report.pdf is not None and report.pdf.verified
+    assert [p.source for p in report.pdf.pages] == ["text_layer", "text_layer", "ocr"]
+    assert report.ocr is not None and report.ocr.startswith("ppocr")
+    assert report.count_shown == len(report.boxes) == sum(len(p.boxes) for p in report.pdf.pages)
+
+
+def test_the_output_has_no_text_layer_at_all(output):
+    _, pdf = output
+    assert len(pdf) == 3
+    assert all_text(pdf) == ""
+
+
+def test_metadata_annotations_form_attachments_javascript_outline_are_gone(output):
+    path, pdf = output
+    assert not any(pdf.get_metadata_dict(skip_empty=True).values())
+    assert pdf.count_attachments() == 0
+    assert pdf.get_formtype() == 0
+    assert list(pdf.get_toc()) == []
+    data = path.read_bytes()
+    for key in (b"/Annots", b"/AcroForm", b"/JavaScript", b"/Metadata", b"/Outlines", b"/Info"):
+        assert key not in data
+    for value in (NAME, HIDDEN, WHITE, "Notes about", "Marlowe", "Harbour"):
+        assert value.encode() not in data and value.encode("utf-16-be") not in data
+
+
+def test_each_name_on_each_page_is_burned_black(run, output):
+    _, _, outcome = run
+    _, pdf = output
+    report = outcome.report
+    # page 1: Jane, Smith, Whitney, Whitefield, Alice, Marlowe, Robert; page 2: Brown,
+    # page 3 (OCR): Jane and Smith as PP-OCR read them off the scan
+    assert len(boxes_on(report, 0)) == 7
+    assert len(boxes_on(report, 1)) == 1
+    assert len(boxes_on(report, 2)) == 2
+    for number in range(3):
+        pixels = np.asarray(render_page(pdf[number]))
+        for box in boxes_on(report, number):
+            x0, y0, x1, y1 = pixel_bounds(box, (pixels.shape[1], pixels.shape[0]))
+            assert pixels[y0 + 1 : y1 - 1, x0 + 1 : x1 - 1].max() <= 24
+
+
+def test_a_name_split_across_lines_and_across_pages_is_boxed_in_both_halves(run):
+    _, _, outcome = run
+    text = (outcome.written[1]).read_text(encoding="utf-8")
+    for half in ("Alice", "Marlowe", "Robert", "Brown"):
+        assert half not in text
+    assert "Referred by Dr." in text and "last week." in text
+
+
+def test_the_scanned_page_is_read_by_ocr_not_from_its_invisible_layer(run):
+    _, _, outcome = run
+    report = outcome.report
+    assert report.pdf is not None and report.pdf.pages[2].source == "ocr"
+    # The invisible layer misspells the name (as scanners' OCR layers do): had it been read,
+    # "Jane Smith" could not have been placed on page 3. Its two boxes sit on the scan's words.
+    scan_boxes = boxes_on(report, 2)
+    assert all(box.x0 >= 150 and 230 <= box.y0 <= 360 for box in scan_boxes)
+    page_three = outcome.written[1].read_text(encoding="utf-8").split("Plan: rest")[-1]
+    assert "Smith" not in page_three and "Smyth" not in page_three
+    assert "Diagnosis fracture" in page_three
+
+
+def test_what_is_kept_stays_readable_on_the_page(output):
+    _, pdf = output
+    pixels = np.asarray(render_page(pdf[0]))
+    # "Diagnosis: fracture" on page 1 at y=310 pt: its line is not blacked out
+    top = int((396 - 310 - 12) * 200 / 72)
+    line = pixels[top : top + 30, 150:600]
+    assert line.min() < 100 and line.max() > 200  # dark glyphs on a white page
+
+
+def test_the_report_names_each_box_page(run):
+    _, _, outcome = run
+    report = json.loads(outcome.written[-1].read_text(encoding="utf-8"))
+    pages = report["pdf"]["pages"]
+    assert [p["page"] for p in pages] == [0, 1, 2]
+    assert all({"width", "height", "boxes", "words"} <= set(p) for p in pages)
