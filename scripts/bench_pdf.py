@@ -1,0 +1,108 @@
+"""Time and peak memory per page of PDF reading and redacted-PDF writing, on a generated PDF.
+
+    python scripts/bench_pdf.py [--pages 50] [--scanned]
+
+Builds a PDF of `--pages` born-digital pages (20 lines of text each) or, with `--scanned`,
+of page images read by OCR (PP-OCR), then measures `read_pdf` and `write_redacted_pdf` +
+`verify_redacted_pdf` with one box per line. The model's time is not included (it depends
+on the model, not on the PDF). Prints seconds per page and the process's peak RSS.
+Figures: docs/pdf.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "pdf"))  # the tests' hand-written PDF builder
+
+from pdf_builder import PAGE_H, PAGE_W, Doc, Page, draw_image, text  # noqa: E402
+from PIL import Image, ImageDraw, ImageFont  # noqa: E402
+
+from redacto.pdf import read_pdf, verify_redacted_pdf, write_redacted_pdf  # noqa: E402
+
+
+def peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def scan(number: int) -> Image.Image:
+    image = Image.new("RGB", (1700, 1100), (255, 255, 255))
+    draw = ImageDraw.Draw(image)
+    font = ImageFont.load_default(size=40)
+    for line in range(8):
+        draw.text(
+            (120, 80 + 120 * line),
+            f"Page {number} line {line} Jane Smith 555-0100",
+            fill=0,
+            font=font,
+        )
+    return image
+
+
+def build(path: Path, pages: int, scanned: bool) -> Path:
+    built = []
+    for number in range(pages):
+        if scanned:
+            built.append(
+                Page(draw_image("Scan", 0, 0, PAGE_W, PAGE_H), images={"Scan": scan(number)})
+            )
+        else:
+            lines = "".join(
+                text(
+                    54,
+                    370 - 17 * line,
+                    f"Page {number} line {line}: Jane Smith, 12 Harbour Road",
+                    size=12,
+                )
+                for line in range(20)
+            )
+            built.append(Page(lines))
+    return Doc(built).write(path)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pages", type=int, default=50)
+    parser.add_argument("--scanned", action="store_true")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        source = build(Path(folder) / "bench.pdf", args.pages, args.scanned)
+        baseline = peak_rss_mb()
+        start = time.perf_counter()
+        read = read_pdf(source)
+        read_s = time.perf_counter() - start
+        after_read = peak_rss_mb()
+        per_page = [[] for _ in read.pages]
+        for element in read.document.elements:
+            if element.text == "Smith," or element.text == "Smith":
+                assert element.box is not None
+                per_page[element.page].append(element.box)
+        sizes = [page.size for page in read.pages]
+        target = Path(folder) / "redacted.pdf"
+        start = time.perf_counter()
+        write_redacted_pdf(source, per_page, target, sizes=sizes)
+        write_s = time.perf_counter() - start
+        start = time.perf_counter()
+        verify_redacted_pdf(target, per_page, sizes=sizes, values=["Smith"])
+        verify_s = time.perf_counter() - start
+        kind = "scanned (OCR)" if args.scanned else "born-digital"
+        print(
+            f"{args.pages} {kind} pages, {len(read.document.elements)} words, "
+            f"{sum(map(len, per_page))} boxes, output {target.stat().st_size / 1e6:.1f} MB"
+        )
+        for name, seconds in (("read", read_s), ("write", write_s), ("verify", verify_s)):
+            print(f"{name:>7}: {seconds:6.1f} s, {seconds / args.pages * 1000:6.0f} ms/page")
+        print(
+            f"peak RSS: {baseline:.0f} MB before, {after_read:.0f} MB after reading, "
+            f"{peak_rss_mb():.0f} MB at the end"
+        )
+
+
+if __name__ == "__main__":
+    main()
