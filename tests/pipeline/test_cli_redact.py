@@ -224,8 +224,8 @@ def bad_inputs(tmp_path: Path) -> dict[str, tuple[list[str | Path], str]]:
     empty.write_text("  \n", encoding="utf-8")
     latin = tmp_path / "latin.txt"
     latin.write_bytes("caf\xe9".encode("latin-1"))
-    pdf = tmp_path / "scan.pdf"
-    pdf.write_bytes(b"%PDF-1.4")
+    docx = tmp_path / "letter.docx"  # PDFs are inputs now (tests/pdf/)
+    docx.write_bytes(b"PK\x03\x04")
     note = tmp_path / "n.txt"
     note.write_text(NOTE, encoding="utf-8")
     elements = tmp_path / "elements.json"
@@ -240,7 +240,7 @@ def bad_inputs(tmp_path: Path) -> dict[str, tuple[list[str | Path], str]]:
     clash_md.write_text(NOTE, encoding="utf-8")
     return {
         "missing": ([tmp_path / "nope.txt"], "no such file"),
-        "unsupported": ([pdf], "unsupported file type .pdf"),
+        "unsupported": ([docx], "unsupported file type .docx"),
         "empty text": ([empty], "the file is empty"),
         "not utf-8": ([latin], "not UTF-8"),
         "elements for text": ([note, "--elements", elements], "the input is text"),
