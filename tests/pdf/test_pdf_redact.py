@@ -158,3 +158,32 @@ def test_the_report_names_each_box_page(run):
     pages = report["pdf"]["pages"]
     assert [p["page"] for p in pages] == [0, 1, 2]
     assert all({"width", "height", "boxes", "words"} <= set(p) for p in pages)
+
+
+def test_a_name_inside_an_image_on_a_born_digital_page_is_burned_black(tmp_path):
+    from pdf_builder import Doc, Page, draw_image, text
+    from test_pdf_read import picture_of
+
+    page = Page(
+        text(54, 340, "Patient: Jane Smith") + draw_image("Stamp", 54, 200, 300, 50),
+        images={"Stamp": picture_of("Seen by Oscar Pemberton")},
+    )
+    source = Doc([page]).write(tmp_path / "stamp.pdf")
+    replies = {
+        "classify": ["CATEGORY: Medical"],
+        "detect": ["NAME: Jane Smith\nNAME: Oscar Pemberton"],
+        "validate": ["PASS"],
+    }
+    outcome = redact_file(
+        source,
+        ScriptedEngine.from_mapping(replies),
+        PromptLibrary.load(),
+        tmp_path / "out",
+        options=PipelineOptions(image_reading=ImageReading.TEXT),
+    )
+    report = outcome.report
+    assert report.status is Status.PASS
+    assert report.pdf is not None and report.pdf.pages[0].source == "text_layer_and_ocr"
+    stamp_boxes = [b for b in boxes_on(report, 0) if b.y0 > (396 - 250) * 200 / 72]
+    assert len(stamp_boxes) == 2  # Oscar and Pemberton, on the picture
+    assert "Pemberton" not in outcome.written[1].read_text(encoding="utf-8")

@@ -62,7 +62,8 @@ class InputInfo(BaseModel):
 
 class PdfPageReport(BaseModel):
     """One page of a PDF input: its size in pixels at the report's DPI, where its words came
-    from (`text_layer` or `ocr`), and the boxes burned into it (pixels of that page)."""
+    from (`text_layer`, `ocr`, or `text_layer_and_ocr`), and the boxes burned into it (pixels
+    of that page)."""
 
     model_config = ConfigDict(extra="forbid")
 

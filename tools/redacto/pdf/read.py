@@ -11,6 +11,10 @@ so a box drawn from these words lands on the glyphs it covers.
   Invisible characters (text render mode 3, the OCR layer a scanner adds) are not used.
 - A page with no visible characters (a scan), or a rotated page, is rendered and read by
   OCR, so what the model sees is what the rendered page shows.
+- A page with a text layer is OCR'd too, and every OCR word that no text-layer word
+  covers is added after the page's text-layer words: text inside an image (a pasted scan,
+  a stamp, a signature) and text drawn as outlines are in no text layer, yet they show on
+  the page — and so in the output — unless the model reads them.
 
 Bad PDFs (not a PDF, corrupt, encrypted with a password, no pages, pages over the pixel
 limit) raise `BadPdfError`; the message never holds document content.
@@ -53,6 +57,8 @@ class PageSource(StrEnum):
 
     TEXT_LAYER = "text_layer"
     OCR = "ocr"
+    TEXT_LAYER_AND_OCR = "text_layer_and_ocr"
+    """The text layer, plus OCR words where the page shows text the layer does not hold."""
 
 
 @dataclass(frozen=True)
@@ -138,8 +144,8 @@ def read_pdf(
 ) -> PdfInput:
     """Read every page's words into one document (indices global, `page` set per page).
 
-    OCR is opened only when a page needs it. Raises `BadPdfError` for a bad PDF and
-    `OcrError` (an `EngineError`) when OCR cannot run.
+    Every page is rendered and OCR'd (see the module docstring). Raises `BadPdfError` for
+    a bad PDF and `OcrError` (an `EngineError`) when OCR cannot run.
     """
     pdf = open_pdf(path)
     engine: OcrEngine | None = None
@@ -151,16 +157,14 @@ def read_pdf(
             try:
                 size = page_pixels(page, dpi)
                 _check_size(path, number, size)
-                words = _text_layer_words(page, size) if page.get_rotation() == 0 else []
-                source = PageSource.TEXT_LAYER
-                if not words:
-                    if engine is None:
-                        from redacto.ocr import open_ocr
+                layer = _text_layer_words(page, size) if page.get_rotation() == 0 else []
+                if engine is None:
+                    from redacto.ocr import open_ocr
 
-                        engine = open_ocr(ocr)
-                    image = render_page(page, dpi)
-                    words = [(e.text, e.box) for e in engine.read(image) if e.box is not None]
-                    source = PageSource.OCR
+                    engine = open_ocr(ocr)
+                image = render_page(page, dpi)
+                seen = [(e.text, e.box) for e in engine.read(image) if e.box is not None]
+                words, source = _merge_words(layer, seen)
             finally:
                 page.close()
             for text, box in words:
@@ -177,6 +181,35 @@ def read_pdf(
         document=Document.from_elements(elements),
         ocr_name=engine.name if engine is not None else None,
     )
+
+
+COVERED = 0.3
+"""An OCR word is the text layer's own when text-layer boxes cover this share of it."""
+
+
+def _merge_words(
+    layer: list[tuple[str, Box]], seen: list[tuple[str, Box]]
+) -> tuple[list[tuple[str, Box]], PageSource]:
+    """A page's words: its text layer's, plus what OCR saw where the layer has nothing."""
+    if not layer:
+        return seen, PageSource.OCR
+    extra = [(text, box) for text, box in seen if _covered_share(box, layer) < COVERED]
+    if not extra:
+        return layer, PageSource.TEXT_LAYER
+    return [*layer, *extra], PageSource.TEXT_LAYER_AND_OCR
+
+
+def _covered_share(box: Box, layer: list[tuple[str, Box]]) -> float:
+    """How much of `box` the text-layer word boxes cover (overlaps are rare; a sum)."""
+    if box.area <= 0:
+        return 1.0
+    covered = 0.0
+    for _, other in layer:
+        width = min(box.x1, other.x1) - max(box.x0, other.x0)
+        height = min(box.y1, other.y1) - max(box.y0, other.y0)
+        if width > 0 and height > 0:
+            covered += width * height
+    return min(covered / box.area, 1.0)
 
 
 def _check_size(path: Path, number: int, size: tuple[int, int]) -> None:
