@@ -2,37 +2,17 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
 from pdf_builder import Doc, Page, text, write_objects
-from typer.testing import CliRunner
 
-from redacto.cli import app
+from cli_runs import all_files, digest, redact, script
 from redacto.engines.scripted import ScriptedEngine
 from redacto.prompts import PromptLibrary
 from redacto.redact_file import prepare_input, redact_prepared
-
-
-def digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def all_files(root: Path) -> dict[Path, str]:
-    return {p: digest(p) for p in root.rglob("*") if p.is_file()}
-
-
-def redact(*args: str | Path):
-    return CliRunner().invoke(app, ["redact", *map(str, args)])
-
-
-def script(tmp_path: Path, **replies: list[str]) -> str:
-    path = tmp_path / "replies.json"
-    path.write_text(json.dumps(replies), encoding="utf-8")
-    return f"scripted:{path}"
 
 
 def two_pages(path: Path) -> Path:

@@ -6,15 +6,14 @@ per module: OCR of the scanned page is the slow part).
 
 from __future__ import annotations
 
-import hashlib
 import json
-from pathlib import Path
 
 import numpy as np
 import pypdfium2 as pdfium
 import pytest
 from traps import HIDDEN, NAME, TRAP_REPLIES, WHITE, trap_pdf
 
+from cli_runs import digest
 from redacto.document import ImageReading
 from redacto.engines.scripted import ScriptedEngine
 from redacto.imaging import pixel_bounds
@@ -25,10 +24,6 @@ from redacto.redact_file import redact_file
 from redacto.report import RunReport, Status
 
 pytestmark = pytest.mark.slow  # PP-OCR reads the scanned page
-
-
-def digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 @pytest.fixture(scope="module")

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 
 import pytest
 from PIL import Image
-from typer.testing import CliRunner
 
-from redacto.cli import app
+from cli_runs import all_files, digest, redact, script
 
 ELEMENTS = [
     {"text": "Patient", "box": [5, 5, 60, 25]},
@@ -20,20 +18,6 @@ ELEMENTS = [
 ]
 
 
-def digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def redact(*args: str | Path):
-    return CliRunner().invoke(app, ["redact", *map(str, args)])
-
-
-def script(tmp_path: Path, **replies: list[str]) -> str:
-    path = tmp_path / "replies.json"
-    path.write_text(json.dumps(replies), encoding="utf-8")
-    return f"scripted:{path}"
-
-
 def photo_with_exif(path: Path) -> Path:
     image = Image.new("RGB", (240, 40), (255, 255, 255))
     exif = Image.Exif()
@@ -41,10 +25,6 @@ def photo_with_exif(path: Path) -> Path:
     exif[0x0131] = "CameraApp 1.0"  # Software
     image.save(path, format="JPEG", exif=exif.tobytes(), quality=95)
     return path
-
-
-def all_files(root: Path) -> dict[Path, str]:
-    return {p: digest(p) for p in root.rglob("*") if p.is_file()}
 
 
 def test_elements_file_skips_ocr_and_burns_the_detected_boxes(tmp_path):

@@ -2,32 +2,16 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from redacto.cli import app
+from cli_runs import digest, redact, script
 
 NOTE = "Mrs. Chen (MRN 4471829) called 408-555-1234 about inquire@blucurrent. mail.\n"
 REDACTED = "[NAME_1] (MRN [MRN_1]) called [PHONE_1] about [EMAIL_1].\n"
 DETECT = "NAME: Mrs. Chen\nMRN: 4471829\nPHONE: 408-555-1234\nEMAIL: inquire@blucurrent.mail"
-
-
-def digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def script(tmp_path: Path, **replies: list[str]) -> str:
-    path = tmp_path / "replies.json"
-    path.write_text(json.dumps(replies), encoding="utf-8")
-    return f"scripted:{path}"
-
-
-def redact(*args: str | Path):
-    return CliRunner().invoke(app, ["redact", *map(str, args)])
 
 
 @pytest.fixture
