@@ -118,15 +118,26 @@ def _check_format(path: Path, image_format: str) -> None:
         )
 
 
-def _check_size(path: Path, size: tuple[int, int]) -> None:
+def size_problem(size: tuple[int, int]) -> str | None:
+    """Why an image (or a page rendered to one) of `size` cannot be redacted, or None.
+
+    The one pixel limit for every input: photos here, PDF pages at their render DPI.
+    """
     width, height = size
     if width < 1 or height < 1:
-        raise BadImageError(f"image {path} has no pixels ({width}x{height})")
+        return f"has no pixels ({width}x{height})"
     if width * height > MAX_PIXELS or max(width, height) > MAX_SIDE:
-        raise BadImageError(
-            f"image {path} is {width}x{height} pixels; the limit is "
+        return (
+            f"is {width}x{height} pixels; the limit is "
             f"{MAX_PIXELS // 1_000_000} megapixels and {MAX_SIDE} pixels a side"
         )
+    return None
+
+
+def _check_size(path: Path, size: tuple[int, int]) -> None:
+    problem = size_problem(size)
+    if problem is not None:
+        raise BadImageError(f"image {path} {problem}")
 
 
 def _orientation(image: Image.Image) -> int:

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from redacto.document import Box, Document, Element
-from redacto.imaging import MAX_PIXELS, MAX_SIDE
+from redacto.imaging import size_problem
 from redacto.ocr.base import OcrLine, OcrWord, corners_of_box, order_lines
 
 if TYPE_CHECKING:
@@ -213,14 +213,9 @@ def _covered_share(box: Box, layer: list[tuple[str, Box]]) -> float:
 
 
 def _check_size(path: Path, number: int, size: tuple[int, int]) -> None:
-    width, height = size
-    if width < 1 or height < 1:
-        raise BadPdfError(f"{path}: page {number + 1} has no area")
-    if width * height > MAX_PIXELS or max(width, height) > MAX_SIDE:
-        raise BadPdfError(
-            f"{path}: page {number + 1} is {width}x{height} pixels at {PDF_DPI} dpi; the "
-            f"limit is {MAX_PIXELS // 1_000_000} megapixels and {MAX_SIDE} pixels a side"
-        )
+    problem = size_problem(size)
+    if problem is not None:
+        raise BadPdfError(f"{path}: page {number + 1} at {PDF_DPI} dpi {problem}")
 
 
 @dataclass
