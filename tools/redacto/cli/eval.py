@@ -12,9 +12,10 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from redacto.cli._app import app
-from redacto.document import Mode
+from redacto.document import ImageReading, Mode
 from redacto.evaluation.results import RunConfig, RunError, RunSummary
 from redacto.evaluation.runner import System, run_evaluation
+from redacto.pipeline.state import MAX_ROUNDS
 
 eval_app = typer.Typer(
     name="eval",
@@ -36,11 +37,6 @@ class ModeOption(StrEnum):
     IMAGE = "image"
     TEXT = "text"
     BOTH = "both"
-
-
-class ReadingOption(StrEnum):
-    INDEXED = "indexed"
-    TEXT = "text"
 
 
 class ImagePathOption(StrEnum):
@@ -139,7 +135,7 @@ def run_command(
         Path | None, typer.Option(help="A finished run (e.g. Presidio) to show beside this one.")
     ] = None,
     image_reading: Annotated[
-        ReadingOption | None,
+        ImageReading | None,
         typer.Option(
             help="How image mode shows a page to the model: indexed words or text lines "
             "(default: the model manifest's choice)."
@@ -150,12 +146,11 @@ def run_command(
         typer.Option(
             min=1, help="Redact+validate rounds at most (3, the product's; 1 measures detect)."
         ),
-    ] = 3,
+    ] = MAX_ROUNDS,
 ) -> None:
     """Run the pipeline over a suite; rerunning into the same --out resumes."""
     from redacto.evaluation.pipeline_system import PipelineSystem
     from redacto.models import ModelError, resolve_model
-    from redacto.pipeline import ImageReading
 
     try:
         model = resolve_model(model)
@@ -171,7 +166,7 @@ def run_command(
         rules=rules,
         gold_category=gold_category,
         limit=limit,
-        image_reading=image_reading.value if image_reading else None,
+        image_reading=image_reading,
         max_rounds=max_rounds,
     )
     out = out or _default_out(suite, model, mode, ocr)
@@ -182,7 +177,7 @@ def run_command(
             rules=rules,
             gold_category=gold_category,
             # None: the model manifest's choice, applied by run_pipeline like every setting.
-            image_reading=ImageReading(image_reading.value) if image_reading else None,
+            image_reading=image_reading,
             max_rounds=max_rounds,
         )
     except Exception as error:

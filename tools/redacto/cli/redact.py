@@ -76,7 +76,7 @@ def redact_command(
     ] = None,
     ocr: Annotated[
         OcrChoice, typer.Option("--ocr", help="OCR engine for photos and scanned PDF pages.")
-    ] = (OcrChoice.PPOCR),
+    ] = OcrChoice.PPOCR,
     elements: Annotated[
         Path | None,
         typer.Option(

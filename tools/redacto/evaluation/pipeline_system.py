@@ -22,6 +22,7 @@ from redacto.evaluation.prediction import PredictedBox, PredictedSpan, Predictio
 from redacto.evaluation.results import OcrChoice
 from redacto.pipeline import ImageReading, PipelineOptions, PipelineResult, run_pipeline
 from redacto.pipeline.policy import options_for_model
+from redacto.pipeline.state import MAX_ROUNDS
 from redacto.prompts import PromptLibrary
 
 _WORD = re.compile(r"\S+")
@@ -37,7 +38,7 @@ class PipelineSystem:
         rules: bool = True,
         gold_category: bool = False,
         image_reading: ImageReading | None = None,
-        max_rounds: int = 3,
+        max_rounds: int = MAX_ROUNDS,
     ) -> None:
         """`image_reading` None: the model manifest's choice (run_pipeline applies every
         manifest setting itself; `--image-reading` in the eval chooses another)."""
@@ -56,7 +57,7 @@ class PipelineSystem:
         untrusted = "" if applied.trust_validator_pass else "; validator PASS not trusted"
         no_redact_call = "" if applied.model_redact else "; text redact call off"
         image_reading = applied.image_reading or ImageReading.INDEXED
-        rounds = "" if max_rounds == 3 else f"; at most {max_rounds} round(s)"
+        rounds = "" if max_rounds == MAX_ROUNDS else f"; at most {max_rounds} round(s)"
         self.identity = (
             f"{identity.name}{sha} ({engine_uri}); rules {'on' if rules else 'off'}; "
             f"image read as {image_reading.value}{given}{untrusted}{no_redact_call}{rounds}"

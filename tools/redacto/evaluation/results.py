@@ -18,10 +18,11 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from redacto.document import Mode
+from redacto.document import ImageReading, Mode
 from redacto.evaluation.prediction import Prediction
 from redacto.evaluation.scorer import DocumentScore
 from redacto.evaluation.summary import ModeRatio, ModeSummary
+from redacto.pipeline.state import MAX_ROUNDS
 
 OcrChoice = Literal["gold", "ppocr", "tesseract"]
 
@@ -49,9 +50,9 @@ class RunConfig(BaseModel):
     """Each document's own category is given to the pipeline (classify skipped), to measure
     detect, rules and validate apart from classification."""
     limit: int | None = None
-    image_reading: Literal["indexed", "text"] | None = None
+    image_reading: ImageReading | None = None
     """How image mode shows pages to the model; None: the model's manifest decides."""
-    max_rounds: int = 3
+    max_rounds: int = MAX_ROUNDS
     """Redact+validate rounds at most (`PipelineOptions.max_rounds`)."""
 
     def same_work(self, other: RunConfig) -> bool:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from redacto.evaluation.results import RunSummary
 from redacto.evaluation.summary import Metrics, ModeSummary
+from redacto.pipeline.state import MAX_ROUNDS
 
 
 @dataclass(frozen=True)
@@ -89,8 +90,8 @@ def _quality_cells(metrics: Metrics) -> list[str]:
 def _run_label(run: RunSummary) -> str:
     """A peer row's name: its system, and the choices that set it apart from a plain run."""
     config = run.info.config
-    choices = [f"{config.image_reading} reading"] if config.image_reading else []
-    if config.max_rounds != 3:
+    choices = [f"{config.image_reading.value} reading"] if config.image_reading else []
+    if config.max_rounds != MAX_ROUNDS:
         choices.append(f"{config.max_rounds} round(s)")
     return f"{config.system} ({', '.join(choices)})" if choices else config.system
 

@@ -36,6 +36,10 @@ class OutputBudget:
         return int(getattr(self, step.value))
 
 
+MAX_ROUNDS = 3
+"""Redact+validate rounds at most: 1 + 2 retries (DESIGN.md)."""
+
+
 @dataclass(frozen=True)
 class PipelineOptions:
     """Knobs of one run. The defaults are the product's behaviour."""
@@ -45,7 +49,7 @@ class PipelineOptions:
     """Said by the user ("this is a medical record"): classify is skipped and this drives
     detect, the rules and validate. None: the model classifies."""
     chunk_size: int = CHUNK_SIZE
-    max_rounds: int = 3
+    max_rounds: int = MAX_ROUNDS
     budget: OutputBudget = field(default_factory=OutputBudget)
     trust_validator_pass: bool = True
     """False for a model whose validator was measured saying PASS on pages that still leaked
