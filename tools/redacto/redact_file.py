@@ -16,7 +16,6 @@ docs/pdf.md).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import tempfile
@@ -160,14 +159,12 @@ def _check_writable(out_dir: Path) -> None:
 
 def input_info(path: Path) -> InputInfo:
     """The input's file name and the sha256 of its bytes, for its report."""
-    digest = hashlib.sha256()
+    from redacto.models.record import sha256_of
+
     try:
-        with path.open("rb") as handle:
-            for block in iter(lambda: handle.read(1 << 20), b""):
-                digest.update(block)
+        return InputInfo(name=path.name, sha256=sha256_of(path))
     except OSError as error:
         raise BadInputError(f"{path}: cannot read ({error.strerror})") from error
-    return InputInfo(name=path.name, sha256=digest.hexdigest())
 
 
 def prepare_input(
