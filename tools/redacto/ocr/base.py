@@ -188,26 +188,28 @@ def word_gaps(line: OcrLine, ink: np.ndarray) -> list[tuple[float, float]]:
     widest ink-free column run between their centres (nearest the middle of the two boxes
     on a tie); where the glyphs touch, the middle between the two boxes.
     """
+    cuts = [_gap_cut(left, right, ink) for left, right in pairwise(line.words)]
+    return list(zip([0.0, *cuts], [*cuts, float(ink.shape[1])], strict=True))
+
+
+def _gap_cut(left: OcrWord, right: OcrWord, ink: np.ndarray) -> float:
+    """Where the space between two neighbouring words of a line is cut (see `word_gaps`)."""
     height, width = ink.shape
-    limits = [[0.0, float(width)] for _ in line.words]
-    for position, (left, right) in enumerate(pairwise(line.words)):
-        start = max(math.floor((left.box.x0 + left.box.x1) / 2), 0)
-        end = min(math.ceil((right.box.x0 + right.box.x1) / 2), width)
-        top = max(math.floor(min(left.box.y0, right.box.y0)), 0)
-        bottom = min(math.ceil(max(left.box.y1, right.box.y1)), height)
-        middle = (left.box.x1 + right.box.x0) / 2
-        cut = middle
-        if end > start and bottom > top:
-            runs = _runs(~ink[top:bottom, start:end].any(axis=0))
-            if runs:
-                run_start, run_end = max(
-                    runs,
-                    key=lambda run: (run[1] - run[0], -abs(start + (run[0] + run[1]) / 2 - middle)),
-                )
-                cut = start + (run_start + run_end) / 2
-        limits[position][1] = cut
-        limits[position + 1][0] = cut
-    return [(low, high) for low, high in limits]
+    start = max(math.floor((left.box.x0 + left.box.x1) / 2), 0)
+    end = min(math.ceil((right.box.x0 + right.box.x1) / 2), width)
+    top = max(math.floor(min(left.box.y0, right.box.y0)), 0)
+    bottom = min(math.ceil(max(left.box.y1, right.box.y1)), height)
+    middle = (left.box.x1 + right.box.x0) / 2
+    if end <= start or bottom <= top:
+        return middle
+    runs = _runs(~ink[top:bottom, start:end].any(axis=0))
+    if not runs:
+        return middle
+    run_start, run_end = max(
+        runs,
+        key=lambda run: (run[1] - run[0], -abs(start + (run[0] + run[1]) / 2 - middle)),
+    )
+    return start + (run_start + run_end) / 2
 
 
 def _runs(flags: np.ndarray) -> list[tuple[int, int]]:

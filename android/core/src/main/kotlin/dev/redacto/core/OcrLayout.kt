@@ -172,34 +172,34 @@ fun wordGaps(
     line: OcrLine,
     ink: InkMask,
 ): List<Pair<Double, Double>> {
-    val limits = MutableList(line.words.size) { 0.0 to ink.width.toDouble() }
-    line.words.zipWithNext().forEachIndexed { position, (left, right) ->
-        val start = max(floor((left.box.x0 + left.box.x1) / 2).toInt(), 0)
-        val end = min(ceil((right.box.x0 + right.box.x1) / 2).toInt(), ink.width)
-        val top = max(floor(min(left.box.y0, right.box.y0)).toInt(), 0)
-        val bottom = min(ceil(max(left.box.y1, right.box.y1)).toInt(), ink.height)
-        val middle = (left.box.x1 + right.box.x0) / 2
-        var cut = middle
-        if (end > start && bottom > top) {
-            val blank = (start until end).map { x -> (top until bottom).none { ink[x, it] } }
-            val runs = blankRuns(blank)
-            if (runs.isNotEmpty()) {
-                // Widest first, then nearest the middle; the first such run on a tie (as Python's max).
-                val best =
-                    runs.reduce { best, run ->
-                        val runKey = run.second - run.first
-                        val bestKey = best.second - best.first
-                        val runNear = -abs(start + (run.first + run.second) / 2.0 - middle)
-                        val bestNear = -abs(start + (best.first + best.second) / 2.0 - middle)
-                        if (runKey > bestKey || (runKey == bestKey && runNear > bestNear)) run else best
-                    }
-                cut = start + (best.first + best.second) / 2.0
-            }
+    val cuts = line.words.zipWithNext { left, right -> gapCut(left, right, ink) }
+    return (listOf(0.0) + cuts).zip(cuts + ink.width.toDouble())
+}
+
+/** Where the space between two neighbouring words of a line is cut (see [wordGaps]). */
+private fun gapCut(
+    left: OcrWord,
+    right: OcrWord,
+    ink: InkMask,
+): Double {
+    val start = max(floor((left.box.x0 + left.box.x1) / 2).toInt(), 0)
+    val end = min(ceil((right.box.x0 + right.box.x1) / 2).toInt(), ink.width)
+    val top = max(floor(min(left.box.y0, right.box.y0)).toInt(), 0)
+    val bottom = min(ceil(max(left.box.y1, right.box.y1)).toInt(), ink.height)
+    val middle = (left.box.x1 + right.box.x0) / 2
+    if (end <= start || bottom <= top) return middle
+    val runs = blankRuns((start until end).map { x -> (top until bottom).none { ink[x, it] } })
+    if (runs.isEmpty()) return middle
+    // Widest first, then nearest the middle; the first such run on a tie (as Python's max).
+    val best =
+        runs.reduce { best, run ->
+            val runKey = run.second - run.first
+            val bestKey = best.second - best.first
+            val runNear = -abs(start + (run.first + run.second) / 2.0 - middle)
+            val bestNear = -abs(start + (best.first + best.second) / 2.0 - middle)
+            if (runKey > bestKey || (runKey == bestKey && runNear > bestNear)) run else best
         }
-        limits[position] = limits[position].first to cut
-        limits[position + 1] = cut to limits[position + 1].second
-    }
-    return limits
+    return start + (best.first + best.second) / 2.0
 }
 
 /** [start, end) of each run of true values. */
