@@ -1,9 +1,9 @@
 """Step 1 — Classify: which of the seven categories' prompts should drive detection.
 
 A universal prompt sees at most the first chunk's worth of the document (a page read as
-text: its first lines, as text mode would show them). An answer that
-cannot be read, or names no known category, falls back to General — recorded in the report,
-never an exception: General's detector is the broadest, so the fallback fails safe.
+text: its first lines, as text mode would show them). An answer that cannot be read, or
+names no known category, falls back to General — recorded in the report, never an
+exception: General's detector is the broadest, so the fallback fails safe.
 """
 
 from __future__ import annotations

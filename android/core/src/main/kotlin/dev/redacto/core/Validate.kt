@@ -5,11 +5,10 @@ package dev.redacto.core
  *
  * A fresh conversation with the category's validate prompt sees the redacted element list
  * or the redacted text (a page read as text: its redacted lines), chunked like detect, never
- * the detector's answer. It says `PASS`,
- * or `FAIL` and the items still readable, in the detect step's format. Anything but a clean
- * PASS is FAIL. Named items become detections (source validate, this round) when they are
- * usable: a known label, inside the chunk, not redacted already, present in the document.
- * Mirrors `pipeline/validate.py`.
+ * the detector's answer. It says `PASS`, or `FAIL` and the items still readable, in the
+ * detect step's format. Anything but a clean PASS is FAIL. Named items become detections
+ * (source validate, this round) when they are usable: a known label, inside the chunk, not
+ * redacted already, present in the document. Mirrors `pipeline/validate.py`.
  */
 
 /** The judge's verdict, the usable missed items, and every item it named (as lines). */
