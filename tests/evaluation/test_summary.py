@@ -7,9 +7,9 @@ from eval_cases import DOCUMENT
 
 from redacto.document import Category, Mode, Status, Step
 from redacto.evaluation.prediction import PredictedSpan, Prediction
-from redacto.evaluation.scorer import score_document
+from redacto.evaluation.scorer import DocumentScore, score_document
 from redacto.evaluation.summary import f_beta, mode_ratio, summarize_mode
-from redacto.report import StepTrace
+from redacto.report import ReviewReason, StepTrace
 
 PERFECT = (PredictedSpan(start=8, end=18), PredictedSpan(start=38, end=46))
 
@@ -62,6 +62,31 @@ def test_false_pass_counts_the_validators_verdict_even_when_the_status_was_cappe
     assert validator.leaky_passed_rate == 1.0
     assert (validator.clean_documents, validator.clean_passed_rate) == (2, 0.5)
     assert validator.status_counts == {"NEEDS_REVIEW": 3}
+
+
+def test_nothing_usable_reading_passes_a_fail_that_named_nothing_usable() -> None:
+    leaky = scored(PERFECT[:1], Status.NEEDS_REVIEW, Category.MEDICAL)
+    clean = scored(PERFECT, Status.NEEDS_REVIEW, Category.MEDICAL)
+    fail = {"validator_verdict": "FAIL"}
+    scores = [
+        leaky.model_copy(update={**fail, "review_reasons": [ReviewReason.NOTHING_USABLE]}),
+        leaky.model_copy(update={**fail, "review_reasons": [ReviewReason.STILL_FAILING]}),
+        clean.model_copy(update={**fail, "review_reasons": [ReviewReason.NOTHING_USABLE]}),
+        clean.model_copy(update={"validator_verdict": "PASS", "review_reasons": []}),
+        clean.model_copy(update={**fail, "review_reasons": [ReviewReason.STILL_FAILING]}),
+    ]
+    validator = summarize_mode(Mode.TEXT, scores).validator
+    assert validator.leaky_passed_rate == 0.0
+    assert validator.leaky_left_nothing_rate == 0.5
+    assert validator.clean_left_nothing_rate == pytest.approx(2 / 3)
+
+
+def test_nothing_usable_reading_is_unknown_for_scores_written_before_review_reasons() -> None:
+    written = scored(PERFECT, Status.NEEDS_REVIEW, Category.MEDICAL).model_dump(mode="json")
+    del written["review_reasons"]
+    old = DocumentScore.model_validate(written)
+    assert old.review_reasons is None
+    assert summarize_mode(Mode.TEXT, [old]).validator.clean_left_nothing_rate is None
 
 
 def test_classification_accuracy_and_confusion() -> None:

@@ -74,6 +74,12 @@ def run_vector(vector: Vector, prompts: PromptLibrary) -> tuple[PipelineResult, 
     return result, engine
 
 
+def document_block(user: str) -> str:
+    """What a text-mode prompt's user message holds between `<document>` and `</document>`."""
+    start = user.index("<document>\n") + len("<document>\n")
+    return user[start : user.rindex("\n</document>")]
+
+
 def project(detection: Any, keys: set[str]) -> dict[str, Any]:
     data = detection.model_dump(mode="json")
     return {key: data.get(key) for key in keys}
@@ -139,6 +145,9 @@ def check_vector(vector: Vector, result: PipelineResult, engine: ScriptedEngine)
             assert actual == stopped, f"step_stopped.{step}: {actual} != {stopped}"
     if "step_count" in expect:
         assert len(report.steps) == expect["step_count"], report.steps
+    if "validated_documents" in expect:
+        seen = [document_block(r.user) for r in engine.requests if r.step is Step.VALIDATE]
+        assert seen == expect["validated_documents"], seen
     if report.mode == Mode.IMAGE.value:
         assert report.count_shown == len(report.boxes)
     assert sum(trace.parse_errors for trace in report.steps) == len(report.parse_errors)

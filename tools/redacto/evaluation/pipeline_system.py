@@ -96,6 +96,7 @@ def prediction_from_result(
         "status": report.status,
         "validator_verdict": report.validator_verdict,
         "rounds": report.rounds,
+        "review_reasons": tuple(report.review_reasons),
         "steps": tuple(report.steps),
         "parse_errors": len(report.parse_errors),
         "wall_ms": wall_ms,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from redacto.document import Box, Category, Mode, Status
-from redacto.report import StepTrace
+from redacto.report import ReviewReason, StepTrace
 
 
 class _Frozen(BaseModel):
@@ -54,6 +54,7 @@ class Prediction(_Frozen):
     status: Status | None = None
     validator_verdict: str | None = None
     rounds: int = 0
+    review_reasons: tuple[ReviewReason, ...] = ()
     steps: tuple[StepTrace, ...] = ()
     parse_errors: int = 0
     wall_ms: float = 0.0

@@ -38,7 +38,7 @@ from pydantic import BaseModel, ConfigDict
 from redacto.corpus.schema import CorpusDocument, RenderedPage
 from redacto.document import Box, Category, Mode, Status
 from redacto.evaluation.prediction import Prediction
-from redacto.report import StepTrace
+from redacto.report import ReviewReason, StepTrace
 
 PROTECTED_COVERAGE = 0.9
 TOUCHED_COVERAGE = 0.3
@@ -122,6 +122,8 @@ class DocumentScore(BaseModel):
     validator_verdict: str | None = None
     """None in scores written before verdicts were recorded: their status stands in."""
     rounds: int
+    review_reasons: list[ReviewReason] | None = None
+    """None in scores written before review reasons were recorded."""
     tally: Tally
     labels: dict[str, LabelTally]
     misses: list[Miss]
@@ -141,6 +143,15 @@ class DocumentScore(BaseModel):
         if self.validator_verdict is not None:
             return self.validator_verdict == "PASS"
         return self.status is Status.PASS
+
+    @property
+    def validator_left_nothing(self) -> bool | None:
+        """The validator read as "name what is still readable": its last answer named
+        nothing the pipeline could use (PASS, or a FAIL with no usable item). None: the
+        score predates review reasons."""
+        if self.review_reasons is None:
+            return None
+        return self.validator_passed or ReviewReason.NOTHING_USABLE in self.review_reasons
 
 
 @dataclass(frozen=True)
@@ -247,6 +258,7 @@ def score_document(
         status=prediction.status,
         validator_verdict=prediction.validator_verdict,
         rounds=prediction.rounds,
+        review_reasons=list(prediction.review_reasons),
         tally=tally,
         labels=labels,
         misses=_capped(misses),

@@ -122,6 +122,10 @@ class Validator(_Model):
     status_counts: dict[str, int]
     clean_documents: int = 0
     clean_passed_rate: float | None = None
+    leaky_left_nothing_rate: float | None = None
+    """The "nothing usable left" reading of the same answers (`validator_left_nothing`):
+    of the leaky documents, how many a PASS-iff-nothing-usable rule would have passed."""
+    clean_left_nothing_rate: float | None = None
 
 
 class StepCost(_Model):
@@ -231,7 +235,16 @@ def _validator(scores: Sequence[DocumentScore]) -> Validator:
         status_counts=dict(Counter(score.status.value for score in judged if score.status)),
         clean_documents=len(clean),
         clean_passed_rate=ratio(sum(s.validator_passed for s in clean), len(clean)),
+        leaky_left_nothing_rate=_left_nothing_rate(leaky),
+        clean_left_nothing_rate=_left_nothing_rate(clean),
     )
+
+
+def _left_nothing_rate(scores: Sequence[DocumentScore]) -> float | None:
+    left = [score.validator_left_nothing for score in scores]
+    if not left or any(value is None for value in left):
+        return None
+    return ratio(sum(bool(value) for value in left), len(left))
 
 
 def _cost(scores: Sequence[DocumentScore]) -> Cost:

@@ -195,6 +195,8 @@ def validator_table(summary: RunSummary) -> Table:
                 pct(v.leaky_passed_rate),
                 str(v.clean_documents),
                 pct(v.clean_passed_rate),
+                pct(v.leaky_left_nothing_rate),
+                pct(v.clean_left_nothing_rate),
                 statuses or "—",
             ]
         )
@@ -209,6 +211,8 @@ def validator_table(summary: RunSummary) -> Table:
             "leaky & PASS",
             "clean docs",
             "clean & PASS",
+            "leaky & nothing usable named",
+            "clean & nothing usable named",
             "status",
         ],
         rows,

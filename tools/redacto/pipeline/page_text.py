@@ -10,16 +10,21 @@ Lines come from the boxes, the same way in both languages: a word starts a new l
 sits left of the word before it (the reading order went back to the left margin, or on to
 the next line of a column), when its vertical centre is outside the previous word's height,
 or when the page changes. Words without boxes continue the line.
+
+The validator of a page read as text sees the redaction as text mode's validator sees a
+redacted text: each run of redacted words of one value on one line is one placeholder, numbered
+per distinct value (`redacted_lines`), not one placeholder per word.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
-from redacto.document import Element
+from redacto.document import Detection, Element
 from redacto.pipeline.locator import Locator
+from redacto.pipeline.placeholders import PlaceholderBook, value_key
 from redacto.rules.matching import JoinedElements
 
 
@@ -73,3 +78,39 @@ class PageText:
             for index in self.joined.indices_between(span.start, span.end)
         }
         return tuple(sorted(indices))
+
+
+def redacted_lines(elements: Sequence[Element], hidden: Mapping[int, Detection]) -> str:
+    """The page text of `elements` with the `hidden` ones (index → its detection) redacted.
+
+    Consecutive hidden words of one detected value (same label and value) on one line become
+    one placeholder, numbered by the words it hides (the same words, the same placeholder),
+    so `Name: Jane Smith` reads `Name: [NAME_1]`, as text mode's redaction would show it.
+    """
+    book = PlaceholderBook()
+    pieces: list[str] = []
+    run: list[str] = []
+    run_of: tuple[str, str] | None = None
+
+    def close_run() -> None:
+        if run and run_of is not None:
+            pieces.append(book.assign(run_of[0], " ".join(run)))
+            run.clear()
+
+    for position, element in enumerate(elements):
+        new_line = position > 0 and starts_line(elements[position - 1], element)
+        detection = hidden.get(element.index)
+        value = None if detection is None else (detection.label, value_key(detection.value or ""))
+        if value is not None and run and value == run_of and not new_line:
+            run.append(element.text)
+            continue
+        close_run()
+        if position:
+            pieces.append("\n" if new_line else " ")
+        if value is None:
+            pieces.append(element.text)
+        else:
+            run_of = value
+            run.append(element.text)
+    close_run()
+    return "".join(pieces)

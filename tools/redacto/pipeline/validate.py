@@ -1,11 +1,11 @@
 """Step 4 — Validate: an independent judge reads only the redacted output.
 
 A fresh conversation with the category's validate prompt sees the redacted element list
-or the redacted text (a page read as text: its redacted lines), chunked like detect, never
-the detector's answer. It says `PASS`, or `FAIL` and the items still readable, in the
-detect step's format. Anything but a clean PASS is FAIL. Named items become detections
-(source validate, this round) when they are usable: a known label, inside the chunk, not
-redacted already, present in the document.
+or the redacted text (a page read as text: its lines, one placeholder per redacted run of
+words), chunked like detect, never the detector's answer. It says `PASS`, or `FAIL` and
+the items still readable, in the detect step's format. Anything but a clean PASS is FAIL.
+Named items become detections (source validate, this round) when they are usable: a known
+label, inside the chunk, not redacted already, present in the document.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from redacto.document import Category, Detection, Document, Mode, Source, Step
 from redacto.pipeline.chunking import chunk_elements, chunk_text, format_elements
 from redacto.pipeline.detect import detection_key, item_detections, item_key, item_line
 from redacto.pipeline.locator import Locator
-from redacto.pipeline.page_text import PageText
+from redacto.pipeline.page_text import PageText, redacted_lines
 from redacto.pipeline.parsing import (
     IndexItem,
     LineRejected,
@@ -210,7 +210,8 @@ def validate(
         if context.options.image_reading is ImageReading.TEXT:
             page = PageText.of(document.elements)
             judge: _Judge = _PageJudge(context, category, round_number, known, page=page)
-            return _judge_text(judge, PageText.of(redaction.elements).text)
+            hidden = {d.index: d for d in detections if d.index in redaction.shown}
+            return _judge_text(judge, redacted_lines(document.elements, hidden))
         template = context.prompts.prompt(Step.VALIDATE, Mode.IMAGE, category)
         labels = frozenset(template.labels)
         chunks = chunk_elements(redaction.elements, context.options.chunk_size)

@@ -12,7 +12,12 @@ package dev.redacto.core
  * Lines come from the boxes: a word starts a new line when it sits left of the word before it,
  * when its vertical centre is outside the previous word's height, or when the page changes.
  * Words without boxes continue the line. Offsets are in code points, as the locator's (and
- * Python's) are. Mirrors `pipeline/page_text.py`.
+ * Python's) are.
+ *
+ * The validator of a page read as text sees the redaction as text mode's validator sees a
+ * redacted text: each run of redacted words of one value on one line is one placeholder,
+ * numbered per distinct value ([redactedLines]), not one placeholder per word. Mirrors
+ * `pipeline/page_text.py`.
  */
 
 /** Does [element] begin a new line after [previous] (its neighbour in reading order)? */
@@ -75,4 +80,48 @@ class PageText private constructor(
             return PageText(text.toString(), elements, starts, lengths)
         }
     }
+}
+
+/**
+ * The page text of [elements] with the [hidden] ones (index → its detection) redacted.
+ *
+ * Consecutive hidden words of one detected value (same label and value) on one line become
+ * one placeholder, numbered by the words it hides (the same words, the same placeholder), so
+ * `Name: Jane Smith` reads `Name: [NAME_1]`, as text mode's redaction would show it.
+ */
+fun redactedLines(
+    elements: List<Element>,
+    hidden: Map<Int, Detection>,
+): String {
+    val book = PlaceholderBook()
+    val text = StringBuilder()
+    val run = mutableListOf<String>()
+    var runOf: Pair<String, String>? = null
+
+    fun closeRun() {
+        val of = runOf
+        if (run.isNotEmpty() && of != null) {
+            text.append(book.assign(of.first, run.joinToString(" ")))
+            run.clear()
+        }
+    }
+
+    elements.forEachIndexed { position, element ->
+        val newLine = position > 0 && startsLine(elements[position - 1], element)
+        val value = hidden[element.index]?.let { it.label to valueKey(it.value ?: "") }
+        if (value != null && run.isNotEmpty() && value == runOf && !newLine) {
+            run.add(element.text)
+            return@forEachIndexed
+        }
+        closeRun()
+        if (position > 0) text.append(if (newLine) '\n' else ' ')
+        if (value == null) {
+            text.append(element.text)
+        } else {
+            runOf = value
+            run.add(element.text)
+        }
+    }
+    closeRun()
+    return text.toString()
 }

@@ -4,8 +4,8 @@ package dev.redacto.core
  * Step 4 — Validate: an independent judge reads only the redacted output.
  *
  * A fresh conversation with the category's validate prompt sees the redacted element list
- * or the redacted text (a page read as text: its redacted lines), chunked like detect, never
- * the detector's answer. It says `PASS`, or `FAIL` and the items still readable, in the
+ * or the redacted text (a page read as text: its lines, one placeholder per redacted run of
+ * words), chunked like detect, never the detector's answer. It says `PASS`, or `FAIL` and the items still readable, in the
  * detect step's format. Anything but a clean PASS is FAIL. Named items become detections
  * (source validate, this round) when they are usable: a known label, inside the chunk, not
  * redacted already, present in the document. Mirrors `pipeline/validate.py`.
@@ -189,7 +189,8 @@ suspend fun validate(
         check(redaction is ImageRedaction) { "image mode needs an image redaction" }
         if (context.options.imageReading == ImageReading.TEXT) {
             val judge = PageJudge(context, category, round, known, PageText.of(document.elements))
-            return judgeText(judge, PageText.of(redaction.elements).text)
+            val hidden = detections.filter { it.index != null && it.index in redaction.shown }.associateBy { it.index!! }
+            return judgeText(judge, redactedLines(document.elements, hidden))
         }
         val template = context.prompts.template(Step.VALIDATE, Mode.IMAGE, category)
         val labels = template.labels.toSet()

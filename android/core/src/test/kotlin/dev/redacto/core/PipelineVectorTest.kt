@@ -181,11 +181,20 @@ class PipelineVectorTest {
             }
         }
         if (expect.has("step_count")) assertEquals(expect.int("step_count"), report.steps.size, "step_count")
+        if (expect.has("validated_documents")) {
+            val expected = expect.array("validated_documents").map { it.asStringStrict("validated_documents") }
+            val seen = engine.requests.filter { it.step == Step.VALIDATE }.map { documentBlock(it.user) }
+            assertEquals(expected, seen, "validated_documents")
+        }
         expect.allRead()
         // Invariants every run keeps.
         if (report.mode == Mode.IMAGE.wire) assertEquals(report.boxes.size, report.countShown, "count shown must equal boxes drawn")
         assertEquals(report.parseErrors.size, report.steps.sumOf { it.parseErrors }, "per-step parse error counts")
     }
+
+    /** What a text-mode prompt's user message holds between `<document>` and `</document>`. */
+    private fun documentBlock(user: String): String =
+        user.substring(user.indexOf("<document>\n") + "<document>\n".length, user.lastIndexOf("\n</document>"))
 
     private fun checkDetections(
         key: String,
