@@ -46,6 +46,27 @@ def test_not_located(value):
     assert spans_text(NOTE, value) is None
 
 
+@pytest.mark.parametrize(
+    ("text", "value", "near"),
+    [
+        # a word of the value is in the text: a near miss, which could be a real value
+        ("Mrs. Chen (MRN 4471829) called.", "Robert Chen-Paulson", True),
+        ("Call 408-555-1234 today.", "408-555-0134", True),
+        # two approximate occurrences: the unique level cannot choose, the trace is there
+        ("Dr. Kirby saw Mr. Kerby.", "Korby", True),
+        # no trace: the model's invention (FINDINGS 2: prompt examples)
+        ("Mrs. Chen (MRN 4471829) called.", "Robert Paulson", False),
+        ("Mrs. Chen (MRN 4471829) called.", "ACCOUNT 00412-7781", False),
+        # words shorter than three letters or digits are no trace
+        ("Seen by Dr. Lee.", "J. Dr", False),
+    ],
+)
+def test_near_tells_a_near_miss_from_an_invention(text, value, near):
+    locator = Locator(text)
+    assert locator.locate(value) is None
+    assert locator.near(value) is near
+
+
 def test_exact_respects_word_boundaries():
     assert spans_text("Annual report by Ann.", "Ann") == (LocateMethod.EXACT, ["Ann"])
 

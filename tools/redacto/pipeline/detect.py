@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from redacto.document import Category, Detection, Document, Mode, Source, Step
 from redacto.pipeline.chunking import chunk_elements, chunk_text, format_elements
+from redacto.pipeline.locator import Locator
 from redacto.pipeline.page_text import PageText
 from redacto.pipeline.parsing import (
     IndexItem,
@@ -66,6 +67,8 @@ class _Findings:
     kept_in_call: set[int | str] = field(default_factory=set)
     page: PageText | None = None
     """The page as text, when an image is read as text: where values are placed."""
+    locator: Locator | None = None
+    """Where `LABEL: value` answers are looked for (the text, or the page as text)."""
 
     def progress(self, phase: Phase, chunk: int | None = None) -> None:
         self.context.emit(
@@ -91,6 +94,9 @@ class _Findings:
         if isinstance(item, LineRejected):
             rejected.append(item)
             return 0
+        if isinstance(item, TextItem) and self.invented(item.value):
+            rejected.append(LineRejected(line, RejectReason.NOT_IN_DOCUMENT))
+            return 0
         fresh = 0
         said_before = False
         for detection in item_detections(item, Source.DETECT, 1, self.page):
@@ -107,6 +113,13 @@ class _Findings:
         if said_before and not fresh:
             rejected.append(LineRejected(line, RejectReason.DUPLICATE))
         return fresh
+
+    def invented(self, value: str) -> bool:
+        """A value with no trace in the text (FINDINGS 2: mostly the prompt's own examples)
+        cannot leak: it is dropped as noise, not kept as a detection that is not located.
+        A near miss stays, and fails closed when the redact step cannot place it."""
+        assert self.locator is not None
+        return self.locator.locate(value) is None and not self.locator.near(value)
 
 
 def item_detections(
@@ -170,6 +183,7 @@ def detect(
         if document.mode is Mode.IMAGE:
             findings.page = PageText.of(document.elements)
             text = findings.page.text
+        findings.locator = findings.page.locator if findings.page else Locator(text)
         template = context.prompts.prompt(Step.DETECT, Mode.TEXT, category)
         labels = frozenset(template.labels)
         calls = [

@@ -17,7 +17,10 @@ stops at the first that finds something:
    value; all of it for mostly-digit values), widened to its whole whitespace-delimited
    token ("MRN4471829", "inquire@blucurrent."), every occurrence.
 
-Anything else is "not located" (`None`): the caller reports it and fails closed.
+Anything else is "not located" (`None`). `near` then tells a near miss — a word of the
+value is in the text, or approximate occurrences are too many to choose from — which could
+be a real value the text spells otherwise (the caller fails closed on it), from a value with
+no trace in the text at all, which is the model's invention and cannot leak.
 """
 
 from __future__ import annotations
@@ -30,6 +33,8 @@ from redacto.document import Span
 MIN_FUZZY_LENGTH = 4
 MIN_SUBSTRING_LENGTH = 5
 MAX_FUZZY_LENGTH = 64
+MIN_TRACE_LENGTH = 3
+"""A word of a value this long (letters and digits) found in the text makes it a near miss."""
 
 
 class LocateMethod(StrEnum):
@@ -121,6 +126,28 @@ class Locator:
         if spans:
             return Located(LocateMethod.SUBSTRING, spans)
         return None
+
+    def near(self, value: str) -> bool:
+        """Is there a trace of `value` in the text, though `locate` placed it nowhere?
+
+        A trace is one of its words (a run of letters and digits, `MIN_TRACE_LENGTH` or
+        longer, case-folded) anywhere in the text's letters and digits, or an approximate
+        occurrence of the whole value within the unique level's budget.
+        """
+        words: list[str] = []
+        word: list[str] = []
+        for ch in (*value, " "):
+            if ch.isalnum():
+                word.append(ch)
+            elif word:
+                words.append(skeleton("".join(word)))
+                word = []
+        if any(len(w) >= MIN_TRACE_LENGTH and self._skeleton_hits(w) for w in words):
+            return True
+        target = skeleton(value)
+        if not MIN_FUZZY_LENGTH <= len(target) <= MAX_FUZZY_LENGTH:
+            return False
+        return bool(self._fuzzy_matches(target, fuzzy_budget(target)))
 
     # -- helpers ---------------------------------------------------------------------
 

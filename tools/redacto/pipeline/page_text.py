@@ -64,12 +64,13 @@ class PageText:
         return self.joined.text
 
     @cached_property
-    def _locator(self) -> Locator:
+    def locator(self) -> Locator:
+        """The locator over the page's text."""
         return Locator(self.text)
 
     def locate(self, value: str) -> tuple[int, ...]:
         """The indices of every element the locator places `value` on; empty: not located."""
-        located = self._locator.locate(value)
+        located = self.locator.locate(value)
         if located is None:
             return ()
         indices = {

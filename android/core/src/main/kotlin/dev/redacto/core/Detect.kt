@@ -113,6 +113,19 @@ private class Findings(
     /** The page as text, when an image is read as text: where values are placed. */
     var page: PageText? = null
 
+    /** Where `LABEL: value` answers are looked for (the text, or the page as text). */
+    var locator: Locator? = null
+
+    /**
+     * A value with no trace in the text (FINDINGS 2: mostly the prompt's own examples) cannot
+     * leak: it is dropped as noise, not kept as a detection that is not located. A near miss
+     * stays, and fails closed when the redact step cannot place it.
+     */
+    fun invented(value: String): Boolean {
+        val where = checkNotNull(locator) { "text answers need a locator" }
+        return where.locate(value) == null && !where.near(value)
+    }
+
     /** Files one parsed line: the new detections it gave (in order), a rejection, or nothing. */
     fun keep(
         item: ParsedLine?,
@@ -122,6 +135,13 @@ private class Findings(
         when (item) {
             null -> return emptyList()
             is LineRejected -> return emptyList<Detection>().also { rejected.add(item) }
+            is TextItem -> {
+                if (invented(item.value)) {
+                    rejected.add(LineRejected(line, RejectReason.NOT_IN_DOCUMENT))
+                    return emptyList()
+                }
+            }
+
             else -> {}
         }
         val fresh = mutableListOf<Detection>()
@@ -174,6 +194,7 @@ suspend fun detect(
                 findings.page = page
                 text = page.text
             }
+            findings.locator = findings.page?.locator ?: Locator(text)
             val template = context.prompts.template(Step.DETECT, Mode.TEXT, category)
             val labels = template.labels.toSet()
             chunkText(text, context.options.chunkSize).map { chunk ->

@@ -25,6 +25,9 @@ const val MIN_FUZZY_LENGTH = 4
 const val MIN_SUBSTRING_LENGTH = 5
 const val MAX_FUZZY_LENGTH = 64
 
+/** A word of a value this long (letters and digits) found in the text makes it a near miss. */
+const val MIN_TRACE_LENGTH = 3
+
 enum class LocateMethod(
     val wire: String,
 ) {
@@ -129,6 +132,29 @@ class Locator(
         unique(target).let { if (it.isNotEmpty()) return Located(LocateMethod.UNIQUE, it) }
         substring(target).let { if (it.isNotEmpty()) return Located(LocateMethod.SUBSTRING, it) }
         return null
+    }
+
+    /**
+     * Is there a trace of [value] in the text, though [locate] placed it nowhere? A trace is one
+     * of its words (a run of letters and digits, [MIN_TRACE_LENGTH] or longer, case-folded)
+     * anywhere in the text's letters and digits, or an approximate occurrence of the whole
+     * value within the unique level's budget.
+     */
+    fun near(value: String): Boolean {
+        val words = mutableListOf<IntArray>()
+        val word = StringBuilder()
+        (value.codePoints().toArray() + ' '.code).forEach { codePoint ->
+            if (PyText.isAlnum(codePoint)) {
+                word.appendCodePoint(codePoint)
+            } else if (word.isNotEmpty()) {
+                words.add(codePointsOf(skeleton(word.toString())))
+                word.clear()
+            }
+        }
+        if (words.any { it.size >= MIN_TRACE_LENGTH && skeletonHits(it).isNotEmpty() }) return true
+        val target = codePointsOf(skeleton(value))
+        if (target.size < MIN_FUZZY_LENGTH || target.size > MAX_FUZZY_LENGTH) return false
+        return fuzzyMatches(target, fuzzyBudget(String(target, 0, target.size))).isNotEmpty()
     }
 
     // -- helpers ----------------------------------------------------------------------------

@@ -39,7 +39,8 @@ class PageText private constructor(
     private val starts: IntArray,
     private val lengths: IntArray,
 ) {
-    private val locator by lazy { Locator(text) }
+    /** The locator over the page's text. */
+    val locator by lazy { Locator(text) }
 
     /** The indices of every element the locator places [value] on; empty: not located. */
     fun locate(value: String): List<Int> {

@@ -32,6 +32,24 @@ class TextSemanticsTest {
     }
 
     @Test
+    fun `near tells a near miss from an invention, as Python's locator does`() {
+        val cases =
+            listOf(
+                Triple("Mrs. Chen (MRN 4471829) called.", "Robert Chen-Paulson", true),
+                Triple("Call 408-555-1234 today.", "408-555-0134", true),
+                Triple("Dr. Kirby saw Mr. Kerby.", "Korby", true),
+                Triple("Mrs. Chen (MRN 4471829) called.", "Robert Paulson", false),
+                Triple("Mrs. Chen (MRN 4471829) called.", "ACCOUNT 00412-7781", false),
+                Triple("Seen by Dr. Lee.", "J. Dr", false),
+            )
+        for ((text, value, near) in cases) {
+            val locator = Locator(text)
+            assertNull(locator.locate(value), value)
+            assertEquals(near, locator.near(value), value)
+        }
+    }
+
+    @Test
     fun `one value one placeholder, numbered per label`() {
         val book = PlaceholderBook()
         assertEquals("[NAME_1]", book.assign("NAME", "Smith,"))
