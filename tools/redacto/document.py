@@ -52,11 +52,13 @@ class Step(StrEnum):
 
 
 class Source(StrEnum):
-    """Who found a detection: a checksum rule, the detector, or the validator."""
+    """Who found a detection: a checksum rule, the detector, the validator, or a person
+    reviewing the run (`redacto serve`)."""
 
     RULE = "rule"
     DETECT = "detect"
     VALIDATE = "validate"
+    REVIEWER = "reviewer"
 
 
 class Status(StrEnum):

@@ -304,13 +304,20 @@ def redact_file(
     elements_path: Path | None = None,
     options: PipelineOptions | None = None,
     on_event: OnEvent | None = None,
+    on_prepared: Callable[[PreparedInput], None] | None = None,
 ) -> RedactOutcome:
-    """Check, read, redact and write one file. `BadInputError` means nothing was written."""
+    """Check, read, redact and write one file. `BadInputError` means nothing was written.
+
+    `on_prepared` sees the input once it is read (words and boxes, before any model time),
+    so a screen can show the page while the steps run (`redacto serve`).
+    """
     check_input(path, out_dir, elements_path)
     try:
         prepared = prepare_input(path, ocr=ocr, elements_path=elements_path)
     except EngineError as error:
         return write_error(path, out_dir, engine.identity, error, ocr=ocr)
+    if on_prepared is not None:
+        on_prepared(prepared)
     return redact_prepared(prepared, engine, prompts, out_dir, options=options, on_event=on_event)
 
 

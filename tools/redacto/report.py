@@ -97,6 +97,34 @@ class ReviewReason(StrEnum):
     PASS_NOT_TRUSTED = "this model's validator PASS is not trusted"
 
 
+class EditAction(StrEnum):
+    """What a reviewer did to one detection."""
+
+    ADD = "add"
+    REMOVE = "remove"
+
+
+class ReviewEdit(BaseModel):
+    """One human edit, in the order made: a box (or text span) added, or a detection
+    removed. An added detection has `source: reviewer`; a removed one keeps the source of
+    whoever found it (a rule, the detector, the validator, or the reviewer's own earlier add)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    action: EditAction
+    detection: Detection
+
+
+class Review(BaseModel):
+    """A person looked at the run and approved its output (`redacto serve`). `status` stays
+    what the pipeline said; this records that a person checked it and every edit they made."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    approved: bool = True
+    edits: list[ReviewEdit] = Field(default_factory=list)
+
+
 class RunReport(BaseModel):
     """The run's outcome. `count_shown` must always equal `len(boxes)` in image mode."""
 
@@ -129,4 +157,6 @@ class RunReport(BaseModel):
     ocr: str | None = None
     pdf: PdfReport | None = None
     """Set for a PDF input: the pages, their boxes, and whether the output was verified."""
+    review: Review | None = None
+    """Set when a person reviewed and approved the output (`redacto serve`); None otherwise."""
     error: str | None = None

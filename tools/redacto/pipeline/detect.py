@@ -70,7 +70,9 @@ class _Findings:
     locator: Locator | None = None
     """Where `LABEL: value` answers are looked for (the text, or the page as text)."""
 
-    def progress(self, phase: Phase, chunk: int | None = None) -> None:
+    def progress(self, phase: Phase, chunk: int | None = None, index: int | None = None) -> None:
+        """A PROGRESS event names the element just detected (`index`), so its box can be
+        drawn while the model is still talking."""
         self.context.emit(
             ProgressEvent(
                 step=Step.DETECT,
@@ -79,6 +81,7 @@ class _Findings:
                 found=len(self.seen),
                 chunk=chunk,
                 chunks=self.chunks,
+                index=index,
             )
         )
 
@@ -87,17 +90,17 @@ class _Findings:
         item: IndexItem | TextItem | LineRejected | None,
         line: str,
         rejected: list[LineRejected],
-    ) -> int:
-        """File one parsed line: how many new detections it gave, or a rejection."""
+    ) -> list[Detection]:
+        """File one parsed line: the new detections it gave (in order), or a rejection."""
         if item is None:
-            return 0
+            return []
         if isinstance(item, LineRejected):
             rejected.append(item)
-            return 0
+            return []
         if isinstance(item, TextItem) and self.invented(item.value):
             rejected.append(LineRejected(line, RejectReason.NOT_IN_DOCUMENT))
-            return 0
-        fresh = 0
+            return []
+        fresh: list[Detection] = []
         said_before = False
         for detection in item_detections(item, Source.DETECT, 1, self.page):
             key = detection_key(detection)
@@ -109,7 +112,7 @@ class _Findings:
             self.seen.add(key)
             self.kept_in_call.add(key)
             self.found.append(detection)
-            fresh += 1
+            fresh.append(detection)
         if said_before and not fresh:
             rejected.append(LineRejected(line, RejectReason.DUPLICATE))
         return fresh
@@ -196,6 +199,10 @@ def detect(
         ]
     findings.chunks = len(calls)
     findings.progress(Phase.START, 0)
+    for hit in already:
+        # The rule hits are on screen first: a box appears for each before the model answers.
+        if hit.index is not None:
+            findings.progress(Phase.PROGRESS, 0, hit.index)
     for call in calls:
         _detect_chunk(call, findings)
     findings.progress(Phase.END, len(calls) - 1)
@@ -217,8 +224,8 @@ def _detect_chunk(call: _ChunkCall, findings: _Findings) -> None:
     findings.kept_in_call.clear()
 
     def on_line(line: str) -> None:
-        if findings.keep(call.parse(line), line, rejected):
-            findings.progress(Phase.PROGRESS, call.number)
+        for detection in findings.keep(call.parse(line), line, rejected):
+            findings.progress(Phase.PROGRESS, call.number, detection.index)
 
     system, user = call.prompt
     reply = findings.context.call_lines(Step.DETECT, system, user, on_line, rejected)

@@ -73,7 +73,10 @@ class Phase(StrEnum):
 
 @dataclass(frozen=True)
 class ProgressEvent:
-    """A step started, found something, or ended. Carries counts, never document values."""
+    """A step started, found something, or ended. Carries counts, never document values; a
+    PROGRESS event of an image-mode run names the element just detected (`index`: a rule
+    hit, a detector line or a validator item), so a screen can draw its box while the model
+    is still talking (`redacto serve`, the app's `LiveBoxes`)."""
 
     step: Step
     phase: Phase
@@ -83,6 +86,7 @@ class ProgressEvent:
     chunk: int | None = None
     chunks: int | None = None
     verdict: str | None = None
+    index: int | None = None
 
     def describe(self) -> str:
         """The progress line, e.g. `Step 2/4: Detecting Medical identifiers… 7 found`."""

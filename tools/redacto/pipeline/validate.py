@@ -55,6 +55,8 @@ class _Judge(ABC):
 
     def progress(self, phase: Phase, chunk: int | None = None) -> None:
         verdict = self.outcome.verdict.value if phase is Phase.END else None
+        missed = self.outcome.missed
+        index = missed[-1].index if phase is Phase.PROGRESS and missed else None
         self.context.emit(
             ProgressEvent(
                 step=Step.VALIDATE,
@@ -65,6 +67,7 @@ class _Judge(ABC):
                 chunk=chunk,
                 chunks=self.chunks,
                 verdict=verdict,
+                index=index,
             )
         )
 

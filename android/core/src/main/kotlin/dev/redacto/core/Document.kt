@@ -54,13 +54,17 @@ enum class Step(
     }
 }
 
-/** Who found a detection: a checksum rule, the detector, or the validator. */
+/**
+ * Who found a detection: a checksum rule, the detector, the validator, or a person reviewing
+ * the run (`reviewer`: Python's `redacto serve`; the app has no review step yet).
+ */
 enum class Source(
     val wire: String,
 ) {
     RULE("rule"),
     DETECT("detect"),
     VALIDATE("validate"),
+    REVIEWER("reviewer"),
     ;
 
     companion object {
