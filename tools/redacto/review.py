@@ -1,0 +1,223 @@
+"""A person's review of a finished run: add or remove boxes, then approve and write.
+
+`redacto serve` shows a run's result on a page; the reviewer clicks a word to add or remove
+its box (image mode) or selects text to redact (text mode). A `ReviewSession` holds the run
+as the pipeline left it (`PreparedInput` + `RunReport`) and the edits so far; every preview
+and the approved output come from the pipeline's own deterministic redact step over the
+edited detections (no model call: the session's engine refuses any), so what the page shows
+is exactly what approval writes. Approval goes through `redact_file.write_outputs`, the
+writer the CLI uses, and the report gains a `review` record listing each edit in order;
+added detections carry `source: reviewer`.
+
+Text-mode spans are kept in the pipeline's `\\n`-only text while reviewing (the report's are
+in the user's own line endings) and mapped back when the report is written.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass
+from pathlib import Path
+
+from redacto.document import Detection, Mode, Source, Span, Status
+from redacto.engines.scripted import ScriptedEngine
+from redacto.line_endings import LineEndings
+from redacto.pipeline import PipelineOptions, PipelineResult
+from redacto.pipeline.detect import detection_key
+from redacto.pipeline.parsing import PLACEHOLDER_PATTERN
+from redacto.pipeline.redact import (
+    ImageRedaction,
+    TextRedaction,
+    locate_detections,
+    redact_elements,
+    redact_text,
+)
+from redacto.pipeline.state import StepContext
+from redacto.prompts import PromptLibrary
+from redacto.redact_file import PreparedInput, RedactOutcome, write_outputs
+from redacto.report import EditAction, Review, ReviewEdit, RunReport
+
+
+class ReviewError(ValueError):
+    """An edit that cannot be made (a word that does not exist, an unknown label, …)."""
+
+
+@dataclass(frozen=True)
+class ReviewPreview:
+    """The redaction the current edits give, and the result approval would write."""
+
+    redaction: ImageRedaction | TextRedaction
+    result: PipelineResult
+
+
+class ReviewSession:
+    """One finished run under review. Not thread-safe: the caller serialises access."""
+
+    def __init__(self, prepared: PreparedInput, report: RunReport, prompts: PromptLibrary):
+        if report.status is Status.ERROR:
+            raise ReviewError("a run that ended in ERROR has no output to review")
+        self.prepared = prepared
+        self.report = report
+        self.prompts = prompts
+        self.mode = prepared.document.mode
+        self.labels = prompts.category_labels(report.category)
+        self.edits: list[ReviewEdit] = []
+        self.detections = [self._normalized(d) for d in report.detections]
+        self._round = max(report.rounds, 1)
+        self._context = StepContext(_NO_MODEL, prompts, PipelineOptions())
+
+    # -- edits ---------------------------------------------------------------------------
+
+    def toggle_element(self, index: int, label: str) -> ReviewEdit:
+        """Image mode: remove the box on word `index`, or add one labelled `label`."""
+        self._require(Mode.IMAGE)
+        elements = self.prepared.document.elements
+        if not 0 <= index < len(elements) or elements[index].box is None:
+            raise ReviewError(f"there is no word {index} with a box on this page")
+        present = [d for d in self.detections if d.index == index]
+        if present:
+            self.detections = [d for d in self.detections if d.index != index]
+            return self._record(EditAction.REMOVE, present[0])
+        added = Detection(
+            label=self._label(label), source=Source.REVIEWER, round=self._round, index=index
+        )
+        self.detections.append(added)
+        return self._record(EditAction.ADD, added)
+
+    def add_span(self, start: int, end: int, label: str) -> ReviewEdit:
+        """Text mode: redact the characters [start, end) (surrounding spaces trimmed). Like
+        every text-mode value, it is redacted wherever else it occurs too."""
+        self._require(Mode.TEXT)
+        text = self.prepared.document.text
+        if not 0 <= start < end <= len(text):
+            raise ReviewError(f"the selection {start}..{end} lies outside the text")
+        piece = text[start:end]
+        start += len(piece) - len(piece.lstrip())
+        end -= len(piece) - len(piece.rstrip())
+        if start >= end:
+            raise ReviewError("the selection holds only spaces")
+        added = Detection(
+            label=self._label(label),
+            source=Source.REVIEWER,
+            round=self._round,
+            value=text[start:end],
+            span=Span(start=start, end=end),
+        )
+        self.detections.append(added)
+        return self._record(EditAction.ADD, added)
+
+    def remove_span(self, start: int, end: int) -> list[ReviewEdit]:
+        """Text mode: unredact what covers [start, end): each detection placed there goes
+        (with every other place its value was redacted)."""
+        self._require(Mode.TEXT)
+        placed = locate_detections(self.prepared.document.text, self.detections)
+        keys = {
+            detection_key(detection)
+            for span, detection in placed
+            if span.start < end and start < span.end
+        }
+        if not keys:
+            raise ReviewError("nothing is redacted there")
+        removed = [d for d in self.detections if detection_key(d) in keys]
+        self.detections = [d for d in self.detections if detection_key(d) not in keys]
+        return [self._record(EditAction.REMOVE, detection) for detection in removed]
+
+    def dismiss(self, position: int) -> ReviewEdit:
+        """Drop the `position`-th value the pipeline could not place on the document (the
+        reviewer has boxed it by hand, or judged it not to be there)."""
+        unplaced = self.preview().redaction.not_located
+        if not 0 <= position < len(unplaced):
+            raise ReviewError(f"there is no unplaced value {position}")
+        key = detection_key(unplaced[position])
+        gone = [d for d in self.detections if detection_key(d) == key]
+        self.detections = [d for d in self.detections if detection_key(d) != key]
+        return self._record(EditAction.REMOVE, gone[0] if gone else unplaced[position])
+
+    # -- results -------------------------------------------------------------------------
+
+    def preview(self) -> ReviewPreview:
+        """The redaction of the current detections, exactly as approval would write it."""
+        document = self.prepared.document
+        if self.mode is Mode.IMAGE:
+            redaction: ImageRedaction | TextRedaction = redact_elements(
+                document, self.detections, self._context, self._round
+            )
+        else:
+            redaction = redact_text(
+                document, self.detections, self._context, self._round, ask_model=False
+            )
+        report = self.report.model_copy(deep=True)
+        report.detections = [self._original(d) for d in self.detections]
+        report.not_located = [self._original(d) for d in redaction.not_located]
+        report.review = Review(approved=True, edits=[self._original_edit(e) for e in self.edits])
+        if isinstance(redaction, ImageRedaction):
+            report.boxes = list(redaction.boxes)
+            report.count_shown = len(redaction.boxes)
+            result = PipelineResult(
+                report=report,
+                redacted_text=redaction.text,
+                redacted_elements=redaction.elements,
+                boxes=redaction.boxes,
+            )
+        else:
+            report.count_shown = len(redaction.replacements)
+            result = PipelineResult(report=report, redacted_text=redaction.text)
+        return ReviewPreview(redaction=redaction, result=result)
+
+    def approve(self, out_dir: Path) -> RedactOutcome:
+        """Write the reviewed output with the CLI's writer: the redacted file(s) and a
+        `report.json` that records every edit (`review`)."""
+        return write_outputs(self.preview().result, self.prepared, out_dir)
+
+    # -- helpers -------------------------------------------------------------------------
+
+    def _record(self, action: EditAction, detection: Detection) -> ReviewEdit:
+        edit = ReviewEdit(action=action, detection=detection)
+        self.edits.append(edit)
+        return edit
+
+    def _require(self, mode: Mode) -> None:
+        if self.mode is not mode:
+            raise ReviewError(f"this edit needs a {mode.value}-mode run; this is {self.mode}")
+
+    def _label(self, label: str) -> str:
+        label = label.strip().upper()
+        if label not in self.labels or not PLACEHOLDER_PATTERN.fullmatch(f"[{label}_1]"):
+            raise ReviewError(f"unknown label {label!r}; use one of {', '.join(self.labels)}")
+        return label
+
+    def _normalized(self, detection: Detection) -> Detection:
+        """A report span (the user's line endings) in the pipeline's `\\n`-only text."""
+        endings = self.prepared.line_endings
+        if detection.span is None or endings is None or not endings.changed:
+            return detection
+        span = Span(
+            start=_normalized_offset(endings, detection.span.start),
+            end=_normalized_offset(endings, detection.span.end),
+        )
+        return detection.model_copy(update={"span": span})
+
+    def _original(self, detection: Detection) -> Detection:
+        """A span of the pipeline's text in the user's own line endings (for the report)."""
+        endings = self.prepared.line_endings
+        if detection.span is None or endings is None or not endings.changed:
+            return detection
+        span = Span(
+            start=endings.original_offset(detection.span.start),
+            end=endings.original_offset(detection.span.end),
+        )
+        return detection.model_copy(update={"span": span})
+
+    def _original_edit(self, edit: ReviewEdit) -> ReviewEdit:
+        return edit.model_copy(update={"detection": self._original(edit.detection)})
+
+
+_NO_MODEL = ScriptedEngine({}, uri="scripted:<review: no model calls>")
+"""The review's engine: it has no replies, so a model call during a review is an error."""
+
+
+def _normalized_offset(endings: LineEndings, original: int) -> int:
+    """The inverse of `LineEndings.original_offset`: the largest `\\n`-text position whose
+    original position is at most `original`."""
+    positions = range(len(endings.normalized) + 1)
+    return bisect.bisect_right(positions, original, key=endings.original_offset) - 1

@@ -1,0 +1,318 @@
+"""The review server's HTTP side: loopback only, a token in every path, a strict CSP.
+
+Built on the standard library's threading HTTP server: one thread per connection suits a
+page that holds one event stream open while a single worker thread owns the model, and it
+adds no dependency. Every request must carry the token (`/t/<token>/…`; anything else is a
+404 that says nothing) and a loopback `Host` (no DNS-rebinding); a POST that names another
+origin is refused. Every response forbids caching, framing and loading anything from
+another host. The log holds methods, routes with the token masked, job ids and statuses —
+never file names or document text.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import logging
+import re
+import secrets
+import threading
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from importlib import resources
+from typing import Any
+from urllib.parse import unquote
+
+from redacto.engines import Engine
+from redacto.prompts import PromptLibrary
+from redacto.serve.jobs import Job, JobBoard, JobError, ServeConfig
+
+log = logging.getLogger("redacto.serve")
+
+CONTENT_SECURITY_POLICY = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+    "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
+"""Nothing from another host, no inline script or style, no plugins, no framing."""
+
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",
+    "Cross-Origin-Resource-Policy": "same-origin",
+    "Cache-Control": "no-store",
+}
+STATIC = {
+    "index.html": "text/html; charset=utf-8",
+    "app.js": "text/javascript; charset=utf-8",
+    "app.css": "text/css; charset=utf-8",
+}
+DOWNLOAD_TYPES = {".png": "image/png", ".pdf": "application/pdf", ".json": "application/json"}
+HEARTBEAT_S = 15.0
+_JOB_ROUTE = re.compile(r"^api/jobs/([0-9a-f]{16})(?:/(.*))?$")
+
+
+class ReviewServer:
+    """`redacto serve`: the review page and its API on 127.0.0.1, behind a random token."""
+
+    def __init__(
+        self,
+        engine: Engine,
+        prompts: PromptLibrary,
+        config: ServeConfig | None = None,
+        *,
+        port: int = 0,
+    ) -> None:
+        self.config = config or ServeConfig()
+        self.token = secrets.token_urlsafe(24)
+        self.board = JobBoard(engine, prompts, self.config)
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", port), _Handler)
+        self.httpd.daemon_threads = True
+        self.httpd.review = self  # type: ignore[attr-defined]
+        self.port = self.httpd.server_address[1]
+        self._thread: threading.Thread | None = None
+
+    @property
+    def url(self) -> str:
+        """The page's address; the token in it is the only key to the server."""
+        return f"http://127.0.0.1:{self.port}/t/{self.token}/"
+
+    def serve_forever(self) -> None:
+        self.httpd.serve_forever(poll_interval=0.2)
+
+    def start(self) -> ReviewServer:
+        """Serve from a background thread (tests, benchmarks); `close` stops it."""
+        self._thread = threading.Thread(target=self.serve_forever, name="redacto-http", daemon=True)
+        self._thread.start()
+        return self
+
+    def close(self) -> None:
+        """Stop serving, let the worker finish its job, remove every job folder."""
+        if self._thread is not None:
+            self.httpd.shutdown()
+            self._thread.join()
+        self.board.close()
+        self.httpd.server_close()
+
+    def __enter__(self) -> ReviewServer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server_version = "redacto"
+    sys_version = ""
+
+    @property
+    def review(self) -> ReviewServer:
+        return self.server.review  # type: ignore[attr-defined,no-any-return]
+
+    # -- dispatch --------------------------------------------------------------------------
+
+    def do_GET(self) -> None:
+        self._dispatch("GET")
+
+    def do_POST(self) -> None:
+        self._dispatch("POST")
+
+    def _dispatch(self, method: str) -> None:
+        route = self._route()
+        if route is None:
+            self._plain(HTTPStatus.NOT_FOUND, "not found")
+            return
+        try:
+            self._handle(method, route)
+        except JobError as error:
+            self._json(error.status, {"error": str(error)})
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
+    def _route(self) -> str | None:
+        """The path after `/t/<token>/`, or None for a request that may not see anything."""
+        port = self.review.port
+        if self.headers.get("Host") not in (f"127.0.0.1:{port}", f"localhost:{port}"):
+            return None
+        path = self.path.split("?", 1)[0]
+        parts = path.split("/", 3)
+        if len(parts) < 3 or parts[1] != "t":
+            return None
+        if not hmac.compare_digest(parts[2].encode(), self.review.token.encode()):
+            return None
+        if len(parts) == 3:
+            return None  # `/t/<token>` without the slash: relative links would break
+        return parts[3]
+
+    def _handle(self, method: str, route: str) -> None:
+        board = self.review.board
+        if method == "GET" and route in ("", *STATIC):
+            self._static(route or "index.html")
+        elif route == "api/jobs" and method == "GET":
+            self._json(HTTPStatus.OK, {"jobs": board.summaries()})
+        elif route == "api/jobs" and method == "POST":
+            self._upload()
+        elif (match := _JOB_ROUTE.match(route)) is not None:
+            self._job_route(method, board.get(match.group(1)), match.group(2) or "")
+        else:
+            self._plain(HTTPStatus.NOT_FOUND, "not found")
+
+    def _job_route(self, method: str, job: Job, rest: str) -> None:
+        board = self.review.board
+        if method == "GET" and rest == "events":
+            self._events(job)
+        elif method == "GET" and (page := re.fullmatch(r"page/(\d{1,4})\.png", rest)):
+            png = job.page_images.get(int(page.group(1)))
+            if png is None:
+                raise JobError("no such page", 404)
+            self._bytes(HTTPStatus.OK, "image/png", png)
+        elif method == "GET" and rest.startswith("files/"):
+            self._download(job, unquote(rest.removeprefix("files/")))
+        elif method == "POST" and self._same_origin():
+            if rest == "edit":
+                self._bytes(
+                    HTTPStatus.OK, "application/json", board.edit(job, self._body_json()).encode()
+                )
+            elif rest == "approve":
+                self._json(HTTPStatus.OK, board.approve(job))
+            elif rest == "discard":
+                board.discard(job)
+                self._json(HTTPStatus.OK, {})
+            else:
+                self._plain(HTTPStatus.NOT_FOUND, "not found")
+        else:
+            self._plain(HTTPStatus.NOT_FOUND, "not found")
+
+    # -- routes ----------------------------------------------------------------------------
+
+    def _static(self, name: str) -> None:
+        body = resources.files("redacto.serve").joinpath("static", name).read_bytes()
+        self._bytes(HTTPStatus.OK, STATIC[name], body)
+
+    def _upload(self) -> None:
+        """The request body is the file itself; `X-File-Name` names it (URL-encoded)."""
+        if not self._same_origin():
+            return
+        board = self.review.board
+        length = self._length()
+        limit = self.review.config.max_upload_bytes
+        if length is None or length <= 0:
+            self.close_connection = True
+            raise JobError("send the file as the request body, with its Content-Length", 411)
+        if length > limit:
+            self.close_connection = True  # the body is not read
+            raise JobError(f"the file is larger than the limit of {limit // 1024 // 1024} MiB", 413)
+        job = board.new_job(unquote(self.headers.get("X-File-Name", "")))
+        try:
+            with job.input_path.open("xb") as handle:
+                remaining = length
+                while remaining:
+                    chunk = self.rfile.read(min(remaining, 1 << 16))
+                    if not chunk:
+                        raise JobError("the upload ended early", 400)
+                    handle.write(chunk)
+                    remaining -= len(chunk)
+        except BaseException:
+            board.abandon(job)
+            self.close_connection = True
+            raise
+        board.enqueue(job)
+        log.info("job %s queued (%d bytes)", job.id, length)
+        self._json(HTTPStatus.CREATED, {"id": job.id})
+
+    def _events(self, job: Job) -> None:
+        """Server-sent events: the job's log from `Last-Event-ID` on, then live."""
+        try:
+            after = int(self.headers.get("Last-Event-ID", "-1"))
+        except ValueError:
+            after = -1
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Content-Type", "text/event-stream; charset=utf-8")
+        self._security_headers()
+        self.end_headers()
+        self.close_connection = True
+        board = self.review.board
+        while True:
+            events, complete = board.events_after(job, after, HEARTBEAT_S)
+            if complete:
+                self.wfile.write(b"event: end\ndata: {}\n\n")
+                self.wfile.flush()
+                return
+            chunk = "".join(f"id: {e.id}\nevent: {e.name}\ndata: {e.data}\n\n" for e in events)
+            self.wfile.write(chunk.encode() if chunk else b": still here\n\n")
+            self.wfile.flush()
+            if events:
+                after = events[-1].id
+
+    def _download(self, job: Job, name: str) -> None:
+        body = job.downloads.get(name)
+        if body is None:
+            raise JobError("no such file", 404)
+        suffix = name[name.rfind(".") :]
+        kind = DOWNLOAD_TYPES.get(suffix, "text/plain; charset=utf-8")
+        stem = job.name.rpartition(".")[0] or job.name
+        ascii_stem = re.sub(r"[^A-Za-z0-9._-]", "_", stem)
+        extra = {"Content-Disposition": f'attachment; filename="{ascii_stem}.{name}"'}
+        self._bytes(HTTPStatus.OK, kind, body, extra)
+
+    # -- plumbing --------------------------------------------------------------------------
+
+    def _same_origin(self) -> bool:
+        """A POST from another origin (a page trying its luck) is refused."""
+        origin = self.headers.get("Origin")
+        port = self.review.port
+        if origin is None or origin in (f"http://127.0.0.1:{port}", f"http://localhost:{port}"):
+            return True
+        self._plain(HTTPStatus.FORBIDDEN, "forbidden")
+        return False
+
+    def _length(self) -> int | None:
+        try:
+            return int(self.headers.get("Content-Length", ""))
+        except ValueError:
+            return None
+
+    def _body_json(self) -> dict[str, Any]:
+        length = self._length()
+        if length is None or not 0 < length <= 64 * 1024:
+            raise JobError("an edit is a small JSON object", 400)
+        try:
+            body = json.loads(self.rfile.read(length))
+        except (json.JSONDecodeError, UnicodeDecodeError) as error:
+            raise JobError("an edit is a small JSON object", 400) from error
+        if not isinstance(body, dict):
+            raise JobError("an edit is a small JSON object", 400)
+        return body
+
+    def _json(self, status: int, body: object) -> None:
+        self._bytes(status, "application/json", json.dumps(body).encode())
+
+    def _plain(self, status: int, text: str) -> None:
+        self._bytes(status, "text/plain; charset=utf-8", text.encode())
+
+    def _bytes(
+        self, status: int, kind: str, body: bytes, extra: dict[str, str] | None = None
+    ) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(body)))
+        for name, value in (extra or {}).items():
+            self.send_header(name, value)
+        self._security_headers()
+        self.end_headers()
+        self.wfile.write(body)
+
+    def _security_headers(self) -> None:
+        for name, value in SECURITY_HEADERS.items():
+            self.send_header(name, value)
+
+    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
+        """Method, route (token masked) and status: never the token, never a file name."""
+        path = self.path.split("?", 1)[0]
+        masked = re.sub(r"^/t/[^/]*", "/t/…", path)
+        log.info("%s %s %s", self.command, masked, code)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Errors the base class reports (bad request lines): the status only, no path."""
+        log.warning("http: %s", args[0] if args and isinstance(args[0], int) else "error")

@@ -1,0 +1,433 @@
+"""Jobs of the review server: one model, one worker, a queue, and each job's event log.
+
+A job is one uploaded file. It waits its turn (the page shows its place), runs through
+`redact_file` — the same entry point the CLI uses — on the server's single engine, and then
+waits for its reviewer: edits, then approval (outputs written by the CLI's writer, read into
+memory for download) or discard. Its upload lives in a private temporary folder (mode 0700)
+that is removed as soon as the job is over: approved, discarded, failed, or the server
+stopped. Every event a job produced is kept in order, so a page that reloads (or a second
+tab) replays them and then follows live.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+import re
+import secrets
+import shutil
+import tempfile
+import threading
+import traceback
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+
+from redacto.engines import Engine
+from redacto.pipeline import PipelineOptions, ProgressEvent
+from redacto.prompts import PromptLibrary
+from redacto.redact_file import (
+    REPORT,
+    BadInputError,
+    PreparedInput,
+    RedactOutcome,
+    input_mode,
+    redact_file,
+)
+from redacto.report import Status
+from redacto.review import ReviewError, ReviewSession
+from redacto.serve.views import PageImage, page_view, review_view, step_view
+
+log = logging.getLogger("redacto.serve")
+
+MiB = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class ServeConfig:
+    """How the server runs jobs. The defaults are the product's behaviour."""
+
+    ocr: str = "ppocr"
+    options: PipelineOptions = field(default_factory=PipelineOptions)
+    max_upload_bytes: int = 20 * MiB
+    max_waiting: int = 8
+    """Jobs that may wait for the model at once; more uploads are refused (503)."""
+    keep_finished: int = 8
+    """Finished jobs (approved, discarded, failed) kept for download and re-attachment."""
+    temp_root: Path | None = None
+    """Where the private job folders are made (default: the system's temporary folder)."""
+
+
+class JobState(StrEnum):
+    QUEUED = "queued"
+    RUNNING = "running"
+    REVIEW = "review"
+    APPROVED = "approved"
+    DISCARDED = "discarded"
+    FAILED = "failed"
+
+
+FINISHED = frozenset({JobState.APPROVED, JobState.DISCARDED, JobState.FAILED})
+
+
+@dataclass(frozen=True)
+class JobEvent:
+    """One server-sent event: its number in the job's log, its name and its JSON."""
+
+    id: int
+    name: str
+    data: str
+
+
+@dataclass
+class Job:
+    """One uploaded file, from the queue to its approved outputs."""
+
+    id: str
+    name: str
+    folder: Path
+    state: JobState = JobState.QUEUED
+    events: list[JobEvent] = field(default_factory=list)
+    prepared: PreparedInput | None = None
+    session: ReviewSession | None = None
+    page_images: dict[int, bytes] = field(default_factory=dict)
+    downloads: dict[str, bytes] = field(default_factory=dict)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @property
+    def input_path(self) -> Path:
+        return self.folder / "input" / self.name
+
+    @property
+    def finished(self) -> bool:
+        return self.state in FINISHED
+
+
+class JobError(ValueError):
+    """A request about a job that cannot be served (unknown job, wrong state, bad edit)."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9._ -]+")
+
+
+def safe_name(name: str) -> str:
+    """The upload's file name, made safe to store: no folders, no odd characters, its
+    suffix kept (it says what the file is). The report names the input by it."""
+    base = _UNSAFE.sub("_", Path(name.replace("\\", "/")).name).strip(" .")
+    stem, dot, suffix = base.rpartition(".")
+    if not dot:
+        stem, suffix = base, ""
+    stem = stem[:80] or "upload"
+    return f"{stem}.{suffix[:8]}" if suffix else stem
+
+
+class JobBoard:
+    """The queue, the single worker that owns the engine, and every job's state.
+
+    All state changes happen under one condition, which also wakes the event streams.
+    """
+
+    def __init__(self, engine: Engine, prompts: PromptLibrary, config: ServeConfig) -> None:
+        self.engine = engine
+        self.prompts = prompts
+        self.config = config
+        self._jobs: dict[str, Job] = {}
+        self._waiting: deque[Job] = deque()
+        self._changed = threading.Condition()
+        self._closing = False
+        self._worker = threading.Thread(target=self._work, name="redacto-worker", daemon=True)
+        self._worker.start()
+
+    # -- uploads ---------------------------------------------------------------------------
+
+    def new_job(self, name: str) -> Job:
+        """A job with its private folder, for an upload about to be written there."""
+        stored = safe_name(name)
+        try:
+            input_mode(Path(stored))
+        except BadInputError as error:
+            raise JobError(str(error).partition(": ")[2] or str(error), 415) from error
+        with self._changed:
+            if len(self._waiting) >= self.config.max_waiting:
+                raise JobError("too many files are waiting; try again when one is done", 503)
+        folder = Path(tempfile.mkdtemp(prefix="redacto-serve-", dir=self.config.temp_root))
+        job = Job(id=secrets.token_hex(8), name=stored, folder=folder)
+        job.input_path.parent.mkdir(mode=0o700)
+        return job
+
+    def enqueue(self, job: Job) -> None:
+        """The upload is written: the job joins the queue."""
+        with self._changed:
+            if self._closing:
+                self._remove_folder(job)
+                raise JobError("the server is stopping", 503)
+            self._jobs[job.id] = job
+            self._waiting.append(job)
+            self._add(job, "queued", {"place": len(self._waiting), "name": job.name})
+            self._changed.notify_all()
+
+    def abandon(self, job: Job) -> None:
+        """An upload that did not arrive whole: its folder goes."""
+        self._remove_folder(job)
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def get(self, job_id: str) -> Job:
+        with self._changed:
+            job = self._jobs.get(job_id)
+        if job is None:
+            raise JobError("no such job", 404)
+        return job
+
+    def summaries(self) -> list[dict[str, object]]:
+        """Every job, oldest first: id, name, state, and its place while it waits."""
+        with self._changed:
+            return [
+                {
+                    "id": job.id,
+                    "name": job.name,
+                    "state": job.state.value,
+                    "place": self._place(job),
+                }
+                for job in self._jobs.values()
+            ]
+
+    def events_after(self, job: Job, after: int, timeout: float) -> tuple[list[JobEvent], bool]:
+        """The job's events numbered above `after` (waiting up to `timeout` for one), and
+        whether the stream is complete (the job is over and all its events are out)."""
+        with self._changed:
+            if len(job.events) <= after + 1 and not job.finished and not self._closing:
+                self._changed.wait(timeout)
+            fresh = job.events[after + 1 :]
+            return fresh, (job.finished or self._closing) and not fresh
+
+    # -- review ----------------------------------------------------------------------------
+
+    def edit(self, job: Job, request: dict[str, object]) -> str:
+        """Apply one reviewer edit; returns the new review view's JSON (also sent as an
+        event, so every page attached to the job sees it)."""
+        with job.lock:
+            session = self._session(job)
+            try:
+                _apply_edit(session, request)
+                view = review_view(session).model_dump_json()
+            except (ReviewError, KeyError, TypeError, ValueError) as error:
+                raise JobError(str(error)) from error
+            with self._changed:
+                self._add_raw(job, "review", view)
+            return view
+
+    def approve(self, job: Job) -> dict[str, object]:
+        """Write the reviewed outputs with the CLI's writer, keep them for download, and
+        remove the job's folder."""
+        with job.lock:
+            session = self._session(job)
+            out_dir = job.folder / "approved"
+            outcome = session.approve(out_dir)
+            job.downloads = {path.name: path.read_bytes() for path in outcome.written}
+            files = self._files(job, outcome)
+            with self._changed:
+                job.state = JobState.APPROVED
+                job.session = job.prepared = None
+                job.page_images.clear()
+                self._remove_folder(job)
+                self._add(job, "approved", files)
+                self._forget_old()
+            log.info("job %s approved (%d edits)", job.id, len(session.edits))
+            return files
+
+    def discard(self, job: Job) -> None:
+        """Drop a job under review (or still waiting): nothing is written, its folder goes."""
+        with job.lock, self._changed:
+            if job.state is JobState.QUEUED:
+                self._waiting.remove(job)
+            elif job.state is not JobState.REVIEW:
+                raise JobError(f"a job that is {job.state.value} cannot be discarded", 409)
+            job.state = JobState.DISCARDED
+            job.session = job.prepared = None
+            job.page_images.clear()
+            self._remove_folder(job)
+            self._add(job, "discarded", {})
+            self._places_changed()
+            self._forget_old()
+
+    def close(self) -> None:
+        """Stop: the worker ends after its current job; every job folder is removed."""
+        with self._changed:
+            self._closing = True
+            self._changed.notify_all()
+        self._worker.join(timeout=600)
+        with self._changed:
+            for job in self._jobs.values():
+                self._remove_folder(job)
+
+    # -- the worker ------------------------------------------------------------------------
+
+    def _work(self) -> None:
+        while True:
+            with self._changed:
+                while not self._waiting and not self._closing:
+                    self._changed.wait()
+                if self._closing:
+                    return
+                job = self._waiting.popleft()
+                job.state = JobState.RUNNING
+                self._add(job, "started", {})
+                self._places_changed()
+            try:
+                self._run(job)
+            except Exception as error:  # a job's failure must not stop the worker
+                # Where it failed, not the message: an exception's text may quote the document.
+                where = "".join(traceback.format_tb(error.__traceback__, limit=-3)).strip()
+                log.error("job %s failed: %s\n%s", job.id, type(error).__name__, where)
+                self._fail(job, f"internal error: {type(error).__name__}")
+
+    def _run(self, job: Job) -> None:
+        def on_event(event: ProgressEvent) -> None:
+            with self._changed:
+                self._add_raw(job, "step", step_view(event).model_dump_json())
+
+        def on_prepared(prepared: PreparedInput) -> None:
+            pages = _page_images(prepared)
+            view = page_view(prepared, [page for page, _ in pages])
+            with self._changed:
+                job.prepared = prepared
+                job.page_images = {page.number: png for page, png in pages}
+                self._add_raw(job, "page", view.model_dump_json())
+
+        log.info("job %s started", job.id)
+        try:
+            outcome = redact_file(
+                job.input_path,
+                self.engine,
+                self.prompts,
+                job.folder / "draft",
+                ocr=self.config.ocr,
+                options=self.config.options,
+                on_event=on_event,
+                on_prepared=on_prepared,
+            )
+        except BadInputError as error:
+            log.info("job %s: bad input", job.id)
+            self._fail(job, str(error).replace(str(job.folder), "…"))
+            return
+        report = outcome.report
+        if report.status is Status.ERROR or job.prepared is None:
+            job.downloads = {REPORT: (job.folder / "draft" / REPORT).read_bytes()}
+            log.info("job %s ended ERROR", job.id)
+            self._fail(job, report.error or "the run ended in ERROR", self._files(job, outcome))
+            return
+        shutil.rmtree(job.folder / "draft", ignore_errors=True)
+        session = ReviewSession(job.prepared, report, self.prompts)
+        view = review_view(session).model_dump_json()
+        with self._changed:
+            job.session = session
+            job.state = JobState.REVIEW
+            self._add_raw(job, "review", view)
+        log.info("job %s ready for review: %s", job.id, report.status.value)
+
+    def _fail(self, job: Job, message: str, files: dict[str, object] | None = None) -> None:
+        with self._changed:
+            job.state = JobState.FAILED
+            job.session = job.prepared = None
+            job.page_images.clear()
+            self._remove_folder(job)
+            self._add(job, "failed", {"message": message, **(files or {})})
+            self._forget_old()
+
+    # -- helpers (call with the condition held) ------------------------------------------
+
+    def _session(self, job: Job) -> ReviewSession:
+        if job.state is not JobState.REVIEW or job.session is None:
+            raise JobError(f"the job is {job.state.value}, not under review", 409)
+        return job.session
+
+    def _files(self, job: Job, outcome: RedactOutcome) -> dict[str, object]:
+        return {
+            "files": [
+                {"name": path.name, "bytes": len(job.downloads.get(path.name, b""))}
+                for path in outcome.written
+                if path.name in job.downloads
+            ],
+            "status": outcome.report.status.value,
+        }
+
+    def _add(self, job: Job, name: str, data: dict[str, object]) -> None:
+        self._add_raw(job, name, json.dumps(data))
+
+    def _add_raw(self, job: Job, name: str, data: str) -> None:
+        job.events.append(JobEvent(id=len(job.events), name=name, data=data))
+        self._changed.notify_all()
+
+    def _place(self, job: Job) -> int | None:
+        return self._waiting.index(job) + 1 if job in self._waiting else None
+
+    def _places_changed(self) -> None:
+        for place, waiting in enumerate(self._waiting, 1):
+            self._add(waiting, "queued", {"place": place, "name": waiting.name})
+
+    def _forget_old(self) -> None:
+        finished = [job for job in self._jobs.values() if job.finished]
+        for job in finished[: max(0, len(finished) - self.config.keep_finished)]:
+            del self._jobs[job.id]
+
+    @staticmethod
+    def _remove_folder(job: Job) -> None:
+        shutil.rmtree(job.folder, ignore_errors=True)
+
+
+def _apply_edit(session: ReviewSession, request: dict[str, object]) -> None:
+    """One edit request from the page: `toggle` a word, `add`/`remove` a text span,
+    `dismiss` an unplaced value."""
+    action = request.get("action")
+    label = str(request.get("label", ""))
+    edits: dict[str, Callable[[], object]] = {
+        "toggle": lambda: session.toggle_element(_int(request, "index"), label),
+        "add": lambda: session.add_span(_int(request, "start"), _int(request, "end"), label),
+        "remove": lambda: session.remove_span(_int(request, "start"), _int(request, "end")),
+        "dismiss": lambda: session.dismiss(_int(request, "position")),
+    }
+    if not isinstance(action, str) or action not in edits:
+        raise ReviewError(f"unknown edit {action!r}; use one of {', '.join(edits)}")
+    edits[action]()
+
+
+def _int(request: dict[str, object], key: str) -> int:
+    value = request.get(key)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ReviewError(f"{key} must be a whole number")
+    return value
+
+
+def _page_images(prepared: PreparedInput) -> list[tuple[PageImage, bytes]]:
+    """The pages as PNG for the review page: the photo as the pipeline saw it (orientation
+    applied, so word boxes fit), or each PDF page rendered at the pipeline's DPI."""
+    images = []
+    if prepared.image is not None:
+        images.append(prepared.image.image)
+    elif prepared.pdf is not None:
+        from redacto.pdf.read import load_page, open_pdf, render_page
+
+        pdf = open_pdf(prepared.pdf.path)
+        try:
+            for number in range(len(prepared.pdf.pages)):
+                images.append(
+                    render_page(load_page(pdf, prepared.pdf.path, number), prepared.pdf.dpi)
+                )
+        finally:
+            pdf.close()
+    pages = []
+    for number, image in enumerate(images):
+        buffer = io.BytesIO()
+        image.save(buffer, format="PNG", compress_level=1)
+        pages.append(
+            (PageImage(number=number, width=image.width, height=image.height), buffer.getvalue())
+        )
+    return pages
