@@ -47,6 +47,7 @@ STATIC = {
     "index.html": "text/html; charset=utf-8",
     "app.js": "text/javascript; charset=utf-8",
     "app.css": "text/css; charset=utf-8",
+    "favicon.svg": "image/svg+xml",
 }
 DOWNLOAD_TYPES = {".png": "image/png", ".pdf": "application/pdf", ".json": "application/json"}
 HEARTBEAT_S = 15.0

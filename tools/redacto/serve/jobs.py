@@ -30,6 +30,8 @@ from redacto.engines import Engine
 from redacto.pipeline import PipelineOptions, ProgressEvent
 from redacto.prompts import PromptLibrary
 from redacto.redact_file import (
+    REDACTED_IMAGE,
+    REDACTED_PDF,
     REPORT,
     BadInputError,
     PreparedInput,
@@ -236,7 +238,10 @@ class JobBoard:
             with self._changed:
                 job.state = JobState.APPROVED
                 job.session = job.prepared = None
+                # From now on the page shows what was written, not the original.
                 job.page_images.clear()
+                if REDACTED_IMAGE in job.downloads and REDACTED_PDF not in job.downloads:
+                    job.page_images[0] = job.downloads[REDACTED_IMAGE]
                 self._remove_folder(job)
                 self._add(job, "approved", files)
                 self._forget_old()

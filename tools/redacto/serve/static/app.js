@@ -57,7 +57,7 @@ document.addEventListener("drop", (event) => {
 
 function reset() {
   state.page = null; state.review = null; state.words.clear(); state.reviewing = false;
-  $("pages").replaceChildren(); $("pages").classList.remove("reviewing");
+  $("pages").replaceChildren(); $("pages").classList.remove("reviewing", "approved");
   $("text").hidden = true; $("text").replaceChildren(); $("selection").hidden = true;
   $("review").hidden = true; $("result").hidden = true; $("failure").hidden = true;
   $("queue").hidden = true; $("count").textContent = "";
@@ -101,6 +101,7 @@ function showPage(page) {
     const img = el("img");
     img.alt = "page " + (info.number + 1);
     img.src = base + "/api/jobs/" + state.job + "/page/" + info.number + ".png";
+    img.addEventListener("error", () => frame.replaceChildren(el("p", "This page is no longer kept.", "hint")));
     frame.append(img);
     holder.append(frame);
   }
@@ -231,6 +232,9 @@ function stopReviewing() {
 
 function showApproved(result) {
   stopReviewing();
+  // The page now shows what was written: the burned image, without the overlay.
+  $("pages").classList.add("approved");
+  for (const img of document.querySelectorAll(".page img")) img.src = img.src.split("?")[0] + "?approved";
   $("result").hidden = false;
   fill($("downloads"), result.files.map((file) => downloadItem(file)));
   notice("Approved: the outputs are written.");
