@@ -25,7 +25,8 @@ SAMPLE_REPLIES = {
     "detect": ["NAME: Jane Marlowe\nDATE: 03/15/1978\nMRN: 4471829\nNAME: Ghost Person\n"],
     "validate": ["FAIL\nNAME: Lisa\n", "PASS"],
 }
-TEXT_READING = PipelineOptions(image_reading=ImageReading.TEXT)
+TEXT_READING = PipelineOptions(image_reading=ImageReading.TEXT, model_redact=False)
+"""What the default model's manifest says: pages read as text, no model rewrite of text."""
 
 
 class SlowEngine(ScriptedEngine):
@@ -61,7 +62,11 @@ def post(url: str, body: bytes = b"", headers: dict[str, str] | None = None) -> 
         with urllib.request.urlopen(request, timeout=60) as response:
             return response.status, json.load(response)
     except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read() or b"{}")
+        body = error.read()
+        try:
+            return error.code, json.loads(body or b"{}")
+        except json.JSONDecodeError:
+            return error.code, {"text": body.decode()}
 
 
 def upload(url: str, path: Path, name: str | None = None) -> str:

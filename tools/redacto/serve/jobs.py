@@ -140,6 +140,8 @@ class JobBoard:
         self.engine = engine
         self.prompts = prompts
         self.config = config
+        if config.temp_root is not None:
+            config.temp_root.mkdir(parents=True, exist_ok=True)
         self._jobs: dict[str, Job] = {}
         self._waiting: deque[Job] = deque()
         self._changed = threading.Condition()

@@ -1,0 +1,154 @@
+"""The review server over plain HTTP: who may talk to it, the queue, re-attaching, limits,
+clean-up, and what its log may hold."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import logging
+import threading
+import urllib.error
+import urllib.request
+
+import pytest
+from serve_cases import TEXT_READING, SlowEngine, events, post, upload
+
+from redacto.prompts import PromptLibrary
+from redacto.serve import CONTENT_SECURITY_POLICY, ReviewServer, ServeConfig
+
+TEXT = "Visit note\r\nPatient: Jane Doe, phone 408-555-0134.\r\nSeen by Dr. Adams.\r\n"
+TEXT_REPLIES = {
+    "classify": ["CATEGORY: Medical"],
+    "detect": ["NAME: Jane Doe\nNAME: Nobody Here\n"],
+    "validate": ["PASS"],
+}
+
+
+@pytest.fixture
+def prompts():
+    return PromptLibrary.load()
+
+
+def serve(tmp_path, engine, **config):
+    config = ServeConfig(ocr="tesseract", options=TEXT_READING, temp_root=tmp_path, **config)
+    return ReviewServer(engine, PromptLibrary.load(), config).start()
+
+
+def request(server, path: str, *, host: str | None = None, method: str = "GET", **headers):
+    """A raw request, so the Host header can be anything; returns (status, headers, body)."""
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    connection.putrequest(method, path, skip_host=True)
+    connection.putheader("Host", host or f"127.0.0.1:{server.port}")
+    for name, value in headers.items():
+        connection.putheader(name.replace("_", "-"), value)
+    connection.endheaders()
+    response = connection.getresponse()
+    body = response.read()
+    connection.close()
+    return response.status, dict(response.getheaders()), body
+
+
+def text_file(tmp_path, name="note.txt"):
+    path = tmp_path / "inputs" / name
+    path.parent.mkdir(exist_ok=True)
+    path.write_bytes(TEXT.encode())
+    return path
+
+
+def test_the_page_needs_the_token_and_a_loopback_host(tmp_path):
+    with serve(tmp_path / "jobs", SlowEngine(TEXT_REPLIES)) as server:
+        assert server.url.startswith("http://127.0.0.1:")
+        assert server.httpd.server_address[0] == "127.0.0.1"
+        token_path = f"/t/{server.token}/"
+        status, headers, body = request(server, token_path)
+        assert status == 200 and b"app.js" in body
+        assert headers["Content-Security-Policy"] == CONTENT_SECURITY_POLICY
+        assert "default-src 'none'" in CONTENT_SECURITY_POLICY
+        assert headers["X-Frame-Options"] == "DENY" and headers["Cache-Control"] == "no-store"
+        for path in ("/", f"/t/{server.token[:-1]}x/", "/t//", f"{token_path}../../etc/passwd"):
+            assert request(server, path)[0] == 404
+        assert request(server, token_path, host="evil.example:80")[0] == 404
+        assert request(server, f"{token_path}app.js")[1]["Content-Type"].startswith("text/java")
+
+
+def test_posts_from_another_origin_and_oversized_or_unknown_files_are_refused(tmp_path):
+    with serve(tmp_path / "jobs", SlowEngine(TEXT_REPLIES), max_upload_bytes=1000) as server:
+        path = text_file(tmp_path)
+        status, _ = post(
+            server.url + "api/jobs",
+            path.read_bytes(),
+            {"X-File-Name": "note.txt", "Origin": "http://evil.example"},
+        )
+        assert status == 403
+        status, body = post(server.url + "api/jobs", b"x" * 1001, {"X-File-Name": "big.txt"})
+        assert status == 413 and "limit" in body["error"]
+        status, body = post(server.url + "api/jobs", b"hello", {"X-File-Name": "a.docx"})
+        assert status == 415
+        assert list((tmp_path / "jobs").iterdir()) == []
+
+
+def test_a_second_job_waits_its_turn_and_a_reload_replays_everything(tmp_path):
+    engine = SlowEngine({step: texts * 2 for step, texts in TEXT_REPLIES.items()})
+    engine.gate = threading.Event()
+    with serve(tmp_path / "jobs", engine) as server:
+        first = upload(server.url, text_file(tmp_path, "first.txt"))
+        events(server.url, first, until="page")
+        second = upload(server.url, text_file(tmp_path, "second.txt"))
+        jobs = json.load(urllib.request.urlopen(server.url + "api/jobs"))["jobs"]
+        assert [(j["state"], j["place"]) for j in jobs] == [("running", None), ("queued", 1)]
+        assert ("queued", {"place": 1, "name": "second.txt"}) in events(
+            server.url, second, until="queued"
+        )
+        engine.gate.set()
+        live = events(server.url, first, until="review")
+        # A page that attaches later (a reload) gets the same events from the start.
+        replayed = events(server.url, first, until="review")
+        assert [name for name, _ in replayed] == [name for name, _ in live]
+        assert [name for name, _ in live][:3] == ["queued", "started", "page"]
+        assert live[-1][0] == "review", live[-3:]
+        review = live[-1][1]
+        assert review["status"] == "NEEDS_REVIEW"
+        assert [m["placeholder"] for m in review["marks"]] == ["[NAME_1]", "[PHONE_1]"]
+        assert [u["value"] for u in review["not_located"]] == ["Nobody Here"]
+        for job in (first, second):
+            events(server.url, job, until="review")
+            assert post(f"{server.url}api/jobs/{job}/discard")[0] == 200
+        assert events(server.url, second, until="end")[-1][0] == "end"
+        assert list((tmp_path / "jobs").iterdir()) == []
+
+
+def test_text_review_edits_approve_and_download(tmp_path, caplog):
+    caplog.set_level(logging.INFO, logger="redacto.serve")
+    with serve(tmp_path / "jobs", SlowEngine(TEXT_REPLIES)) as server:
+        job = upload(server.url, text_file(tmp_path, "Jane Doe notes.txt"))
+        events(server.url, job, until="review")
+        edit = f"{server.url}api/jobs/{job}/edit"
+        start = TEXT.replace("\r\n", "\n").index("Adams")
+        status, view = post(
+            edit,
+            json.dumps(
+                {"action": "add", "start": start, "end": start + 5, "label": "NAME"}
+            ).encode(),
+            {"Content-Type": "application/json"},
+        )
+        assert status == 200, view
+        assert [m["placeholder"] for m in view["marks"]] == ["[NAME_1]", "[PHONE_1]", "[NAME_2]"]
+        for bad in ({"action": "toggle", "index": 0}, {"action": "fly"}, {"action": "add"}):
+            assert post(edit, json.dumps(bad).encode())[0] == 400
+        status, approved = post(f"{server.url}api/jobs/{job}/approve")
+        assert status == 200
+        assert [f["name"] for f in approved["files"]] == ["redacted.txt", "report.json"]
+        assert post(edit, json.dumps({"action": "dismiss", "position": 0}).encode())[0] == 409
+        with urllib.request.urlopen(f"{server.url}api/jobs/{job}/files/redacted.txt") as response:
+            assert "attachment" in response.headers["Content-Disposition"]
+            text = response.read().decode()
+        assert text == (
+            "Visit note\r\nPatient: [NAME_1], phone [PHONE_1].\r\nSeen by Dr. [NAME_2].\r\n"
+        )
+        with pytest.raises(urllib.error.HTTPError):
+            urllib.request.urlopen(f"{server.url}api/jobs/{job}/files/..%2Freport.json")
+        assert list((tmp_path / "jobs").iterdir()) == []
+    logged = caplog.text
+    assert server.token not in logged
+    for secret in ("Jane", "Doe", "Adams", "408-555", "notes"):
+        assert secret not in logged
