@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Everything Redacto needs on a fresh Debian machine, idempotent: a second run only checks.
-#   Debian: Tesseract (second OCR engine), fonts (corpus rendering), JUnit 5 (Kotlin tests)
+#   Debian: Tesseract (second OCR engine), fonts (corpus rendering), JUnit 5 (Kotlin tests),
+#           Chromium and its driver (the review page's browser test; nothing downloads a browser)
 #   .venv:  torch 2.13.0 CPU first (any other version pulls a multi-GB CUDA build), then the
 #           package with all extras, pinned by requirements/constraints.txt
 #   .cache/kotlin: the Kotlin compiler from npm (Maven Central is unreachable here)
@@ -10,7 +11,8 @@ root=$(pwd)
 
 say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 
-apt_packages=(tesseract-ocr tesseract-ocr-eng fonts-dejavu-core fonts-liberation junit5 libgoogle-gson-java)
+apt_packages=(tesseract-ocr tesseract-ocr-eng fonts-dejavu-core fonts-liberation junit5 libgoogle-gson-java
+  chromium chromium-driver)
 missing=()
 for package in "${apt_packages[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")

@@ -28,6 +28,7 @@ def test_the_expected_commands_exist():
         "prompts kotlin",
         "model kotlin",
         "eval run",
+        "serve",
     ]:
         assert expected in names
 
