@@ -9,6 +9,7 @@ import logging
 import threading
 import urllib.error
 import urllib.request
+from pathlib import Path
 
 import pytest
 from serve_cases import TEXT_READING, SlowEngine, events, post, upload
@@ -152,3 +153,47 @@ def test_text_review_edits_approve_and_download(tmp_path, caplog):
     assert server.token not in logged
     for secret in ("Jane", "Doe", "Adams", "408-555", "notes"):
         assert secret not in logged
+
+
+def test_a_pdf_is_reviewed_page_by_page_and_approved_as_a_checked_pdf(tmp_path):
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "pdf"))
+    import pypdfium2 as pdfium
+    from pdf_builder import Doc, Page, text
+
+    pages = [Page(text(54, 340, "Patient: Jane Smith")), Page(text(54, 340, "Seen by Dr Adams"))]
+    source = Doc(pages).write(tmp_path / "two pages.pdf")
+    replies = {"classify": ["CATEGORY: Medical"], "detect": ["NAME: Jane Smith"]}
+    replies["validate"] = ["PASS"]
+    with serve(tmp_path / "jobs", SlowEngine(replies)) as server:
+        job = upload(server.url, source)
+        seen = events(server.url, job, until="review")
+        page = next(data for name, data in seen if name == "page")
+        assert [p["number"] for p in page["pages"]] == [0, 1]
+        for number in (0, 1):
+            with urllib.request.urlopen(f"{server.url}api/jobs/{job}/page/{number}.png") as image:
+                assert image.read(8) == b"\x89PNG\r\n\x1a\n"
+        adams = next(w["i"] for w in page["words"] if w["t"] == "Adams")
+        assert next(w["page"] for w in page["words"] if w["i"] == adams) == 1
+        toggle = {"action": "toggle", "index": adams, "label": "NAME"}
+        assert post(f"{server.url}api/jobs/{job}/edit", json.dumps(toggle).encode())[0] == 200
+        status, approved = post(f"{server.url}api/jobs/{job}/approve")
+        assert status == 200 and approved["status"] == "PASS", approved
+        names = [f["name"] for f in approved["files"]]
+        assert names == ["redacted.pdf", "redacted.txt", "report.json"]
+        with urllib.request.urlopen(f"{server.url}api/jobs/{job}/files/redacted.pdf") as response:
+            written = tmp_path / "written.pdf"
+            written.write_bytes(response.read())
+        with urllib.request.urlopen(f"{server.url}api/jobs/{job}/files/report.json") as response:
+            report = json.load(response)
+        assert report["pdf"]["verified"] is True
+        assert [len(p["boxes"]) for p in report["pdf"]["pages"]] == [2, 1]
+        pdf = pdfium.PdfDocument(str(written))
+        try:
+            words = " ".join(pdf[n].get_textpage().get_text_range() for n in range(len(pdf)))
+        finally:
+            pdf.close()
+        for value in ("Jane", "Smith", "Adams"):
+            assert value not in words
+        assert list((tmp_path / "jobs").iterdir()) == []
