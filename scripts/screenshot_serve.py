@@ -50,6 +50,7 @@ def main() -> None:
                 picker = driver.find_element(By.ID, "file")
                 driver.execute_script("arguments[0].hidden = false;", picker)
                 picker.send_keys(str(ROOT / "examples/sample-medical-note.jpg"))
+                driver.execute_script("arguments[0].hidden = true;", picker)
                 WebDriverWait(driver, 600).until(
                     lambda d: d.find_element(By.ID, "review").is_displayed()
                 )
