@@ -1,8 +1,9 @@
 """Shared pieces of the `redacto serve` tests: the sample photo's script and a slow engine.
 
 The replies name values, not word indices (the page is read as text, as the default model
-reads it), so they hold whatever the OCR numbers the words. One value is nowhere on the page
-(it must be listed as not located) and the validator names one the detector missed.
+reads it), so they hold whatever the OCR numbers the words. One value cannot be placed on
+the page though a word of it is there (a near miss: it must be listed as not located), and
+the validator names one the detector missed.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "examples" / "sample-medical-note.jpg"
 SAMPLE_REPLIES = {
     "classify": ["DOCUMENT_TYPE: Clinic Visit Note\nCATEGORY: Medical"],
-    "detect": ["NAME: Jane Marlowe\nDATE: 03/15/1978\nMRN: 4471829\nNAME: Ghost Person\n"],
+    "detect": ["NAME: Jane Marlowe\nDATE: 03/15/1978\nMRN: 4471829\nNAME: Jane Ghostperson\n"],
     "validate": ["FAIL\nNAME: Lisa\n", "PASS"],
 }
 TEXT_READING = PipelineOptions(image_reading=ImageReading.TEXT, model_redact=False)
