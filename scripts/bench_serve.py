@@ -89,16 +89,16 @@ def main() -> None:
     parser.add_argument("--file", type=Path, default=ROOT / "examples/sample-medical-note.jpg")
     args = parser.parse_args()
 
-    from redacto.cli.redact import _resolve_model
     from redacto.engines import open_engine
     from redacto.prompts import PromptLibrary
+    from redacto.redact_file import resolve_model_uri
     from redacto.serve import ReviewServer, ServeConfig
 
     text = args.file.suffix.lower() in (".txt", ".md")
     process = psutil.Process()
     temp_root = Path(tempfile.mkdtemp(prefix="bench-serve-"))
     before_system = system_leftovers()
-    uri = _resolve_model(args.model)
+    uri = resolve_model_uri(args.model)
     with open_engine(uri) as engine:
         config = ServeConfig(ocr=args.ocr, temp_root=temp_root)
         with ReviewServer(engine, PromptLibrary.load(), config).start() as server:

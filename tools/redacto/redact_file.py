@@ -1,5 +1,6 @@
 """Redact one input file: check it, read it (OCR, `--elements` JSON or text), run the
-pipeline, write the outputs. The `redact` command and the evaluation both call this.
+pipeline, write the outputs. `redact_file` is the library's one way in: the `redact` command,
+the evaluation and the review page all call it.
 
 Bad input raises `BadInputError` before anything is written; `check_input` runs first and
 also checks that the output folder can be written, so that is never found after minutes of
@@ -26,12 +27,12 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, Field, FiniteFloat, ValidationError
 
-from redacto.document import Box, Category, Detection, Document, Element, Mode, Span, Status
-from redacto.engines import Engine, EngineError, ModelIdentity
+from redacto.document import Box, Detection, Document, Element, Mode, Span, Status
+from redacto.engines import Engine, EngineError, ModelIdentity, open_engine
 from redacto.line_endings import LineEndings
 from redacto.pipeline import OnEvent, PipelineOptions, PipelineResult, run_pipeline
-from redacto.prompts import PromptLibrary
-from redacto.report import InputInfo, ModelInfo, RunReport
+from redacto.prompts import PromptError, PromptLibrary
+from redacto.report import InputInfo, RunReport, error_report
 
 if TYPE_CHECKING:
     from redacto.imaging import LoadedImage
@@ -256,18 +257,33 @@ def redact_prepared(
     options: PipelineOptions | None = None,
     on_event: OnEvent | None = None,
 ) -> RedactOutcome:
-    """Run the pipeline on a prepared input and write its outputs into `out_dir`."""
+    """Run the pipeline on a prepared input and write its outputs into `out_dir`.
+
+    Outputs that cannot be written end the run as ERROR (a report, nothing claimed); only
+    when not even that report can be written does the `OSError` reach the caller.
+    """
+    from redacto.imaging import BadImageError
+
     try:
         result = run_pipeline(
             prepared.document, engine, prompts, options=options, on_event=on_event
         )
     except Exception as error:
-        report = error_report(prepared.document.mode, engine.identity, error)
-        result = PipelineResult(report=report)
+        result = PipelineResult(report=error_report(prepared.document.mode, engine.identity, error))
     result.report.ocr = prepared.ocr_name
     if prepared.line_endings is not None:
         _spans_into_original(result.report, prepared.line_endings)
-    return write_outputs(result, prepared, out_dir)
+    try:
+        return write_outputs(result, prepared, out_dir)
+    except (OSError, BadImageError) as error:
+        return write_error(
+            prepared.path,
+            out_dir,
+            engine.identity,
+            error,
+            ocr=prepared.ocr_name,
+            doing="cannot write the outputs",
+        )
 
 
 def _spans_into_original(report: RunReport, endings: LineEndings) -> None:
@@ -294,42 +310,86 @@ def _spans_into_original(report: RunReport, endings: LineEndings) -> None:
     report.not_located = mapped(report.not_located)
 
 
+ModelChoice = Engine | str | None
+"""An open engine (the caller keeps it open and closes it), or a model name, `.litertlm`
+path or engine URI that `redact_file` resolves, opens and closes itself (None: the embedded
+default, `redacto.models.DEFAULT_MODEL`)."""
+
+
 def redact_file(
     path: Path,
-    engine: Engine,
-    prompts: PromptLibrary,
+    engine: ModelChoice,
+    prompts: PromptLibrary | None,
     out_dir: Path,
     *,
     ocr: str = "ppocr",
     elements_path: Path | None = None,
     options: PipelineOptions | None = None,
     on_event: OnEvent | None = None,
+    on_page: OnPage | None = None,
     on_prepared: Callable[[PreparedInput], None] | None = None,
 ) -> RedactOutcome:
-    """Check, read, redact and write one file. `BadInputError` means nothing was written.
+    """Check, read, redact and write one file: the library's one way in, for the CLI, the
+    evaluation and the review page alike.
 
-    `on_prepared` sees the input once it is read (words and boxes, before any model time),
-    so a screen can show the page while the steps run (`redacto serve`).
+    `engine` is an open engine or the model to open (`ModelChoice`); `prompts` None loads
+    the shipped prompts. The model's manifest settings are applied inside the pipeline
+    (`redacto.pipeline.policy`), whatever `options` ask. `on_page` follows a PDF's pages as
+    they are read, `on_prepared` sees the input once it is read (words and boxes, before any
+    model time, so a screen can show the page while the steps run: `redacto serve`), and
+    `on_event` the steps as they run.
+
+    Raises `BadInputError` when the input cannot be redacted as given: nothing was written.
+    Every other failure (a model that cannot be found or opened, prompts that do not load,
+    OCR that fails, outputs that cannot be written) is an ERROR outcome whose report.json is
+    written and whose stale redacted files are removed; an `OSError` escapes only when not
+    even that report can be written.
     """
-    check_input(path, out_dir, elements_path)
+    check_input(path, out_dir, elements_path)  # the output folder too, before model time
+    identity = engine.identity if isinstance(engine, Engine) else named_model(engine)
     try:
-        prepared = prepare_input(path, ocr=ocr, elements_path=elements_path)
-    except EngineError as error:
-        return write_error(path, out_dir, engine.identity, error, ocr=ocr)
+        target = engine if isinstance(engine, Engine) else resolve_model_uri(engine)
+        if isinstance(target, str):
+            identity = named_model(target)
+        library = prompts if prompts is not None else PromptLibrary.load()
+        prepared = prepare_input(path, ocr=ocr, elements_path=elements_path, on_page=on_page)
+    except (EngineError, PromptError) as error:
+        return write_error(path, out_dir, identity, error)
     if on_prepared is not None:
         on_prepared(prepared)
-    return redact_prepared(prepared, engine, prompts, out_dir, options=options, on_event=on_event)
+    if isinstance(target, Engine):
+        return redact_prepared(
+            prepared, target, library, out_dir, options=options, on_event=on_event
+        )
+    try:
+        opened = open_engine(target)
+    except EngineError as error:
+        return write_error(path, out_dir, identity, error, doing="cannot open the model")
+    with opened:
+        return redact_prepared(
+            prepared, opened, library, out_dir, options=options, on_event=on_event
+        )
 
 
-def error_report(mode: Mode, identity: ModelIdentity, error: BaseException) -> RunReport:
-    """The report of a run that could not finish: status ERROR, nothing claimed."""
-    return RunReport(
-        status=Status.ERROR,
-        mode=mode.value,
-        category=Category.GENERAL,
-        model=ModelInfo(uri=identity.uri, name=identity.name, sha256=identity.sha256),
-        error=f"{type(error).__name__}: {error}",
-    )
+def resolve_model_uri(model: str | None) -> str:
+    """The engine URI a model name, `.litertlm` path or URI stands for (None: the default).
+
+    Raises `EngineError` naming the command that builds a model that is not built yet.
+    """
+    from redacto.models import DEFAULT_MODEL, ModelError, resolve_model
+
+    try:
+        return resolve_model(model or DEFAULT_MODEL)
+    except ModelError as error:
+        raise EngineError(str(error)) from error
+
+
+def named_model(model: str | None) -> ModelIdentity:
+    """Who would have answered, for the report of a run that ended before a model was open."""
+    from redacto.models import DEFAULT_MODEL
+
+    uri = model or DEFAULT_MODEL
+    return ModelIdentity(uri=uri, name=Path(uri.partition(":")[2] or uri).name)
 
 
 def write_error(
@@ -339,10 +399,11 @@ def write_error(
     error: BaseException,
     *,
     ocr: str | None = None,
+    doing: str | None = None,
 ) -> RedactOutcome:
     """Record a run that failed before it could redact (exit 1): an ERROR report naming the
     input, and no redacted file, so an earlier run's outputs cannot pass for this one's."""
-    report = error_report(input_mode(path), identity, error)
+    report = error_report(input_mode(path), identity, error, doing=doing)
     report.input = input_info(path)
     report.ocr = ocr
     return write_outputs(PipelineResult(report=report), None, out_dir)

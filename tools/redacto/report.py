@@ -9,7 +9,7 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from redacto.document import Box, Category, Detection, Status, Step
+from redacto.document import Box, Category, Detection, Mode, Status, Step
 
 REPORT_VERSION = 1
 
@@ -43,8 +43,11 @@ class ParseError(BaseModel):
     reason: str
 
 
-class ModelInfo(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class ModelIdentity(BaseModel):
+    """Which model answered: what an engine says of itself, and what every report records,
+    so a result can be traced to a file (the engine's URI, the file name, its sha256)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
     uri: str
     name: str
@@ -151,7 +154,7 @@ class RunReport(BaseModel):
     differs from `status` when the run needs review for another reason."""
     steps: list[StepTrace] = Field(default_factory=list)
     parse_errors: list[ParseError] = Field(default_factory=list)
-    model: ModelInfo
+    model: ModelIdentity
     input: InputInfo | None = None
     """The file this run read (`redact_file`); None for a document handed to the pipeline."""
     ocr: str | None = None
@@ -160,3 +163,27 @@ class RunReport(BaseModel):
     review: Review | None = None
     """Set when a person reviewed and approved the output (`redacto serve`); None otherwise."""
     error: str | None = None
+
+
+def describe_error(error: BaseException) -> str:
+    """How a report names the exception that ended a run: its type and its message."""
+    return f"{type(error).__name__}: {error}"
+
+
+def error_report(
+    mode: Mode, model: ModelIdentity, error: BaseException, *, doing: str | None = None
+) -> RunReport:
+    """The report of a run that could not redact: status ERROR, nothing claimed.
+
+    Every caller that fails before or around the pipeline builds its report here (`doing`
+    says what was under way, e.g. "cannot write the outputs"); a failure inside the
+    pipeline keeps that run's partial record (`redacto.pipeline.run`).
+    """
+    message = describe_error(error)
+    return RunReport(
+        status=Status.ERROR,
+        mode=mode.value,
+        category=Category.GENERAL,
+        model=model,
+        error=f"{doing}: {message}" if doing else message,
+    )

@@ -9,28 +9,16 @@ from __future__ import annotations
 
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated
 
 import typer
 from rich.console import Console
 
 from redacto.cli._app import app
 from redacto.document import Category
-from redacto.engines import EngineError, ModelIdentity, open_engine
 from redacto.pipeline import Phase, PipelineOptions, ProgressEvent
-from redacto.prompts import PromptError, PromptLibrary
-from redacto.redact_file import (
-    EXIT_BAD_INPUT,
-    EXIT_CODES,
-    BadInputError,
-    check_input,
-    prepare_input,
-    redact_prepared,
-    write_error,
-)
+from redacto.redact_file import EXIT_BAD_INPUT, EXIT_CODES, BadInputError, redact_file
 from redacto.report import Status
-
-EXIT_ERROR = EXIT_CODES[Status.ERROR]
 
 
 class OcrChoice(StrEnum):
@@ -43,7 +31,10 @@ class _Progress:
 
     def __init__(self, console: Console) -> None:
         self.console = console
-        self.status = console.status("Starting…")
+        self.status = console.status("Reading the input…")
+
+    def on_page(self, done: int, total: int) -> None:
+        self.status.update(f"Reading the PDF: page {done}/{total}…")
 
     def __enter__(self) -> _Progress:
         self.status.start()
@@ -103,46 +94,28 @@ def redact_command(
     """Redact INPUT: classify, detect, redact, validate; write redacted file and report.json."""
     console = Console(stderr=True, soft_wrap=True)
     out_dir = out if out is not None else Path("out") / input_path.stem
-    try:
-        check_input(input_path, out_dir, elements)  # the output folder too, before any model time
-    except BadInputError as error:
-        _bad_input(console, error)
-    identity = _named_model(model)
-    try:
-        uri = _resolve_model(model)
-        identity = _named_model(uri)
-        prompts = PromptLibrary.load()
-        with console.status("Reading the input…") as reading:
-
-            def on_page(done: int, total: int) -> None:
-                reading.update(f"Reading the PDF: page {done}/{total}…")
-
-            prepared = prepare_input(
-                input_path, ocr=ocr.value, elements_path=elements, on_page=on_page
-            )
-    except BadInputError as error:
-        _bad_input(console, error)
-    except (EngineError, PromptError) as error:
-        _failed_early(console, f"{error}", error, input_path, out_dir, identity)
-
     # The model's manifest (validator trust and the other `[pipeline]` settings) is applied
     # by the library itself, for every caller: see redacto.pipeline.policy.
     options = PipelineOptions(rules=not no_rules, category=category)
     try:
-        engine = open_engine(uri)
-    except EngineError as error:
-        message = f"cannot open the model: {error}"
-        _failed_early(console, message, error, input_path, out_dir, identity)
-    from redacto.imaging import BadImageError
-
-    with engine, _Progress(console) as progress:
-        try:
-            outcome = redact_prepared(
-                prepared, engine, prompts, out_dir, options=options, on_event=progress
+        with _Progress(console) as progress:
+            outcome = redact_file(
+                input_path,
+                model,
+                None,
+                out_dir,
+                ocr=ocr.value,
+                elements_path=elements,
+                options=options,
+                on_event=progress,
+                on_page=progress.on_page,
             )
-        except (OSError, BadImageError) as error:
-            message = f"cannot write the outputs: {type(error).__name__}: {error}"
-            _failed_early(console, message, error, input_path, out_dir, engine.identity)
+    except BadInputError as error:
+        console.print(f"[red]bad input:[/red] {error}", highlight=False)
+        raise typer.Exit(EXIT_BAD_INPUT) from None
+    except OSError as error:
+        console.print(f"[red]error:[/red] cannot write to {out_dir}: {error}", highlight=False)
+        raise typer.Exit(EXIT_CODES[Status.ERROR]) from None
 
     report = outcome.report
     if report.status is Status.ERROR:
@@ -159,47 +132,3 @@ def redact_command(
     for path in outcome.written:
         typer.echo(str(path))
     raise typer.Exit(outcome.exit_code)
-
-
-def _resolve_model(model: str | None) -> str:
-    """The engine URI to open; a model that is not built names the command that builds it."""
-    from redacto.models import DEFAULT_MODEL, ModelError, resolve_model
-
-    try:
-        return resolve_model(model or DEFAULT_MODEL)
-    except ModelError as error:
-        raise EngineError(str(error)) from error
-
-
-def _named_model(model: str | None) -> ModelIdentity:
-    """Who would have answered, for the report of a run that ended before a model was open."""
-    from redacto.models import DEFAULT_MODEL
-
-    uri = model or DEFAULT_MODEL
-    return ModelIdentity(uri=uri, name=Path(uri.partition(":")[2] or uri).name)
-
-
-def _bad_input(console: Console, error: BadInputError) -> NoReturn:
-    console.print(f"[red]bad input:[/red] {error}", highlight=False)
-    raise typer.Exit(EXIT_BAD_INPUT)
-
-
-def _failed_early(
-    console: Console,
-    message: str,
-    error: BaseException,
-    input_path: Path,
-    out_dir: Path,
-    identity: ModelIdentity,
-) -> NoReturn:
-    """Exit 1 with an ERROR report.json (and no redacted file) in the output folder, so a
-    folder never shows an earlier run's result as if this run had produced it."""
-    console.print(f"[red]error:[/red] {message}", highlight=False)
-    try:
-        outcome = write_error(input_path, out_dir, identity, error)
-    except (OSError, BadInputError) as failure:
-        console.print(f"[red]error:[/red] cannot write to {out_dir}: {failure}", highlight=False)
-    else:
-        for path in outcome.written:
-            typer.echo(str(path))
-    raise typer.Exit(EXIT_ERROR)

@@ -13,11 +13,12 @@ import typer
 from rich.console import Console
 
 from redacto.cli._app import app
-from redacto.cli.redact import OcrChoice, _resolve_model
+from redacto.cli.redact import OcrChoice
 from redacto.document import Category
 from redacto.engines import EngineError, open_engine
 from redacto.pipeline import PipelineOptions
 from redacto.prompts import PromptError, PromptLibrary
+from redacto.redact_file import resolve_model_uri
 from redacto.serve.jobs import MiB, ServeConfig
 
 
@@ -58,7 +59,7 @@ def serve_command(
     console = Console(stderr=True, soft_wrap=True)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     try:
-        uri = _resolve_model(model)
+        uri = resolve_model_uri(model)
         prompts = PromptLibrary.load()
         engine = open_engine(uri)
     except (EngineError, PromptError) as error:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from redacto.document import Step
+from redacto.report import ModelIdentity
 
 
 class Decoding(StrEnum):
@@ -69,15 +70,6 @@ class Reply:
 
     text: str
     stats: ReplyStats
-
-
-@dataclass(frozen=True)
-class ModelIdentity:
-    """Which model answered: recorded in every report so results can be traced to a file."""
-
-    uri: str
-    name: str
-    sha256: str | None = None
 
 
 class Engine(ABC):

@@ -17,7 +17,7 @@ from redacto.pipeline.redact import ImageRedaction, TextRedaction, redact_elemen
 from redacto.pipeline.state import OnEvent, PipelineOptions, PipelineResult, StepContext
 from redacto.pipeline.validate import validate
 from redacto.prompts import PromptLibrary
-from redacto.report import ModelInfo, ReviewReason, RunReport
+from redacto.report import ReviewReason, RunReport, describe_error
 
 
 def run_pipeline(
@@ -143,11 +143,10 @@ class _Run:
 
     def failed(self, error: EngineError) -> PipelineResult:
         report = self.report(Status.ERROR)
-        report.error = f"{type(error).__name__}: {error}"
+        report.error = describe_error(error)
         return PipelineResult(report=report)
 
     def report(self, status: Status) -> RunReport:
-        identity = self.context.engine.identity
         return RunReport(
             status=status,
             mode=self.document.mode.value,
@@ -162,5 +161,5 @@ class _Run:
             validator_verdict=self.verdict.value if self.verdict else None,
             steps=list(self.context.traces),
             parse_errors=list(self.context.parse_errors),
-            model=ModelInfo(uri=identity.uri, name=identity.name, sha256=identity.sha256),
+            model=self.context.engine.identity,
         )

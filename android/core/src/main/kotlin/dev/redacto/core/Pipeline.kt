@@ -148,9 +148,8 @@ private class PipelineRun(
     fun failed(error: EngineException): PipelineResult =
         PipelineResult(report = report(Status.ERROR).copy(error = "${error::class.simpleName}: ${error.message}"))
 
-    fun report(status: Status): RunReport {
-        val identity = context.engine.identity
-        return RunReport(
+    fun report(status: Status): RunReport =
+        RunReport(
             status = status,
             mode = document.mode.wire,
             category = classification.category,
@@ -164,7 +163,6 @@ private class PipelineRun(
             validatorVerdict = lastVerdict?.name,
             steps = context.traces.toList(),
             parseErrors = context.parseErrors.toList(),
-            model = ModelInfo(uri = identity.uri, name = identity.name, sha256 = identity.sha256),
+            model = context.engine.identity,
         )
-    }
 }

@@ -29,13 +29,6 @@ data class ParseError(
     val reason: String,
 )
 
-/** Which model answered a run. */
-data class ModelInfo(
-    val uri: String,
-    val name: String,
-    val sha256: String? = null,
-)
-
 /** Why a run ended NEEDS_REVIEW: what a person should look at. */
 enum class ReviewReason(
     val wire: String,
@@ -76,7 +69,8 @@ data class RunReport(
     val validatorVerdict: String? = null,
     val steps: List<StepTrace> = emptyList(),
     val parseErrors: List<ParseError> = emptyList(),
-    val model: ModelInfo,
+    /** Which model answered: the engine's own [LlmEngine.identity]. */
+    val model: ModelIdentity,
     val ocr: String? = null,
     val error: String? = null,
 )

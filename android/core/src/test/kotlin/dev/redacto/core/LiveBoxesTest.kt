@@ -64,7 +64,7 @@ class ReviewTextTest {
                 category = Category.MEDICAL,
                 validatorMissed = listOf("1:MRN", "9:NAME"),
                 reviewReasons = listOf(ReviewReason.STILL_FAILING),
-                model = ModelInfo(uri = "scripted:", name = "scripted"),
+                model = ModelIdentity(uri = "scripted:", name = "scripted"),
             )
         assertEquals(listOf("1:MRN (4471-22)", "9:NAME", "validator still failing after the last round"), reviewItems(report, document))
     }
