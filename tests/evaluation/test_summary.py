@@ -9,7 +9,7 @@ from redacto.document import Category, Mode, Status, Step
 from redacto.evaluation.prediction import PredictedSpan, Prediction
 from redacto.evaluation.scorer import DocumentScore, score_document
 from redacto.evaluation.summary import f_beta, mode_ratio, summarize_mode
-from redacto.report import ReviewReason, StepTrace
+from redacto.report import ReviewReason, StepTrace, Verdict
 
 PERFECT = (PredictedSpan(start=8, end=18), PredictedSpan(start=38, end=46))
 
@@ -53,9 +53,9 @@ def test_false_pass_counts_the_validators_verdict_even_when_the_status_was_cappe
     leaky = scored(PERFECT[:1], Status.NEEDS_REVIEW, Category.MEDICAL)
     clean = scored(PERFECT, Status.NEEDS_REVIEW, Category.MEDICAL)
     scores = [
-        leaky.model_copy(update={"validator_verdict": "PASS"}),  # PASS not trusted: capped
-        clean.model_copy(update={"validator_verdict": "PASS"}),
-        clean.model_copy(update={"validator_verdict": "FAIL"}),
+        leaky.model_copy(update={"validator_verdict": Verdict.PASS}),  # PASS not trusted: capped
+        clean.model_copy(update={"validator_verdict": Verdict.PASS}),
+        clean.model_copy(update={"validator_verdict": Verdict.FAIL}),
     ]
     validator = summarize_mode(Mode.TEXT, scores).validator
     assert (validator.passes, validator.false_passes) == (2, 1)

@@ -31,6 +31,28 @@ class StepTrace(BaseModel):
     """Decoding was stopped early: the reply had left the step's format (pipeline/guard.py)."""
 
 
+class RejectReason(StrEnum):
+    """Why a model line was dropped. Values are stable: reports and vectors use them."""
+
+    JUNK = "junk"
+    UNKNOWN_LABEL = "unknown label"
+    OUT_OF_CHUNK = "index outside the chunk"
+    DUPLICATE = "duplicate"
+    EMPTY_VALUE = "empty value"
+    PLACEHOLDER_VALUE = "value is a placeholder"
+    UNKNOWN_CATEGORY = "unknown category"
+    BAD_VERDICT = "no PASS/FAIL verdict"
+    ALREADY_REDACTED = "already redacted"
+    NOT_IN_DOCUMENT = "not in the document"
+
+
+class Verdict(StrEnum):
+    """The validator's word on a redacted output (`validator_verdict` in the report)."""
+
+    PASS = "PASS"
+    FAIL = "FAIL"
+
+
 class ParseError(BaseModel):
     """A line the model produced that could not be used, and why (kept for the report)."""
 
@@ -40,7 +62,7 @@ class ParseError(BaseModel):
     round: int = 1
     chunk: int | None = None
     line: str
-    reason: str
+    reason: RejectReason
 
 
 class ModelIdentity(BaseModel):
@@ -135,7 +157,7 @@ class RunReport(BaseModel):
 
     version: int = REPORT_VERSION
     status: Status
-    mode: str
+    mode: Mode
     category: Category
     document_type: str = ""
     classify_fallback: bool = False
@@ -149,7 +171,7 @@ class RunReport(BaseModel):
     review_reasons: list[ReviewReason] = Field(default_factory=list)
     redact_fallback: bool = False
     validator_missed: list[str] = Field(default_factory=list)
-    validator_verdict: str | None = None
+    validator_verdict: Verdict | None = None
     """The last validate round's verdict (`PASS`/`FAIL`); None when no validation ran. It
     differs from `status` when the run needs review for another reason."""
     steps: list[StepTrace] = Field(default_factory=list)
@@ -182,7 +204,7 @@ def error_report(
     message = describe_error(error)
     return RunReport(
         status=Status.ERROR,
-        mode=mode.value,
+        mode=mode,
         category=Category.GENERAL,
         model=model,
         error=f"{doing}: {message}" if doing else message,

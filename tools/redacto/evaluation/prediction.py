@@ -11,7 +11,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from redacto.document import Box, Category, Mode, Status
-from redacto.report import ReviewReason, StepTrace
+from redacto.report import ReviewReason, StepTrace, Verdict
 
 
 class _Frozen(BaseModel):
@@ -52,7 +52,7 @@ class Prediction(_Frozen):
     boxes: tuple[PredictedBox, ...] = ()
     category: Category | None = None
     status: Status | None = None
-    validator_verdict: str | None = None
+    validator_verdict: Verdict | None = None
     rounds: int = 0
     review_reasons: tuple[ReviewReason, ...] = ()
     steps: tuple[StepTrace, ...] = ()

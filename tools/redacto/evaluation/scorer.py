@@ -38,7 +38,7 @@ from pydantic import BaseModel, ConfigDict
 from redacto.corpus.schema import CorpusDocument, RenderedPage
 from redacto.document import Box, Category, Mode, Status
 from redacto.evaluation.prediction import Prediction
-from redacto.report import ReviewReason, StepTrace
+from redacto.report import ReviewReason, StepTrace, Verdict
 
 PROTECTED_COVERAGE = 0.9
 TOUCHED_COVERAGE = 0.3
@@ -119,7 +119,7 @@ class DocumentScore(BaseModel):
     category: Category
     predicted_category: Category | None
     status: Status | None
-    validator_verdict: str | None = None
+    validator_verdict: Verdict | None = None
     """None in scores written before verdicts were recorded: their status stands in."""
     rounds: int
     review_reasons: list[ReviewReason] | None = None
@@ -141,7 +141,7 @@ class DocumentScore(BaseModel):
     def validator_passed(self) -> bool:
         """The validator's last verdict was PASS (the status may still be NEEDS_REVIEW)."""
         if self.validator_verdict is not None:
-            return self.validator_verdict == "PASS"
+            return self.validator_verdict is Verdict.PASS
         return self.status is Status.PASS
 
     @property

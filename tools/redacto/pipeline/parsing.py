@@ -12,24 +12,9 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
-from enum import StrEnum
 
 from redacto.document import Category
-
-
-class RejectReason(StrEnum):
-    """Why a model line was dropped. Values are stable: reports and vectors use them."""
-
-    JUNK = "junk"
-    UNKNOWN_LABEL = "unknown label"
-    OUT_OF_CHUNK = "index outside the chunk"
-    DUPLICATE = "duplicate"
-    EMPTY_VALUE = "empty value"
-    PLACEHOLDER_VALUE = "value is a placeholder"
-    UNKNOWN_CATEGORY = "unknown category"
-    BAD_VERDICT = "no PASS/FAIL verdict"
-    ALREADY_REDACTED = "already redacted"
-    NOT_IN_DOCUMENT = "not in the document"
+from redacto.report import RejectReason, Verdict
 
 
 @dataclass(frozen=True)
@@ -174,11 +159,6 @@ def parse_classify(text: str) -> ClassifyParse:
 
 
 # --- validate -------------------------------------------------------------------------
-
-
-class Verdict(StrEnum):
-    PASS = "PASS"
-    FAIL = "FAIL"
 
 
 _VERDICT_LINE = re.compile(

@@ -149,7 +149,7 @@ class _Run:
     def report(self, status: Status) -> RunReport:
         return RunReport(
             status=status,
-            mode=self.document.mode.value,
+            mode=self.document.mode,
             category=self.classification.category,
             document_type=self.classification.document_type,
             classify_fallback=self.classification.fallback,
@@ -158,7 +158,7 @@ class _Run:
             detections=list(self.detections),
             review_reasons=list(self.reasons),
             validator_missed=list(self.named_by_validator),
-            validator_verdict=self.verdict.value if self.verdict else None,
+            validator_verdict=self.verdict,
             steps=list(self.context.traces),
             parse_errors=list(self.context.parse_errors),
             model=self.context.engine.identity,

@@ -151,7 +151,7 @@ private class PipelineRun(
     fun report(status: Status): RunReport =
         RunReport(
             status = status,
-            mode = document.mode.wire,
+            mode = document.mode,
             category = classification.category,
             documentType = classification.documentType,
             classifyFallback = classification.fallback,
@@ -160,7 +160,7 @@ private class PipelineRun(
             detections = detections.toList(),
             reviewReasons = reasons.toList(),
             validatorMissed = namedByValidator.toList(),
-            validatorVerdict = lastVerdict?.name,
+            validatorVerdict = lastVerdict,
             steps = context.traces.toList(),
             parseErrors = context.parseErrors.toList(),
             model = context.engine.identity,

@@ -26,7 +26,8 @@ data class ParseError(
     val round: Int = 1,
     val chunk: Int? = null,
     val line: String,
-    val reason: String,
+    /** Why it was dropped; its [RejectReason.wire] string is what reports and vectors hold. */
+    val reason: RejectReason,
 )
 
 /** Why a run ended NEEDS_REVIEW: what a person should look at. */
@@ -47,7 +48,7 @@ enum class ReviewReason(
 data class RunReport(
     val version: Int = REPORT_VERSION,
     val status: Status,
-    val mode: String,
+    val mode: Mode,
     val category: Category,
     val documentType: String = "",
     val classifyFallback: Boolean = false,
@@ -62,11 +63,11 @@ data class RunReport(
     val redactFallback: Boolean = false,
     val validatorMissed: List<String> = emptyList(),
     /**
-     * The last validate round's verdict, `PASS` or `FAIL` ([Verdict] names, as Python's
+     * The last validate round's verdict (its name, `PASS` or `FAIL`, is Python's
      * `validator_verdict`); null when no validation ran. It differs from [status] when the run
      * needs review for another reason.
      */
-    val validatorVerdict: String? = null,
+    val validatorVerdict: Verdict? = null,
     val steps: List<StepTrace> = emptyList(),
     val parseErrors: List<ParseError> = emptyList(),
     /** Which model answered: the engine's own [LlmEngine.identity]. */

@@ -196,6 +196,6 @@ class StepContext(
                 stopped = reply.stats.stopped,
             ),
         )
-        rejected.forEach { parseErrors.add(ParseError(step = step, round = round, chunk = chunk, line = it.line, reason = it.reason.wire)) }
+        rejected.forEach { parseErrors.add(ParseError(step = step, round = round, chunk = chunk, line = it.line, reason = it.reason)) }
     }
 }

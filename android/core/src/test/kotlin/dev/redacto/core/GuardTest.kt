@@ -148,7 +148,7 @@ class GuardTest {
                 for (engine in engines) {
                     val report = runPipeline(page(), engine, options = noRules).report
                     assertEquals(Status.NEEDS_REVIEW, report.status, "${engine.identity.name}: ${reply.length}")
-                    assertEquals(Verdict.FAIL.name, report.validatorVerdict)
+                    assertEquals(Verdict.FAIL, report.validatorVerdict)
                 }
             }
         }

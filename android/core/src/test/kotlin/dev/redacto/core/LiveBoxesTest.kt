@@ -60,7 +60,7 @@ class ReviewTextTest {
         val report =
             RunReport(
                 status = Status.NEEDS_REVIEW,
-                mode = "image",
+                mode = Mode.IMAGE,
                 category = Category.MEDICAL,
                 validatorMissed = listOf("1:MRN", "9:NAME"),
                 reviewReasons = listOf(ReviewReason.STILL_FAILING),

@@ -31,7 +31,7 @@ class ModelPolicyTest {
     fun `the api cannot pass a run whose model manifest distrusts its validator`(): Unit =
         runBlocking {
             val report = runPipeline(page, passingEngine("litertlm:/sdcard/redacto-270m-int8.litertlm")).report
-            assertEquals(Verdict.PASS.name, report.validatorVerdict)
+            assertEquals(Verdict.PASS, report.validatorVerdict)
             assertEquals(Status.NEEDS_REVIEW, report.status)
             assertEquals(listOf(ReviewReason.PASS_NOT_TRUSTED), report.reviewReasons)
         }
