@@ -146,7 +146,7 @@ def main() -> int:
     over = [
         case
         for case, shown in figures.items()
-        if not (isinstance(shown.get("peak_rss_gb"), float) and shown["peak_rss_gb"] <= TARGET_GB)
+        if not (isinstance(peak := shown.get("peak_rss_gb"), float) and peak <= TARGET_GB)
     ]
     return 1 if over else 0
 

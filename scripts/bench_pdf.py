@@ -24,6 +24,7 @@ sys.path.insert(0, str(ROOT / "tests" / "pdf"))  # the tests' hand-written PDF b
 from pdf_builder import PAGE_H, PAGE_W, Doc, Page, draw_image, text  # noqa: E402
 from PIL import Image, ImageDraw, ImageFont  # noqa: E402
 
+from redacto.document import Box  # noqa: E402
 from redacto.pdf import read_pdf, verify_redacted_pdf, write_redacted_pdf  # noqa: E402
 
 
@@ -78,7 +79,7 @@ def main() -> None:
         read = read_pdf(source)
         read_s = time.perf_counter() - start
         after_read = peak_rss_mb()
-        per_page = [[] for _ in read.pages]
+        per_page: list[list[Box]] = [[] for _ in read.pages]
         for element in read.document.elements:
             if element.text == "Smith," or element.text == "Smith":
                 assert element.box is not None

@@ -31,9 +31,9 @@ def main() -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
-    from redacto.cli.redact import _resolve_model
     from redacto.engines import open_engine
     from redacto.prompts import PromptLibrary
+    from redacto.redact_file import resolve_model_uri
     from redacto.serve import ReviewServer, ServeConfig
 
     options = webdriver.ChromeOptions()
@@ -41,7 +41,7 @@ def main() -> None:
     for argument in ("--headless=new", "--no-sandbox", "--window-size=1500,1420"):
         options.add_argument(argument)
     service = webdriver.ChromeService(shutil.which("chromedriver") or "chromedriver")
-    with open_engine(_resolve_model(args.model)) as engine:
+    with open_engine(resolve_model_uri(args.model)) as engine:
         config = ServeConfig(ocr=args.ocr)
         with ReviewServer(engine, PromptLibrary.load(), config).start() as server:
             driver = webdriver.Chrome(options=options, service=service)
@@ -59,7 +59,7 @@ def main() -> None:
             finally:
                 driver.quit()
     image = Image.open(io.BytesIO(png)).convert("RGB")
-    image = image.resize((1200, round(image.height * 1200 / image.width)), Image.LANCZOS)
+    image = image.resize((1200, round(image.height * 1200 / image.width)), Image.Resampling.LANCZOS)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     image.save(args.out, quality=85, optimize=True)
     print(args.out)

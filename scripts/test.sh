@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every test Redacto has: lint, generated-code staleness, Python tests (the tiny model is
+# Every test Redacto has: lint, types, generated-code staleness, Python tests (the tiny model is
 # built and run for real), and the Kotlin core's JUnit tests. Sets up first (idempotent).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,6 +11,9 @@ say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 say "ruff"
 ruff check tools tests scripts
 ruff format --check tools tests scripts
+
+say "mypy (tools/redacto and scripts, [tool.mypy] in pyproject.toml)"
+mypy
 
 say "generated Kotlin prompts and model trust are up to date"
 redacto prompts kotlin --check

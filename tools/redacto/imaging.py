@@ -189,7 +189,8 @@ def burn_boxes(image: Image.Image, boxes: Sequence[Box]) -> Image.Image:
     covers is blacked out whole.
     """
     burned = image.convert("RGB") if image.mode not in ("RGB", "RGBA", "L") else image.copy()
-    black: int | tuple[int, ...] = {"RGB": (0, 0, 0), "RGBA": (0, 0, 0, 255), "L": 0}[burned.mode]
+    blacks: dict[str, int | tuple[int, ...]] = {"RGB": (0, 0, 0), "RGBA": (0, 0, 0, 255), "L": 0}
+    black = blacks[burned.mode]
     for box in boxes:
         bounds = pixel_bounds(box, burned.size)
         if bounds is not None:

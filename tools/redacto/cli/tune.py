@@ -45,26 +45,27 @@ def tune(
 ) -> None:
     """Teach a base model the pipeline's answers with a LoRA adapter, on CPU, time-boxed."""
     from redacto.tuning.recipe import tune_model
+    from redacto.tuning.train import StepLog, TuneSettings
 
     folder = run_dir or build_root() / "tune" / base
 
-    def show(entry, steps_per_s: float) -> None:  # type: ignore[no-untyped-def]
+    def show(entry: StepLog, steps_per_s: float) -> None:
         console.print(
             f"step {entry.step}/{max_steps}  loss {entry.loss:.3f}  {entry.kind}  "
             f"{entry.prompt_tokens}+{entry.answer_tokens} tok  {steps_per_s:.3f} steps/s",
             highlight=False,
         )
 
-    settings = {
-        "max_steps": max_steps,
-        "max_minutes": max_minutes,
-        "max_length": max_length,
-        "learning_rate": learning_rate,
-        "lora_rank": rank,
-        "lora_alpha": 2 * rank,
-        "threads": threads,
-        "loss_weighting": loss_weighting,
-    }
+    settings = TuneSettings(
+        max_steps=max_steps,
+        max_minutes=max_minutes,
+        max_length=max_length,
+        learning_rate=learning_rate,
+        lora_rank=rank,
+        lora_alpha=2 * rank,
+        threads=threads,
+        loss_weighting=loss_weighting,
+    )
     try:
         result = tune_model(
             base,

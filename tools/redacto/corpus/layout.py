@@ -85,7 +85,8 @@ class _Canvas:
     def put(self, run: _Run, x: float, y: float) -> None:
         self.draw.text((x, y), run.text, font=run.font, fill=self.style.ink)
         box = self.draw.textbbox((x, y), run.text, font=run.font)
-        self.words.append(PlacedWord(run.text, run.start, run.end, tuple(float(v) for v in box)))
+        x0, y0, x1, y1 = (float(v) for v in box)
+        self.words.append(PlacedWord(run.text, run.start, run.end, (x0, y0, x1, y1)))
 
 
 def _runs(text: str, offset: int, font: ImageFont.FreeTypeFont) -> list[_Run]:
@@ -207,9 +208,9 @@ class PageLayout:
         column = (content - COLUMN_GAP) / 2
         lines: list[list[_Run] | None] = []  # None marks a block gap
         for block in blocks:
-            for line, offset in block:
+            for source, offset in block:
                 lines.extend(
-                    _wrap(_runs(line.replace("\t", " "), offset, self.style.regular), column)
+                    _wrap(_runs(source.replace("\t", " "), offset, self.style.regular), column)
                 )
             lines.append(None)
         total = sum(

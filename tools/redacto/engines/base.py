@@ -11,6 +11,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Self
 
 from redacto.document import Step
 from redacto.report import ModelIdentity
@@ -88,7 +89,7 @@ class Engine(ABC):
     def close(self) -> None:  # noqa: B027 - optional hook, most engines hold nothing
         """Release the runtime. Safe to call more than once."""
 
-    def __enter__(self) -> Engine:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -114,19 +114,13 @@ class LiteRtLmEngine(Engine):
             raise EngineError(f"LiteRT-LM could not load {model_file.name}: {error}") from error
         self.load_s = time.perf_counter() - started
         self.last_benchmark: BenchmarkFigures | None = None
-        self._identity: ModelIdentity | None = None
-        self._uri = uri
+        from redacto.models.record import model_sha256
 
-    @property
-    def identity(self) -> ModelIdentity:  # type: ignore[override]
-        """File name and sha256; the hash comes from the build record when it still matches."""
-        if self._identity is None:
-            from redacto.models.record import model_sha256
-
-            self._identity = ModelIdentity(
-                uri=self._uri, name=self.model_file.name, sha256=model_sha256(self.model_file)
-            )
-        return self._identity
+        # Every run reads it first (the manifest's policy); the sha256 comes from the build
+        # record when that still matches the file, so only an unrecorded file is hashed.
+        self.identity = ModelIdentity(
+            uri=uri, name=model_file.name, sha256=model_sha256(model_file)
+        )
 
     def complete(self, request: ChatRequest, on_text: OnText | None = None) -> Reply:
         if self._engine is None:

@@ -175,8 +175,8 @@ class _Gold:
         for number, span in enumerate(document.pii):
             for position in range(span.start, span.end):
                 self.entity_at[position] = number
-        for number, span in enumerate(document.preserve):
-            for position in range(span.start, span.end):
+        for number, kept in enumerate(document.preserve):
+            for position in range(kept.start, kept.end):
                 self.preserve_at[position] = number
         self.labels = [span.label for span in document.pii]
 

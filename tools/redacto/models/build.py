@@ -152,9 +152,9 @@ def _build_locked(
         event = StageEvent(name, stage.name, stage.description, index, len(stages), "started")
         if stage.output is not None and _is_complete(stage.output):
             records.append(StageRecord(name=stage.name, seconds=0.0, peak_rss_mb=None, reused=True))
-            _emit(on_progress, event, state="reused")
+            _emit(on_progress, event, "reused")
             continue
-        _emit(on_progress, event, state="started")
+        _emit(on_progress, event, "started")
         # Checkpoint stages are shared by all quantisations; the others are not.
         label = f"{stage.name}-{quant}" if stage.name in {"export", "verify"} else stage.name
         result_file = work / f"{label}.result.json"
@@ -175,7 +175,7 @@ def _build_locked(
         if stage.output is not None and stage.output.is_dir():
             (stage.output / ".complete").touch()
         records.append(StageRecord(name=stage.name, seconds=seconds, peak_rss_mb=peak_mb))
-        _emit(on_progress, event, state="finished", seconds=seconds, peak_rss_mb=peak_mb)
+        _emit(on_progress, event, "finished", seconds=seconds, peak_rss_mb=peak_mb)
         if stage.name == "verify":
             verify = VerifyFigures.model_validate_json(result_file.read_text(encoding="utf-8"))
 
@@ -249,8 +249,11 @@ def _lora_stages(source: LoraSource, manifest: Manifest, work: Path) -> tuple[li
     base_work = model_dir(base.name) / "work"
     base_work.mkdir(parents=True, exist_ok=True)
     base_checkpoint = base_work / "checkpoint"
-    job = (("manifest", str(base.path)), ("work", str(base_work)))
-    job += (("checkpoint", str(base_checkpoint)),)
+    job = (
+        ("manifest", str(base.path)),
+        ("work", str(base_work)),
+        ("checkpoint", str(base_checkpoint)),
+    )
     stages = _source_stages(base, base_checkpoint, job)
     merged = work / f"merged-{source.adapter_digest(manifest.path.parent)[:12]}"
     stages.append(
@@ -270,11 +273,18 @@ def _is_complete(path: Path) -> bool:
     return False
 
 
-def _emit(on_progress: OnProgress | None, event: StageEvent, **changes: object) -> None:
+def _emit(
+    on_progress: OnProgress | None,
+    event: StageEvent,
+    state: Literal["started", "finished", "reused"],
+    *,
+    seconds: float | None = None,
+    peak_rss_mb: float | None = None,
+) -> None:
     if on_progress is not None:
         from dataclasses import replace
 
-        on_progress(replace(event, **changes))  # type: ignore[arg-type]
+        on_progress(replace(event, state=state, seconds=seconds, peak_rss_mb=peak_rss_mb))
 
 
 def _run_stage(stage: str, job: dict[str, str], log: Path) -> tuple[float, float | None]:

@@ -13,8 +13,12 @@ import os
 import socket
 import urllib.parse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from redacto.models.manifest import HuggingFaceSource, ModelError, PypiGgufSource, TinySource
+
+if TYPE_CHECKING:  # transformers is the `litert` extra's, imported where a build needs it
+    from transformers import GenerationConfig, PreTrainedTokenizerBase
 
 TURN_MARKERS = ["<start_of_turn>", "<end_of_turn>"]
 HUB_PROBE_TIMEOUT_S = 5.0
@@ -82,7 +86,9 @@ def gguf_to_checkpoint(gguf: Path, checkpoint: Path) -> None:
     tokenizer.save_pretrained(checkpoint)
 
 
-def _generation_config(tokenizer, generation_config):  # type: ignore[no-untyped-def]
+def _generation_config(
+    tokenizer: PreTrainedTokenizerBase, generation_config: GenerationConfig
+) -> GenerationConfig:
     """Stop on the end of a turn as well as on EOS (the base model knows only EOS)."""
     stops = [tokenizer.eos_token_id]
     end_of_turn = tokenizer.convert_tokens_to_ids("<end_of_turn>")

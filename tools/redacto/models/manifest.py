@@ -175,11 +175,11 @@ class Manifest(_Strict):
 
     def recipe_for(self, quant: str) -> QuantRecipe:
         """The recipe for `quant`, or a clear error naming the ones this model has."""
-        recipe = self.quant.get(quant)  # type: ignore[call-overload]
-        if recipe is None:
-            offered = ", ".join(sorted(self.quant))
-            raise ModelError(f"model {self.name!r} has no {quant!r} build; it offers: {offered}")
-        return recipe
+        for name, recipe in self.quant.items():
+            if name == quant:
+                return recipe
+        offered = ", ".join(sorted(self.quant))
+        raise ModelError(f"model {self.name!r} has no {quant!r} build; it offers: {offered}")
 
     def chat_template_text(self) -> str | None:
         """The chat template file's contents, if the manifest names one."""

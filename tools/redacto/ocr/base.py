@@ -202,7 +202,7 @@ def _gap_cut(left: OcrWord, right: OcrWord, ink: np.ndarray) -> float:
     middle = (left.box.x1 + right.box.x0) / 2
     if end <= start or bottom <= top:
         return middle
-    runs = _runs(~ink[top:bottom, start:end].any(axis=0))
+    runs = _runs(np.logical_not(ink[top:bottom, start:end].any(axis=0)))
     if not runs:
         return middle
     run_start, run_end = max(

@@ -159,10 +159,10 @@ def render_form_page(seed: int = 0, width: int = BASE_WIDTH, font_set: int = 0) 
         "small": load_font(REGULAR_FONTS[font_set], round(18 * scale)),
     }
 
-    placed: list[tuple[str, tuple[int, int, int, int], int]] = []
+    placed: list[tuple[str, tuple[float, float, float, float], int]] = []
     y = round(90 * scale)
     for line_number, segments in enumerate(form_lines(seed)):
-        line_font_size = 0
+        line_font_size: float = 0
         for text, style, x_fraction in segments:
             font = fonts[style]
             line_font_size = max(line_font_size, font.size)
@@ -181,7 +181,7 @@ def render_form_page(seed: int = 0, width: int = BASE_WIDTH, font_set: int = 0) 
     return RenderedPage(image=page.convert("RGB"), words=words)
 
 
-def ink_box(page: Image.Image, bbox: tuple[int, int, int, int]) -> Box:
+def ink_box(page: Image.Image, bbox: tuple[float, float, float, float]) -> Box:
     """The exact box of dark pixels inside a word's layout box (margin for antialiasing)."""
     x0, y0, x1, y1 = bbox
     margin = 2
@@ -293,18 +293,19 @@ def score_ocr(truth: tuple[RenderedWord, ...], elements: list[Element]) -> OcrSc
     matched_indices: list[int] = []
     for word in truth:
         target = normalize_word(word.text)
-        best: tuple[float, Element] | None = None
+        best: tuple[float, int, Box] | None = None
         for element in elements:
             if element.box is None or normalize_word(element.text) != target:
                 continue
-            covered = overlap_area(word.ink_box, burned_area(element.box))
+            burned = burned_area(element.box)
+            covered = overlap_area(word.ink_box, burned)
             if covered > 0 and (best is None or covered > best[0]):
-                best = (covered, element)
+                best = (covered, element.index, burned)
         if best is None:
             continue
         coverages.append(best[0] / max(word.ink_box.area, 1.0))
-        growth.append(burned_area(best[1].box).area / max(word.ink_box.area, 1.0))
-        matched_indices.append(best[1].index)
+        growth.append(best[2].area / max(word.ink_box.area, 1.0))
+        matched_indices.append(best[1])
     violations = sum(1 for a, b in itertools.pairwise(matched_indices) if b <= a)
     return OcrScore(
         words=len(truth),

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 
 from redacto.document import Category, Detection, Document, Mode, Source, Step
 from redacto.pipeline.chunking import chunk_elements, chunk_text, format_elements
@@ -176,7 +177,7 @@ def detect(
                 chunk.number,
                 template.render(elements=format_elements(chunk.elements, {})),
                 # Indices outside the chunk are the model's error.
-                lambda line, chunk=chunk: parse_index_line(line, labels, chunk.index_range),
+                partial(parse_index_line, labels=labels, index_range=chunk.index_range),
             )
             for chunk in chunk_elements(document.elements, context.options.chunk_size)
         ]

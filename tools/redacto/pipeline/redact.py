@@ -311,8 +311,8 @@ class _AnswerWatch:
 def _owner(piece: str, label: str, detections: list[Detection]) -> Detection | None:
     """The detection a replaced piece stands for, preferring one with the same label."""
     matching = [d for d in detections if values_match(piece, d.value or "")]
-    same_label = [d for d in matching if d.label == label]
-    return (same_label or matching or [None])[0]
+    candidates = [d for d in matching if d.label == label] or matching
+    return candidates[0] if candidates else None
 
 
 def values_match(piece: str, value: str) -> bool:

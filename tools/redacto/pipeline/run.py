@@ -112,7 +112,7 @@ class _Run:
             self.detections,
             self.context,
             round_number,
-            ask_model=ask_model and self.context.options.model_redact,
+            ask_model=ask_model and self.context.options.model_redact is True,
             earlier_pieces=self.model_pieces,
         )
         self.model_pieces = redaction.model_pieces

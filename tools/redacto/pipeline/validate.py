@@ -13,6 +13,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 
 from redacto.document import Category, Detection, Document, Mode, Source, Step
 from redacto.pipeline.chunking import chunk_elements, chunk_text, format_elements
@@ -225,7 +226,7 @@ def validate(
             judge.run(
                 system,
                 user,
-                lambda line, chunk=chunk: parse_index_line(line, labels, chunk.index_range),
+                partial(parse_index_line, labels=labels, index_range=chunk.index_range),
                 chunk.number,
             )
         judge.progress(Phase.END, len(chunks) - 1)

@@ -144,22 +144,24 @@ def _check(examples: ExampleSet, labels: LabelVocabulary) -> None:
         raise ValueError(f"duplicate example ids {sorted(duplicates)}")
     for example in examples.detect:
         _check_items(example.id, example.text, example.items, labels)
-    for example in examples.validate_:
-        _check_items(example.id, example.text, example.missed, labels)
-        for match in _PLACEHOLDER.finditer(example.text):
+    for judged in examples.validate_:
+        _check_items(judged.id, judged.text, judged.missed, labels)
+        for match in _PLACEHOLDER.finditer(judged.text):
             if match.group(1) not in labels:
-                raise ValueError(f"{example.id}: unknown placeholder {match.group(0)}")
-    for example in examples.redact:
+                raise ValueError(f"{judged.id}: unknown placeholder {match.group(0)}")
+    for rewrite in examples.redact:
         # Detection values may differ from the text (OCR noise, the detector's own
         # "corrections"): coping with that is the redact step's job, so no verbatim check.
-        for item in example.detections:
+        for item in rewrite.detections:
             if item.label not in labels:
-                raise ValueError(f"{example.id}: unknown label {item.label}")
-            if not _PLACEHOLDER.search(example.output) or item.value in example.output:
-                raise ValueError(f"{example.id}: output still shows {item.label} value")
+                raise ValueError(f"{rewrite.id}: unknown label {item.label}")
+            if not _PLACEHOLDER.search(rewrite.output) or item.value in rewrite.output:
+                raise ValueError(f"{rewrite.id}: output still shows {item.label} value")
 
 
-def _check_items(example_id: str, text: str, items: tuple[Item, ...], labels) -> None:
+def _check_items(
+    example_id: str, text: str, items: tuple[Item, ...], labels: LabelVocabulary
+) -> None:
     claimed: set[int] = set()
     for item in items:
         if item.label not in labels:

@@ -144,9 +144,10 @@ def _build_recognizer(
     if spec.patterns_from is not None:
         if spec.patterns:
             raise RulesConfigError(f"{path}: {name}: give patterns or patterns_from, not both")
-        source = specs.get(spec.patterns_from)  # type: ignore[assignment]
-        if source is None or source.patterns_from is not None:
+        named = specs.get(spec.patterns_from)
+        if named is None or named.patterns_from is not None:
             raise RulesConfigError(f"{path}: {name}: patterns_from must name a plain recognizer")
+        source = named
     if not source.patterns:
         raise RulesConfigError(f"{path}: {name}: no patterns")
     lists = spec.lists if spec.lists is not None else source.lists

@@ -170,11 +170,12 @@ def _pattern_matches(
         if found is None:
             return
         start = found.start()
-        accepted = found.group(0)
+        candidate = found.group(0)
+        accepted: str | None = candidate
         if pattern.needs_context and not _in_context(text, start, words, recognizer, earlier):
             accepted = None
         elif pattern.validator is not None:
-            accepted = pattern.validator(accepted)
+            accepted = pattern.validator(candidate)
         if accepted:
             end = start + len(accepted)
             if earlier is not None:
@@ -191,7 +192,7 @@ def _list_continuations(
     """The second pass: matches of context patterns whose context is that of a list they
     continue. Only kept matches (overlaps resolved) start a list, so a phone number that
     also reads as a record number does not lend "patient" to the code after it."""
-    found = []
+    found: list[TextMatch] = []
     for priority, recognizer in enumerate(recognizers):
         earlier = sorted((m.start, m.end) for m in kept if m.recognizer == recognizer.name)
         if not earlier:

@@ -54,6 +54,16 @@ HEARTBEAT_S = 15.0
 _JOB_ROUTE = re.compile(r"^api/jobs/([0-9a-f]{16})(?:/(.*))?$")
 
 
+class _ReviewHttpServer(ThreadingHTTPServer):
+    """The HTTP server, knowing the review server its handlers answer for."""
+
+    daemon_threads = True
+
+    def __init__(self, address: tuple[str, int], review: ReviewServer) -> None:
+        super().__init__(address, _Handler)
+        self.review = review
+
+
 class ReviewServer:
     """`redacto serve`: the review page and its API on 127.0.0.1, behind a random token."""
 
@@ -68,9 +78,7 @@ class ReviewServer:
         self.config = config or ServeConfig()
         self.token = secrets.token_urlsafe(24)
         self.board = JobBoard(engine, prompts, self.config)
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", port), _Handler)
-        self.httpd.daemon_threads = True
-        self.httpd.review = self  # type: ignore[attr-defined]
+        self.httpd = _ReviewHttpServer(("127.0.0.1", port), self)
         self.port = self.httpd.server_address[1]
         self._thread: threading.Thread | None = None
 
@@ -109,7 +117,9 @@ class _Handler(BaseHTTPRequestHandler):
 
     @property
     def review(self) -> ReviewServer:
-        return self.server.review  # type: ignore[attr-defined,no-any-return]
+        server = self.server
+        assert isinstance(server, _ReviewHttpServer)
+        return server.review
 
     # -- dispatch --------------------------------------------------------------------------
 

@@ -295,7 +295,8 @@ class _DocumentExamples:
         yield from self._image_validate(complete.elements, [], "pass")
 
         def word_key(detection: Detection) -> str:
-            return value_key(elements[detection.index].text)  # type: ignore[index]
+            assert detection.index is not None  # built from `labels`, one per element index
+            return value_key(elements[detection.index].text)
 
         for outcome, (kept, left) in self._incomplete(detections, word_key):
             partial = redact_elements(document, kept, self.context, 1)

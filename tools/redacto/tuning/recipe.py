@@ -17,7 +17,14 @@ from redacto.tuning.dataset import (
     read_examples,
     write_examples,
 )
-from redacto.tuning.train import OnStep, TuneConfig, TuneResult, read_step_log, tune
+from redacto.tuning.train import (
+    OnStep,
+    TuneConfig,
+    TuneResult,
+    TuneSettings,
+    read_step_log,
+    tune,
+)
 
 
 def base_checkpoint(base: str) -> Path:
@@ -38,7 +45,7 @@ def tune_model(
     suite: str = "main",
     split: str = "train",
     adapter_out: Path | None = None,
-    settings: dict[str, float | int | str] | None = None,
+    settings: TuneSettings | None = None,
     on_step: OnStep | None = None,
     render_dir: Path = RENDER_CACHE_DIR,
 ) -> TuneResult:
@@ -67,7 +74,7 @@ def tune_model(
         base_checkpoint=base_checkpoint(base),
         chat_template=template,
         run_dir=run_dir,
-        **(settings or {}),
+        **(settings or TuneSettings()).model_dump(),
     )
     result = tune(config, examples, on_step=on_step)
     if adapter_out is not None:

@@ -20,25 +20,26 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict
 
 from redacto.tuning.dataset import TrainingExample
+
+if TYPE_CHECKING:  # torch and peft are the `tune` extra's, imported where a run needs them
+    import torch
+    from peft import PeftModel
 
 END_OF_TURN = "<end_of_turn>"
 LORA_TARGETS = ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj")
 ADAPTER_FILES = ("adapter_model.safetensors", "adapter_config.json")
 
 
-class TuneConfig(BaseModel):
-    """One training run. The run folder holds checkpoints and the step log."""
+class TuneSettings(BaseModel):
+    """The knobs of a training run (`redacto model tune`'s options), without its paths."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    base_checkpoint: Path
-    chat_template: str
-    run_dir: Path
     max_steps: int = 300
     max_minutes: float = 30.0
     max_length: int = 1280
@@ -55,6 +56,15 @@ class TuneConfig(BaseModel):
     the example's token losses over the mean answer length). `example`: the mean over the
     example's own tokens, so a 2-token `PASS` answer's verdict weighs ten times a verdict
     followed by 18 tokens of missed items — a pull towards PASS a validator must not have."""
+
+
+class TuneConfig(TuneSettings):
+    """One training run: its settings, the base checkpoint and chat template it starts
+    from, and the run folder that holds checkpoints and the step log."""
+
+    base_checkpoint: Path
+    chat_template: str
+    run_dir: Path
 
 
 class StepLog(BaseModel):
@@ -224,7 +234,9 @@ def tune(
     )
 
 
-def training_objective(token_losses, weighting: str, mean_answer_tokens: float):  # type: ignore[no-untyped-def]
+def training_objective(
+    token_losses: torch.Tensor, weighting: str, mean_answer_tokens: float
+) -> torch.Tensor:
     """What one step minimises, from the per-token losses of one example's answer.
 
     `token`: their sum over the data's mean answer length, so every answer token weighs the
@@ -235,7 +247,7 @@ def training_objective(token_losses, weighting: str, mean_answer_tokens: float):
     return token_losses.sum() / mean_answer_tokens
 
 
-def _answer_token_losses(model, item: _Encoded):  # type: ignore[no-untyped-def]
+def _answer_token_losses(model: PeftModel, item: _Encoded) -> torch.Tensor:
     """Cross-entropy of each answer token given the prompt (logits only where needed)."""
     import torch
 
@@ -246,9 +258,9 @@ def _answer_token_losses(model, item: _Encoded):  # type: ignore[no-untyped-def]
     return torch.nn.functional.cross_entropy(logits.float(), target, reduction="none")
 
 
-def save_adapter(model, adapter_dir: Path) -> None:  # type: ignore[no-untyped-def]
+def save_adapter(model: PeftModel, adapter_dir: Path) -> None:
     """Write the LoRA adapter (safetensors + config) without the local base path in it."""
-    model.save_pretrained(adapter_dir, safe_serialization=True)
+    model.save_pretrained(str(adapter_dir), safe_serialization=True)
     config_path = adapter_dir / "adapter_config.json"
     config = json.loads(config_path.read_text(encoding="utf-8"))
     config["base_model_name_or_path"] = None  # the manifest names the base, not a local path
@@ -257,8 +269,13 @@ def save_adapter(model, adapter_dir: Path) -> None:  # type: ignore[no-untyped-d
 
 
 def _save_checkpoint(
-    config: TuneConfig, model, optimizer, step: int, previous: tuple[float, float], started: float
-) -> float:  # type: ignore[no-untyped-def]
+    config: TuneConfig,
+    model: PeftModel,
+    optimizer: torch.optim.Optimizer,
+    step: int,
+    previous: tuple[float, float],
+    started: float,
+) -> float:
     """Save adapter, optimizer and progress; returns the peak RSS (MB) over all calls so far."""
     import torch
 
@@ -267,7 +284,7 @@ def _save_checkpoint(
     scratch = run_dir / "checkpoint.tmp"
     if scratch.exists():
         _remove_tree(scratch)
-    model.save_pretrained(scratch, safe_serialization=True)
+    model.save_pretrained(str(scratch), safe_serialization=True)
     torch.save(optimizer.state_dict(), scratch / "optimizer.pt")
     seconds = previous[0] + time.perf_counter() - started
     peak = max(previous[1], round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1))
@@ -279,7 +296,9 @@ def _save_checkpoint(
     return peak
 
 
-def _load_checkpoint(run_dir: Path, model, optimizer) -> tuple[int, float, float]:  # type: ignore[no-untyped-def]
+def _load_checkpoint(
+    run_dir: Path, model: PeftModel, optimizer: torch.optim.Optimizer
+) -> tuple[int, float, float]:
     """Restore adapter and optimizer from `run_dir/checkpoint`.
 
     Returns (step, seconds, peak RSS MB) of the runs so far; zeros when there is none.
