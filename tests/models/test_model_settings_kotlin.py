@@ -20,9 +20,10 @@ from redacto.models.kotlin import (
     check_kotlin,
     render_kotlin,
 )
-from redacto.models.manifest import REPO_ROOT, PipelineSettings
+from redacto.models.manifest import PipelineSettings
+from redacto.resources import SOURCE_ROOT
 
-COMMITTED = REPO_ROOT / KOTLIN_RELATIVE_PATH
+COMMITTED = SOURCE_ROOT / KOTLIN_RELATIVE_PATH
 runner = CliRunner()
 
 TINY_UNTRUSTED = (
@@ -159,7 +160,7 @@ def test_kotlin_answers_like_python_for_every_file_name(tmp_path: Path, monkeypa
         source.write_text(render_kotlin(list_manifests()), encoding="utf-8")
     (tmp_path / "names.txt").write_text("\n".join(names), encoding="utf-8")
     answers = tmp_path / "answers.txt"
-    settings = REPO_ROOT / "android/core/src/main/kotlin/dev/redacto/core/PipelineSettings.kt"
+    settings = SOURCE_ROOT / "android/core/src/main/kotlin/dev/redacto/core/PipelineSettings.kt"
     run_kotlin_main(
         [source, settings], DUMP_KT, [str(tmp_path / "names.txt"), str(answers)], tmp_path
     )

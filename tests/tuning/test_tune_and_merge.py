@@ -13,7 +13,8 @@ from redacto.corpus import load_suite
 from redacto.document import Mode, Step
 from redacto.models import build_model, load_manifest
 from redacto.models.checkpoint import build_tiny_checkpoint
-from redacto.models.manifest import REPO_ROOT, LoraSource
+from redacto.models.manifest import LoraSource
+from redacto.resources import SOURCE_ROOT
 from redacto.tuning import TuneConfig, build_examples, read_step_log, tune
 from redacto.tuning.card import publish_adapter
 
@@ -48,7 +49,7 @@ def workspace(tmp_path, monkeypatch) -> tuple[Path, Path]:
     models = tmp_path / "models"
     (models / "chat").mkdir(parents=True)
     for name in ("tiny.toml", "tiny-corpus.txt", "chat/gemma-turns.jinja"):
-        shutil.copyfile(REPO_ROOT / "models" / name, models / name)
+        shutil.copyfile(SOURCE_ROOT / "models" / name, models / name)
     (models / "tiny-tuned.toml").write_text(LORA_MANIFEST)
     monkeypatch.setenv("REDACTO_MODELS_DIR", str(models))
     monkeypatch.setenv("REDACTO_BUILD_DIR", str(tmp_path / "build"))

@@ -17,8 +17,8 @@ from redacto.models.kotlin import (
     check_kotlin,
     write_kotlin,
 )
-from redacto.models.manifest import REPO_ROOT
 from redacto.models.record import BuildRecord, VerifyFigures
+from redacto.resources import in_checkout
 
 model_app = typer.Typer(
     name="model",
@@ -134,7 +134,10 @@ def kotlin(
         manifests = models.list_manifests()
     except models.ModelError as error:
         raise _fail(error) from error
-    target = out or REPO_ROOT / KOTLIN_RELATIVE_PATH
+    try:
+        target = out or in_checkout(KOTLIN_RELATIVE_PATH)
+    except FileNotFoundError as error:
+        raise _fail(error) from None
     if check:
         try:
             check_kotlin(manifests, target)

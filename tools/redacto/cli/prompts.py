@@ -9,13 +9,14 @@ import typer
 
 from redacto.cli._app import app
 from redacto.document import Category, Mode, Step
-from redacto.prompts import PromptError, PromptLibrary, default_prompts_dir
+from redacto.prompts import PromptError, PromptLibrary
 from redacto.prompts.kotlin import (
     KOTLIN_RELATIVE_PATH,
     StaleKotlinError,
     check_kotlin,
     write_kotlin,
 )
+from redacto.resources import in_checkout
 
 prompts_app = typer.Typer(
     help="The prompt library: compile it into the Android app, inspect a rendered prompt.",
@@ -49,7 +50,11 @@ def kotlin(
 ) -> None:
     """Render every prompt into PipelinePrompts.kt, the app's compiled-in copy of prompts/."""
     library = _load(prompts)
-    target = out or default_prompts_dir().parent / KOTLIN_RELATIVE_PATH
+    try:
+        target = out or in_checkout(KOTLIN_RELATIVE_PATH)
+    except FileNotFoundError as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(2) from None
     if check:
         try:
             check_kotlin(library, target)

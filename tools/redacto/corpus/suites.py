@@ -17,10 +17,10 @@ from pydantic import BaseModel, ConfigDict
 from redacto.corpus.generate import GENERATOR_VERSION, generate_suite
 from redacto.corpus.hard import hard_suite
 from redacto.corpus.schema import CorpusDocument
+from redacto.resources import SOURCE_ROOT
 
-REPO_ROOT = Path(__file__).resolve().parents[3]
-SUITES_DIR = REPO_ROOT / "eval" / "suites"
-RENDER_CACHE_DIR = REPO_ROOT / ".cache" / "corpus"
+SUITES_DIR = SOURCE_ROOT / "eval" / "suites"
+RENDER_CACHE_DIR = SOURCE_ROOT / ".cache" / "corpus"
 
 
 class SuiteRecipe(BaseModel):

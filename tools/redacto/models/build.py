@@ -23,7 +23,6 @@ from typing import Literal
 
 from redacto.models.checkpoint import check_checkpoint, check_hub_reachable
 from redacto.models.manifest import (
-    REPO_ROOT,
     HuggingFaceSource,
     LoraSource,
     Manifest,
@@ -42,6 +41,7 @@ from redacto.models.record import (
     tool_versions,
     write_record,
 )
+from redacto.resources import checkout_root, data_home
 
 LOG_TAIL_LINES = 30
 
@@ -78,9 +78,13 @@ class _Stage:
 
 
 def build_root() -> Path:
-    """Where built files go: `REDACTO_BUILD_DIR`, else `<repo>/build` (git-ignored)."""
+    """Where built files go: `REDACTO_BUILD_DIR`, else `<repo>/build` (git-ignored) in a
+    checkout, `~/.local/share/redacto/build` for an installed package (`resources`)."""
     override = os.environ.get("REDACTO_BUILD_DIR")
-    return Path(override).resolve() if override else REPO_ROOT / "build"
+    if override:
+        return Path(override).resolve()
+    root = checkout_root()
+    return root / "build" if root is not None else data_home() / "build"
 
 
 def model_dir(name: str) -> Path:

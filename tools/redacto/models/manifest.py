@@ -17,9 +17,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from redacto.document import ImageReading
-
-REPO_ROOT = Path(__file__).resolve().parents[3]
-MANIFEST_DIR = REPO_ROOT / "models"
+from redacto.resources import shipped_dir
 
 Quant = Literal["int8", "int4"]
 
@@ -203,9 +201,10 @@ class Manifest(_Strict):
 
 
 def manifest_dir() -> Path:
-    """Where manifests live (`REDACTO_MODELS_DIR` overrides, for tests)."""
+    """Where manifests live: the shipped `models/` (`redacto.resources`), or
+    `REDACTO_MODELS_DIR` (for tests)."""
     override = os.environ.get("REDACTO_MODELS_DIR")
-    return Path(override) if override else MANIFEST_DIR
+    return Path(override) if override else shipped_dir("models")
 
 
 def load_manifest(name: str) -> Manifest:

@@ -65,8 +65,10 @@ class PromptError(ValueError):
 
 
 def default_prompts_dir() -> Path:
-    """The repository's `prompts/` folder (the package is installed editable from the repo)."""
-    return Path(__file__).resolve().parents[3] / "prompts"
+    """The shipped prompts: the wheel's copy, or the checkout's `prompts/` (`resources`)."""
+    from redacto.resources import shipped_dir
+
+    return shipped_dir("prompts")
 
 
 class _Strict(BaseModel):

@@ -15,12 +15,12 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from redacto.document import Category
+from redacto.resources import shipped_dir
 from redacto.rules.validators import LIST_VALIDATORS, VALIDATORS, Validator
 
 RULES_DIR = Path(__file__).resolve().parent
 RECOGNIZERS_FILE = RULES_DIR / "recognizers.yaml"
 CATEGORIES_FILE = RULES_DIR / "categories.yaml"
-LABELS_FILE = RULES_DIR.parents[2] / "prompts" / "labels.yaml"
 
 # ASCII semantics match java.util.regex's defaults, so both languages read patterns alike.
 REGEX_FLAGS = re.ASCII
@@ -132,8 +132,10 @@ def _read_yaml(path: Path, top_key: str) -> dict:
     return data[top_key]
 
 
-def load_label_names(path: Path = LABELS_FILE) -> frozenset[str]:
-    """The label vocabulary's names, from `prompts/labels.yaml`."""
+def load_label_names(path: Path | None = None) -> frozenset[str]:
+    """The label vocabulary's names, from `prompts/labels.yaml` (the shipped one by default)."""
+    if path is None:
+        path = shipped_dir("prompts") / "labels.yaml"
     return frozenset(str(name) for name in _read_yaml(path, "labels"))
 
 
