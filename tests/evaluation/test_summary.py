@@ -67,12 +67,12 @@ def test_false_pass_counts_the_validators_verdict_even_when_the_status_was_cappe
 def test_nothing_usable_reading_passes_a_fail_that_named_nothing_usable() -> None:
     leaky = scored(PERFECT[:1], Status.NEEDS_REVIEW, Category.MEDICAL)
     clean = scored(PERFECT, Status.NEEDS_REVIEW, Category.MEDICAL)
-    fail = {"validator_verdict": "FAIL"}
+    fail = {"validator_verdict": Verdict.FAIL}
     scores = [
         leaky.model_copy(update={**fail, "review_reasons": [ReviewReason.NOTHING_USABLE]}),
         leaky.model_copy(update={**fail, "review_reasons": [ReviewReason.STILL_FAILING]}),
         clean.model_copy(update={**fail, "review_reasons": [ReviewReason.NOTHING_USABLE]}),
-        clean.model_copy(update={"validator_verdict": "PASS", "review_reasons": []}),
+        clean.model_copy(update={"validator_verdict": Verdict.PASS, "review_reasons": []}),
         clean.model_copy(update={**fail, "review_reasons": [ReviewReason.STILL_FAILING]}),
     ]
     validator = summarize_mode(Mode.TEXT, scores).validator

@@ -138,22 +138,23 @@ def prediction_from_result(
 ) -> Prediction:
     """The scorer's view of a pipeline run (also used by tests on hand-built results)."""
     report = result.report
-    common = {
+    text_mode = source.mode is Mode.TEXT
+    hidden = hidden_spans(original_text, result.redacted_text) if text_mode else []
+    return Prediction(
+        mode=source.mode,
+        spans=_labelled(original_text, hidden, result) if text_mode else (),
+        boxes=() if text_mode else _drawn_boxes(source, result),
         # A given category is not the model's answer: classification is not scored then.
-        "category": None if report.category_given else report.category,
-        "status": report.status,
-        "validator_verdict": report.validator_verdict,
-        "rounds": report.rounds,
-        "review_reasons": tuple(report.review_reasons),
-        "steps": tuple(report.steps),
-        "parse_errors": len(report.parse_errors),
-        "wall_ms": wall_ms,
-        "error": report.error,
-    }
-    if source.mode is Mode.TEXT:
-        spans = hidden_spans(original_text, result.redacted_text)
-        return Prediction(mode=Mode.TEXT, spans=_labelled(original_text, spans, result), **common)
-    return Prediction(mode=Mode.IMAGE, boxes=_drawn_boxes(source, result), **common)
+        category=None if report.category_given else report.category,
+        status=report.status,
+        validator_verdict=report.validator_verdict,
+        rounds=report.rounds,
+        review_reasons=tuple(report.review_reasons),
+        steps=tuple(report.steps),
+        parse_errors=len(report.parse_errors),
+        wall_ms=wall_ms,
+        error=report.error,
+    )
 
 
 def hidden_spans(original: str, redacted: str | None) -> list[tuple[int, int]]:
