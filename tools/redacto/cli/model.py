@@ -6,11 +6,10 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
 from redacto import models
-from redacto.cli._app import app
+from redacto.cli._model_app import console, fail, model_app
 from redacto.models.kotlin import (
     KOTLIN_RELATIVE_PATH,
     StaleModelSettingsError,
@@ -19,21 +18,6 @@ from redacto.models.kotlin import (
 )
 from redacto.models.record import BuildRecord, VerifyFigures
 from redacto.resources import in_checkout
-
-model_app = typer.Typer(
-    name="model",
-    help="Build, verify and locate the .litertlm models described in models/*.toml.",
-    no_args_is_help=True,
-)
-app.add_typer(model_app)
-
-console = Console()
-errors = Console(stderr=True)
-
-
-def _fail(error: Exception) -> typer.Exit:
-    errors.print(f"[red]error:[/red] {error}", highlight=False, markup=True, soft_wrap=True)
-    return typer.Exit(code=1)
 
 
 @model_app.command("list")
@@ -87,7 +71,7 @@ def build(
     try:
         record = models.build_model(name, quant=quant, checkpoint=checkpoint, on_progress=show)
     except models.ModelError as error:
-        raise _fail(error) from error
+        raise fail(error) from error
     if not events:
         console.print(f"up to date (built {record.built_at}); figures from that build:")
     _print_record(record)
@@ -104,7 +88,7 @@ def verify(
     try:
         figures = models.verify_model(name, threads=threads)
     except models.ModelError as error:
-        raise _fail(error) from error
+        raise fail(error) from error
     _print_figures(figures)
 
 
@@ -116,7 +100,7 @@ def path(
     try:
         uri = models.resolve_model(name)
     except models.ModelError as error:
-        raise _fail(error) from error
+        raise fail(error) from error
     typer.echo(uri.removeprefix("litertlm:"))
 
 
@@ -133,16 +117,16 @@ def kotlin(
     try:
         manifests = models.list_manifests()
     except models.ModelError as error:
-        raise _fail(error) from error
+        raise fail(error) from error
     try:
         target = out or in_checkout(KOTLIN_RELATIVE_PATH)
     except FileNotFoundError as error:
-        raise _fail(error) from None
+        raise fail(error) from None
     if check:
         try:
             check_kotlin(manifests, target)
         except StaleModelSettingsError as error:
-            raise _fail(error) from None
+            raise fail(error) from None
         typer.echo(f"{target} is up to date")
         return
     changed = write_kotlin(manifests, target)
@@ -171,6 +155,3 @@ def _print_figures(figures: VerifyFigures) -> None:
         highlight=False,
     )
     console.print(f"  reply: {figures.reply.strip()!r}", highlight=False)
-
-
-from redacto.cli import tune as _tune  # noqa: E402, F401 - registers `model tune`

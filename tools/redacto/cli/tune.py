@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from redacto.cli.model import _fail, console, model_app
+from redacto.cli._model_app import console, fail, model_app
 from redacto.models import ModelError, build_root
 
 
@@ -77,7 +77,7 @@ def tune(
             on_step=show,
         )
     except (ModelError, ValueError) as error:
-        raise _fail(error) from error
+        raise fail(error) from error
     console.print(
         f"{result.steps} steps ({result.steps_this_call} now, stopped by {result.stopped_because}) "
         f"in {result.seconds_this_call / 60:.1f} min, peak {result.peak_rss_mb / 1024:.2f} GiB; "
