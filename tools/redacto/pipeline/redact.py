@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from difflib import SequenceMatcher
 from itertools import pairwise
 
 from redacto.document import Box, Detection, Document, Element, Mode, Span, Step
@@ -336,16 +337,9 @@ def values_match(piece: str, value: str) -> bool:
 
 
 def _longest_shared_run(a: str, b: str) -> int:
-    best = 0
-    previous = [0] * (len(b) + 1)
-    for char_a in a:
-        current = [0] * (len(b) + 1)
-        for j, char_b in enumerate(b, 1):
-            if char_a == char_b:
-                current[j] = previous[j - 1] + 1
-                best = max(best, current[j])
-        previous = current
-    return best
+    """The length of the longest run of characters both strings hold."""
+    matcher = SequenceMatcher(None, a, b, autojunk=False)
+    return matcher.find_longest_match(0, len(a), 0, len(b)).size
 
 
 def _merge(found: list[tuple[Span, Detection]]) -> list[tuple[Span, Detection]]:

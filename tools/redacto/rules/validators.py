@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
+from datetime import date
 from functools import partial
 from urllib.parse import urlsplit
 
@@ -35,7 +36,7 @@ _MONTHS = {
     "nov": 11,
     "dec": 12,
 }
-_DAYS_IN_MONTH = (31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+_A_LEAP_YEAR = 2000
 
 
 def digits_of(text: str) -> str:
@@ -233,10 +234,11 @@ def email(candidate: str) -> str | None:
 
 
 def _valid_day(year: int | None, month: int, day: int) -> bool:
-    if not 1 <= month <= 12 or day < 1 or day > _DAYS_IN_MONTH[month - 1]:
+    """A day the calendar has; without a year, February 29 counts (leap years have it)."""
+    try:
+        date(_A_LEAP_YEAR if year is None else year, month, day)
+    except ValueError:
         return False
-    if month == 2 and day == 29 and year is not None:
-        return year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
     return True
 
 
