@@ -112,6 +112,7 @@ def test_the_wheel_ships_prompts_manifests_and_rules(installed):
         "redacto/_data/models/redacto-270m.toml",
         "redacto/_data/models/chat/gemma-turns.jinja",
         "redacto/rules/recognizers.yaml",
+        "redacto/evaluation/report.html.j2",
         "redacto/py.typed",
     ):
         assert needed in names

@@ -8,12 +8,14 @@ corpus's values (that is what a reviewer needs to see a miss); logs never do.
 from __future__ import annotations
 
 import base64
-import html
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass
+from importlib.resources import files
 from pathlib import Path
 
+from jinja2 import Environment, StrictUndefined
+from markupsafe import Markup
 from PIL import Image, ImageDraw
 
 from redacto.corpus.schema import CorpusDocument
@@ -33,6 +35,7 @@ from redacto.evaluation.tables import (
 MAX_CROPS = 12
 CROP_WIDTH = 420
 WORST_DOCUMENTS = 15
+_TEMPLATE = "report.html.j2"
 
 _CSS = """
 body{font-family:system-ui,sans-serif;margin:2rem;color:#222;max-width:1400px}
@@ -166,35 +169,42 @@ def _html(
     documents: Sequence[CorpusDocument],
     cache_dir: Path,
 ) -> str:
+    """The page, from `report.html.j2`: every value escaped, the plots' own SVG kept."""
     from redacto.evaluation.plots import summary_plots
 
-    plots = "".join(f"<figure>{svg}</figure>" for svg in summary_plots(summary))
-    crops = _crops_html(results, documents, cache_dir)
-    body = [
-        f"<h1>{html.escape(_title(summary))}</h1>",
-        f"<p>{html.escape(_config_line(summary).replace('`', ''))}</p>",
-        f"<div class='plots'>{plots}</div>",
-        *(table.html() for table in tables),
-    ]
-    if crops:
-        body += ["<h2>Image-mode misses: before / after</h2>", crops]
-    return (
-        "<!doctype html><html><head><meta charset='utf-8'>"
-        f"<title>{html.escape(_title(summary))}</title><style>{_CSS}</style></head>"
-        f"<body>{''.join(body)}</body></html>\n"
+    source = files("redacto.evaluation").joinpath(_TEMPLATE).read_text(encoding="utf-8")
+    environment = Environment(
+        autoescape=True, undefined=StrictUndefined, keep_trailing_newline=True
+    )
+    return environment.from_string(source).render(
+        title=_title(summary),
+        config_line=_config_line(summary).replace("`", ""),
+        css=Markup(_CSS),
+        plots=[Markup(svg) for svg in summary_plots(summary)],
+        tables=tables,
+        crops=_crops(results, documents, cache_dir),
     )
 
 
-def _crops_html(
+@dataclass(frozen=True)
+class _Crop:
+    """One image-mode miss: the page around it before and after redaction, inline JPEGs."""
+
+    before: str
+    after: str
+    caption: str
+
+
+def _crops(
     results: Sequence[DocumentResult], documents: Sequence[CorpusDocument], cache_dir: Path
-) -> str:
+) -> list[_Crop]:
     """Before/after crops around leaked words and preserve violations (image mode only)."""
     by_id = {d.id: d for d in documents}
-    pieces: list[str] = []
+    crops: list[_Crop] = []
     image_results = [r for r in results if r.mode is Mode.IMAGE and r.score.misses]
     image_results.sort(key=lambda r: r.score.tally.protected_words - r.score.tally.pii_words)
     for result in image_results:
-        if len(pieces) >= MAX_CROPS:
+        if len(crops) >= MAX_CROPS:
             break
         leaks = [m for m in result.score.misses if m.kind == "leak" and m.word_index is not None]
         if not leaks:
@@ -210,11 +220,8 @@ def _crops_html(
             f"{result.document_id}: {miss.label} “{word.text}” left readable "
             f"({100 * (miss.coverage or 0):.0f} % covered)"
         )
-        pieces.append(
-            f"<div class='crop'><div class='pair'>{_figure(before, 'before')}"
-            f"{_figure(after, 'after')}</div>{html.escape(caption)}</div>"
-        )
-    return "".join(pieces)
+        crops.append(_Crop(_jpeg(before), _jpeg(after), caption))
+    return crops
 
 
 def _before_after(
@@ -235,11 +242,6 @@ def _before_after(
         draw.rectangle(predicted.box.as_list(), fill="black")
     draw.rectangle([x0 - 2, y0 - 2, x1 + 2, y1 + 2], outline="red", width=3)
     return before, redacted.crop(region)
-
-
-def _figure(image: Image.Image, caption: str) -> str:
-    image_tag = f"<img alt='{caption}' src='{_jpeg(image)}'>"
-    return f"<figure>{image_tag}<figcaption>{caption}</figcaption></figure>"
 
 
 def _jpeg(image: Image.Image) -> str:

@@ -5,7 +5,6 @@ Keeping the numbers in one place means `report.md` and `report.html` can never d
 
 from __future__ import annotations
 
-import html
 from dataclasses import dataclass
 
 from redacto.evaluation.results import RunSummary
@@ -30,18 +29,6 @@ class Table:
         lines.append("|" + "|".join("---" for _ in self.header) + "|")
         lines += ["| " + " | ".join(row) + " |" for row in self.rows]
         return "\n".join(lines) + "\n"
-
-    def html(self) -> str:
-        head = "".join(f"<th>{html.escape(cell)}</th>" for cell in self.header)
-        body = "".join(
-            "<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in row) + "</tr>"
-            for row in self.rows
-        )
-        note = f"<p class='note'>{html.escape(self.note)}</p>" if self.note else ""
-        return (
-            f"<h3>{html.escape(self.title)}</h3>{note}"
-            f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
-        )
 
 
 def pct(value: float | None) -> str:
