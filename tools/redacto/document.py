@@ -6,6 +6,7 @@ loose dict. They mirror the Kotlin data classes in `android/core` field for fiel
 
 from __future__ import annotations
 
+import re
 from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field, FiniteFloat, model_validator
@@ -145,6 +146,12 @@ class Document(Frozen):
         if self.mode is Mode.TEXT:
             return self.text
         return " ".join(element.text for element in self.elements)
+
+
+PLACEHOLDER_PATTERN = re.compile(r"\[([A-Z][A-Z0-9]*)_(\d+)\]")
+"""`[NAME_1]`, what a redacted value becomes in text: the one grammar for placeholders (the
+redact step writes and reads them, prompt examples are checked against it). Labels are
+single upper-case words (prompts/labels.yaml), so this is exact."""
 
 
 class Span(Frozen):

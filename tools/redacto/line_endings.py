@@ -15,7 +15,7 @@ import bisect
 import re
 from dataclasses import dataclass
 
-from redacto.pipeline.parsing import PLACEHOLDER_PATTERN
+from redacto.document import PLACEHOLDER_PATTERN
 
 _BREAK = re.compile(r"\r\n|\r|\n")
 

@@ -13,7 +13,7 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
-from redacto.document import Category
+from redacto.document import PLACEHOLDER_PATTERN, Category
 from redacto.report import RejectReason, Verdict
 
 
@@ -40,9 +40,6 @@ class TextItem:
     label: str
     value: str
 
-
-PLACEHOLDER_PATTERN = re.compile(r"\[([A-Z][A-Z0-9]*)_(\d+)\]")
-"""`[NAME_1]`: labels are single upper-case words (prompts/labels.yaml), so this is exact."""
 
 _BULLET = re.compile(r"^\s*(?:[-*•]\s+)?")
 _INDEX_LINE = re.compile(

@@ -10,7 +10,6 @@ text, so an example can never teach the model to "correct" what it copies.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -18,13 +17,12 @@ from typing import TYPE_CHECKING
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from redacto.document import Category, Mode, Step
+from redacto.document import PLACEHOLDER_PATTERN, Category, Mode, Step
 
 if TYPE_CHECKING:
     from redacto.prompts.library import LabelVocabulary
 
 _EDGE_PUNCTUATION = ".,;:!?()\"'"
-_PLACEHOLDER = re.compile(r"\[([A-Z]+)_(\d+)\]")
 
 
 class _Strict(BaseModel):
@@ -146,7 +144,7 @@ def _check(examples: ExampleSet, labels: LabelVocabulary) -> None:
         _check_items(example.id, example.text, example.items, labels)
     for judged in examples.validate_:
         _check_items(judged.id, judged.text, judged.missed, labels)
-        for match in _PLACEHOLDER.finditer(judged.text):
+        for match in PLACEHOLDER_PATTERN.finditer(judged.text):
             if match.group(1) not in labels:
                 raise ValueError(f"{judged.id}: unknown placeholder {match.group(0)}")
     for rewrite in examples.redact:
@@ -155,7 +153,7 @@ def _check(examples: ExampleSet, labels: LabelVocabulary) -> None:
         for item in rewrite.detections:
             if item.label not in labels:
                 raise ValueError(f"{rewrite.id}: unknown label {item.label}")
-            if not _PLACEHOLDER.search(rewrite.output) or item.value in rewrite.output:
+            if not PLACEHOLDER_PATTERN.search(rewrite.output) or item.value in rewrite.output:
                 raise ValueError(f"{rewrite.id}: output still shows {item.label} value")
 
 
