@@ -71,6 +71,9 @@ class Status(StrEnum):
 
 
 class Frozen(BaseModel):
+    """The one strict base for typed values: immutable, and unknown fields are an error
+    (a misspelt key in a manifest, a report or a suite file fails loudly)."""
+
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 

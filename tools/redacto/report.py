@@ -9,7 +9,7 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from redacto.document import Box, Category, Detection, Mode, Status, Step
+from redacto.document import Box, Category, Detection, Frozen, Mode, Status, Step
 
 REPORT_VERSION = 1
 
@@ -65,11 +65,9 @@ class ParseError(BaseModel):
     reason: RejectReason
 
 
-class ModelIdentity(BaseModel):
+class ModelIdentity(Frozen):
     """Which model answered: what an engine says of itself, and what every report records,
     so a result can be traced to a file (the engine's URI, the file name, its sha256)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     uri: str
     name: str

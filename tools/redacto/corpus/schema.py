@@ -12,7 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from redacto.document import Box, Category
+from redacto.document import Box, Category, Frozen
 
 Split = Literal["train", "test", "hard"]
 
@@ -59,11 +59,7 @@ PRESERVE_KINDS = frozenset(
 )
 
 
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class GoldSpan(_Frozen):
+class GoldSpan(Frozen):
     """A PII span: `text[start:end]` must be redacted; `label` is from prompts/labels.yaml."""
 
     start: int = Field(ge=0)
@@ -71,7 +67,7 @@ class GoldSpan(_Frozen):
     label: str
 
 
-class PreserveSpan(_Frozen):
+class PreserveSpan(Frozen):
     """Text that must stay readable (a diagnosis, a dollar amount, an officer's name…)."""
 
     start: int = Field(ge=0)
@@ -79,7 +75,7 @@ class PreserveSpan(_Frozen):
     kind: str
 
 
-class CorpusDocument(_Frozen):
+class CorpusDocument(Frozen):
     """One labelled document. Gold spans are exact by construction and never overlap."""
 
     id: str
@@ -111,7 +107,7 @@ class CorpusDocument(_Frozen):
         return self.text[span.start : span.end]
 
 
-class GoldWord(_Frozen):
+class GoldWord(Frozen):
     """One rendered word: its characters in the text and its box on the final image."""
 
     index: int = Field(ge=0)

@@ -12,21 +12,18 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict
-
 from redacto.corpus.generate import GENERATOR_VERSION, generate_suite
 from redacto.corpus.hard import hard_suite
 from redacto.corpus.schema import CorpusDocument
+from redacto.document import Frozen
 from redacto.resources import SOURCE_ROOT
 
 SUITES_DIR = SOURCE_ROOT / "eval" / "suites"
 RENDER_CACHE_DIR = SOURCE_ROOT / ".cache" / "corpus"
 
 
-class SuiteRecipe(BaseModel):
+class SuiteRecipe(Frozen):
     """How a suite is made: generated from a seed, or the hand-written hard set."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     name: str
     seed: int | None = None
@@ -54,17 +51,13 @@ RECIPES: dict[str, SuiteRecipe] = {
 }
 
 
-class DocumentChecksum(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
+class DocumentChecksum(Frozen):
     id: str
     sha256: str
 
 
-class SuiteManifest(BaseModel):
+class SuiteManifest(Frozen):
     """What `<name>.manifest.json` holds."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     suite: str
     recipe: SuiteRecipe

@@ -13,7 +13,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from redacto.document import Mode
+from redacto.document import Frozen, Mode
 from redacto.evaluation.results import DocumentResult, read_results, read_summary
 from redacto.evaluation.summary import ModeSummary
 
@@ -48,9 +48,7 @@ _METRICS: dict[str, tuple[Callable[[ModeSummary], float | None], bool]] = {
 _TOLERANCE = 1e-9
 
 
-class MetricChange(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
+class MetricChange(Frozen):
     mode: Mode
     metric: str
     a: float | None
@@ -58,10 +56,8 @@ class MetricChange(BaseModel):
     verdict: Verdict
 
 
-class DocumentChange(BaseModel):
+class DocumentChange(Frozen):
     """One document whose leaks, over-redactions or preserve violations changed."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     document_id: str
     mode: Mode

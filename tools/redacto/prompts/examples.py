@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import Field, ValidationError, field_validator
 
-from redacto.document import PLACEHOLDER_PATTERN, Category, Mode, Step
+from redacto.document import PLACEHOLDER_PATTERN, Category, Frozen, Mode, Step
 
 if TYPE_CHECKING:
     from redacto.prompts.library import LabelVocabulary
@@ -25,11 +25,7 @@ if TYPE_CHECKING:
 _EDGE_PUNCTUATION = ".,;:!?()\"'"
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class Item(_Strict):
+class Item(Frozen):
     """One labelled value, written in YAML as a one-key mapping `{NAME: Lisa}`."""
 
     label: str
@@ -49,7 +45,7 @@ def _items(value: object) -> object:
     return parsed
 
 
-class _Example(_Strict):
+class _Example(Frozen):
     id: str = Field(pattern=r"^[a-z0-9-]+$")
     text: str = Field(min_length=1)
     why: str = ""
@@ -98,7 +94,7 @@ class RenderedExample:
     detections: str = ""
 
 
-class ExampleSet(_Strict):
+class ExampleSet(Frozen):
     """All examples of one file, one section per step."""
 
     classify: tuple[ClassifyExample, ...] = ()

@@ -17,9 +17,9 @@ from typing import Literal
 
 import jinja2
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import Field, ValidationError, field_validator
 
-from redacto.document import Category, Mode, Step
+from redacto.document import Category, Frozen, Mode, Step
 from redacto.prompts.examples import ExampleSet, load_examples
 
 OutputFormat = Literal[
@@ -71,11 +71,7 @@ def default_prompts_dir() -> Path:
     return shipped_dir("prompts")
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class Label(_Strict):
+class Label(Frozen):
     """One entry of the vocabulary: its name, full definition and the prompt hint."""
 
     name: str
@@ -111,7 +107,7 @@ class LabelVocabulary:
             raise KeyError(f"unknown label {name!r}; known: {', '.join(self.names)}") from None
 
 
-class CategoryRules(_Strict):
+class CategoryRules(Frozen):
     """What one category redacts and preserves (`prompts/categories.yaml`)."""
 
     category: Category
@@ -123,7 +119,7 @@ class CategoryRules(_Strict):
     preserve: tuple[str, ...] = Field(min_length=1)
 
 
-class FrontMatter(_Strict):
+class FrontMatter(Frozen):
     """The header every prompt file carries."""
 
     name: str = Field(pattern=r"^[a-z_]+(\.[a-z_]+)?$")

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import Field, ValidationError
 
-from redacto.document import Category
+from redacto.document import Category, Frozen
 from redacto.resources import shipped_dir
 from redacto.rules.validators import LIST_VALIDATORS, VALIDATORS, Validator
 
@@ -30,18 +30,14 @@ class RulesConfigError(ValueError):
     """A rules YAML file, or the label vocabulary it refers to, is malformed."""
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class ContextSpec(_Strict):
+class ContextSpec(Frozen):
     """Phrases that must appear among the `window` words before a match."""
 
     words: tuple[str, ...] = Field(min_length=1)
     window: int = Field(default=4, ge=1, le=20)
 
 
-class PatternSpec(_Strict):
+class PatternSpec(Frozen):
     """One regular expression of a recognizer, as written in the YAML."""
 
     name: str
@@ -50,7 +46,7 @@ class PatternSpec(_Strict):
     needs_context: bool = False
 
 
-class RecognizerSpec(_Strict):
+class RecognizerSpec(Frozen):
     label: str
     description: str
     validator: str | None = None
@@ -90,7 +86,7 @@ class Recognizer:
     context_phrases: tuple[tuple[str, ...], ...] = ()
 
 
-class PreserveRule(_Strict):
+class PreserveRule(Frozen):
     """Keeps a recognizer's match readable when its digits fully match `digits`."""
 
     recognizer: str
@@ -104,7 +100,7 @@ class PreserveRule(_Strict):
         return re.fullmatch(self.digits, only_digits, REGEX_FLAGS) is not None
 
 
-class CategoryRuleSet(_Strict):
+class CategoryRuleSet(Frozen):
     """The recognizers a category runs (in priority order) and what it preserves."""
 
     category: Category

@@ -28,10 +28,18 @@ import zlib
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict
-
 from redacto.corpus import RENDER_CACHE_DIR, CorpusDocument, GoldWord, render_page
-from redacto.document import Category, Detection, Document, Element, Mode, Source, Span, Step
+from redacto.document import (
+    Category,
+    Detection,
+    Document,
+    Element,
+    Frozen,
+    Mode,
+    Source,
+    Span,
+    Step,
+)
 from redacto.engines.scripted import ScriptedEngine
 from redacto.pipeline.chunking import (
     TextChunk,
@@ -61,10 +69,8 @@ LEAVE_EVERY = 3
 ValueKey = Callable[[Detection], str]
 
 
-class TrainingExample(BaseModel):
+class TrainingExample(Frozen):
     """One model call of the pipeline and the answer it should get."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     id: str
     """`<document id>/<step>-<mode>[-chunk N][-pass|-fail|-fail-one]`: unique and stable."""

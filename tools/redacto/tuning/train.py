@@ -22,8 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel
 
+from redacto.document import Frozen
 from redacto.tuning.dataset import TrainingExample
 
 if TYPE_CHECKING:  # torch and peft are the `tune` extra's, imported where a run needs them
@@ -35,10 +36,8 @@ LORA_TARGETS = ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", 
 ADAPTER_FILES = ("adapter_model.safetensors", "adapter_config.json")
 
 
-class TuneSettings(BaseModel):
+class TuneSettings(Frozen):
     """The knobs of a training run (`redacto model tune`'s options), without its paths."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     max_steps: int = 300
     max_minutes: float = 30.0
