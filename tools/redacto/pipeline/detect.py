@@ -17,6 +17,7 @@ from functools import partial
 
 from redacto.document import Category, Detection, Document, Mode, Source, Step
 from redacto.pipeline.chunking import chunk_elements, chunk_text, format_elements
+from redacto.pipeline.detections import SaidInAnswer, detection_key, item_detections
 from redacto.pipeline.locator import Locator
 from redacto.pipeline.page_text import PageText
 from redacto.pipeline.parsing import (
@@ -27,33 +28,7 @@ from redacto.pipeline.parsing import (
     parse_index_line,
     parse_text_line,
 )
-from redacto.pipeline.placeholders import value_key
 from redacto.pipeline.state import ImageReading, Phase, ProgressEvent, StepContext
-
-
-def detection_key(detection: Detection) -> int | str:
-    """What makes two detections the same thing: the element (image) or the value (text)."""
-    if detection.index is not None:
-        return detection.index
-    return value_key(detection.value or "")
-
-
-def union_detections(
-    existing: list[Detection], new: list[Detection]
-) -> tuple[list[Detection], list[Detection]]:
-    """Add `new` detections not already present; returns (all, the ones added).
-
-    The first finder of an element or value keeps it (rules run first, then detect, then
-    each validate round), so nothing already detected is ever removed or relabelled.
-    """
-    seen = {detection_key(detection) for detection in existing}
-    added: list[Detection] = []
-    for detection in new:
-        key = detection_key(detection)
-        if key not in seen:
-            seen.add(key)
-            added.append(detection)
-    return [*existing, *added], added
 
 
 @dataclass
@@ -65,7 +40,7 @@ class _Findings:
     seen: set[int | str]
     found: list[Detection] = field(default_factory=list)
     chunks: int | None = None
-    kept_in_call: set[int | str] = field(default_factory=set)
+    said: SaidInAnswer = field(default_factory=SaidInAnswer)
     page: PageText | None = None
     """The page as text, when an image is read as text: where values are placed."""
     locator: Locator | None = None
@@ -108,10 +83,10 @@ class _Findings:
             if key in self.seen:
                 # Found by a rule or in an earlier chunk (a name recurs in a long text): no
                 # fault of the model's. Said twice in one answer: a duplicate.
-                said_before = said_before or key in self.kept_in_call
+                said_before = said_before or self.said.said(key)
                 continue
             self.seen.add(key)
-            self.kept_in_call.add(key)
+            self.said.add(key)
             self.found.append(detection)
             fresh.append(detection)
         if said_before and not fresh:
@@ -124,40 +99,6 @@ class _Findings:
         A near miss stays, and fails closed when the redact step cannot place it."""
         assert self.locator is not None
         return self.locator.locate(value) is None and not self.locator.near(value)
-
-
-def item_detections(
-    item: IndexItem | TextItem, source: Source, round_number: int, page: PageText | None = None
-) -> list[Detection]:
-    """The detections one named item stands for.
-
-    An index is its element; a text-mode value is itself. On a page read as text (`page`), a
-    value is every element the locator places it on, each carrying the value; a value it
-    cannot place stays a value-only detection (reported as not located, never dropped).
-    """
-    if isinstance(item, IndexItem):
-        return [Detection(label=item.label, source=source, round=round_number, index=item.index)]
-    indices = page.locate(item.value) if page is not None else ()
-    if not indices:
-        return [Detection(label=item.label, source=source, round=round_number, value=item.value)]
-    return [
-        Detection(label=item.label, source=source, round=round_number, index=i, value=item.value)
-        for i in indices
-    ]
-
-
-def item_key(item: IndexItem | TextItem) -> int | str:
-    """The `detection_key` the item's detection will have."""
-    if isinstance(item, IndexItem):
-        return item.index
-    return value_key(item.value)
-
-
-def item_line(item: IndexItem | TextItem) -> str:
-    """The canonical line for an item (`1:NAME`, `NAME: value`)."""
-    if isinstance(item, IndexItem):
-        return f"{item.index}:{item.label}"
-    return f"{item.label}: {item.value}"
 
 
 def detect(
@@ -222,7 +163,7 @@ class _ChunkCall:
 def _detect_chunk(call: _ChunkCall, findings: _Findings) -> None:
     """One fresh call for one chunk; each completed line is kept or recorded as rejected."""
     rejected: list[LineRejected] = []
-    findings.kept_in_call.clear()
+    findings.said.start()
 
     def on_line(line: str) -> None:
         for detection in findings.keep(call.parse(line), line, rejected):

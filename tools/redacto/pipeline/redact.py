@@ -20,7 +20,7 @@ from itertools import pairwise
 from redacto.document import Box, Detection, Document, Element, Mode, Span, Step
 from redacto.engines import Decoding
 from redacto.pipeline.chunking import CHUNK_SIZE, TextChunk, chunk_text
-from redacto.pipeline.detect import detection_key
+from redacto.pipeline.detections import detection_key
 from redacto.pipeline.locator import Locator, edit_distance, fuzzy_budget, is_numeric, skeleton
 from redacto.pipeline.parsing import PLACEHOLDER_PATTERN
 from redacto.pipeline.placeholders import PlaceholderBook

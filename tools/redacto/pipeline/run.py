@@ -10,7 +10,8 @@ from __future__ import annotations
 from redacto.document import Category, Detection, Document, Mode, Span, Status
 from redacto.engines import Engine, EngineError
 from redacto.pipeline.classify import Classification, classify
-from redacto.pipeline.detect import detect, union_detections
+from redacto.pipeline.detect import detect
+from redacto.pipeline.detections import union_detections
 from redacto.pipeline.parsing import Verdict
 from redacto.pipeline.policy import options_for_model
 from redacto.pipeline.redact import ImageRedaction, TextRedaction, redact_elements, redact_text

@@ -17,7 +17,13 @@ from functools import partial
 
 from redacto.document import Category, Detection, Document, Mode, Source, Step
 from redacto.pipeline.chunking import chunk_elements, chunk_text, format_elements
-from redacto.pipeline.detect import detection_key, item_detections, item_key, item_line
+from redacto.pipeline.detections import (
+    SaidInAnswer,
+    detection_key,
+    item_detections,
+    item_key,
+    item_line,
+)
 from redacto.pipeline.locator import Locator
 from redacto.pipeline.page_text import PageText, redacted_lines
 from redacto.pipeline.parsing import (
@@ -53,6 +59,8 @@ class _Judge(ABC):
     outcome: Validation = field(default_factory=Validation)
     call_start: int = 0
     """Where this call's items begin in `outcome.missed`; earlier ones came from other chunks."""
+    said: SaidInAnswer = field(default_factory=SaidInAnswer)
+    """What this call's answer has named (a second naming is a duplicate)."""
 
     def progress(self, phase: Phase, chunk: int | None = None) -> None:
         verdict = self.outcome.verdict.value if phase is Phase.END else None
@@ -83,6 +91,7 @@ class _Judge(ABC):
         verdict = VerdictParse()
         rejected: list[LineRejected] = []
         self.call_start = len(self.outcome.missed)
+        self.said.start()
 
         def on_line(line: str) -> None:
             rest = verdict.feed(line)
@@ -115,11 +124,11 @@ class _Judge(ABC):
     def _admit(self, item: IndexItem | TextItem) -> RejectReason | None:
         """Make a named item a detection, or say why it cannot be one."""
 
-    def _named_twice(self, key: int | str) -> bool:
-        """Named already in this answer."""
-        return any(
-            detection_key(missed) == key for missed in self.outcome.missed[self.call_start :]
-        )
+    def _miss(self, detections: list[Detection]) -> None:
+        """This answer names these: they join the missed items."""
+        self.outcome.missed.extend(detections)
+        for detection in detections:
+            self.said.add(detection_key(detection))
 
     def _missed_in_earlier_chunk(self, item: IndexItem | TextItem) -> bool:
         key = item_key(item)
@@ -131,15 +140,20 @@ class _Judge(ABC):
 class _ImageJudge(_Judge):
     def _admit(self, item: IndexItem | TextItem) -> RejectReason | None:
         assert isinstance(item, IndexItem)
-        if self._named_twice(item.index):
+        if self.said.said(item.index):
             return RejectReason.DUPLICATE
         if item.index in self.known:
             return RejectReason.ALREADY_REDACTED
         self.known.add(item.index)
-        self.outcome.missed.append(
-            Detection(
-                label=item.label, source=Source.VALIDATE, round=self.round_number, index=item.index
-            )
+        self._miss(
+            [
+                Detection(
+                    label=item.label,
+                    source=Source.VALIDATE,
+                    round=self.round_number,
+                    index=item.index,
+                )
+            ]
         )
         return None
 
@@ -154,7 +168,7 @@ class _TextJudge(_Judge):
         detection = Detection(
             label=item.label, source=Source.VALIDATE, round=self.round_number, value=item.value
         )
-        if self._named_twice(detection_key(detection)):
+        if self.said.said(detection_key(detection)):
             return RejectReason.DUPLICATE
         if detection_key(detection) in self.known:
             return RejectReason.ALREADY_REDACTED
@@ -168,7 +182,7 @@ class _TextJudge(_Judge):
         ):
             return RejectReason.ALREADY_REDACTED
         self.known.add(detection_key(detection))
-        self.outcome.missed.append(detection)
+        self._miss([detection])
         return None
 
 
@@ -185,11 +199,10 @@ class _PageJudge(_Judge):
             return RejectReason.NOT_IN_DOCUMENT
         fresh = [d for d in detections if d.index not in self.known]
         if not fresh:
-            this_call = {d.index for d in self.outcome.missed[self.call_start :]}
-            named_twice = any(d.index in this_call for d in detections)
+            named_twice = any(self.said.said(detection_key(d)) for d in detections)
             return RejectReason.DUPLICATE if named_twice else RejectReason.ALREADY_REDACTED
         self.known.update(d.index for d in fresh if d.index is not None)
-        self.outcome.missed.extend(fresh)
+        self._miss(fresh)
         return None
 
     def _missed_in_earlier_chunk(self, item: IndexItem | TextItem) -> bool:
