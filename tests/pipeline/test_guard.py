@@ -8,7 +8,7 @@ from redacto.document import Box, Document, Element, Status, Step
 from redacto.engines import Decoding, Reply, ReplyStats
 from redacto.engines.scripted import ScriptedEngine
 from redacto.pipeline import PipelineOptions, run_pipeline
-from redacto.pipeline.guard import MAX_LINE_CHARS, MAX_WASTED_LINES, LineWatch
+from redacto.pipeline.guard import MAX_LINE_CHARS, MAX_WASTED_LINES, LineSplitter, LineWatch
 from redacto.pipeline.parsing import LineRejected, RejectReason
 
 NO_RULES = PipelineOptions(rules=False)
@@ -143,3 +143,29 @@ def test_a_validator_pass_followed_by_an_over_long_line_never_stands(prompts, ne
     report = run_pipeline(page(), engine, prompts, options=NO_RULES).report
     assert report.status is Status.NEEDS_REVIEW
     assert report.validator_verdict == "FAIL"
+
+
+@pytest.mark.parametrize(
+    ("pieces", "lines"),
+    [
+        (["1:NAME\n2:DATE\n"], ["1:NAME", "2:DATE"]),
+        (["1:NA", "ME\n2:", "DATE"], ["1:NAME", "2:DATE"]),
+        (["PASS"], ["PASS"]),
+        (["\n\nFAIL\n"], ["", "", "FAIL"]),
+        ([""], []),
+    ],
+)
+def test_line_splitter_acts_on_each_completed_line(pieces, lines):
+    seen: list[str] = []
+    splitter = LineSplitter(on_line=seen.append)
+    for piece in pieces:
+        splitter.feed(piece)
+    splitter.finish()
+    assert seen == lines
+
+
+def test_line_splitter_emits_a_line_before_the_stream_ends():
+    seen: list[str] = []
+    splitter = LineSplitter(on_line=seen.append)
+    splitter.feed("1:NAME\n2:")
+    assert seen == ["1:NAME"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Self
 
@@ -94,29 +94,3 @@ class Engine(ABC):
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-@dataclass
-class LineSplitter:
-    """Turns a stream of text pieces into complete lines, acting on each as soon as it ends.
-
-    Detect and validate use this so boxes can be drawn while the model is still talking.
-    """
-
-    on_line: Callable[[str], None]
-    _pending: list[str] = field(default_factory=list)
-
-    def feed(self, piece: str) -> None:
-        *complete, rest = piece.split("\n")
-        for part in complete:
-            self._pending.append(part)
-            self.on_line("".join(self._pending))
-            self._pending.clear()
-        if rest:
-            self._pending.append(rest)
-
-    def finish(self) -> None:
-        """Flush a last line that had no newline."""
-        if self._pending:
-            self.on_line("".join(self._pending))
-            self._pending.clear()

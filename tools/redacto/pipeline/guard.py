@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from redacto.engines import Decoding, LineSplitter
+from redacto.engines import Decoding
 from redacto.pipeline.parsing import LineRejected, RejectReason, is_nothing
 
 MAX_WASTED_LINES = 12
@@ -28,6 +28,33 @@ MAX_LINE_CHARS = 400
 text-mode `LABEL: value` line holds one identifier, not a paragraph."""
 
 WASTED = frozenset({RejectReason.JUNK, RejectReason.DUPLICATE})
+
+
+@dataclass
+class LineSplitter:
+    """Turns a stream of text pieces into complete lines, acting on each as soon as it ends.
+
+    `LineWatch` reads every reply through one, so detect and validate act on each line (and
+    boxes are drawn) while the model is still talking.
+    """
+
+    on_line: Callable[[str], None]
+    _pending: list[str] = field(default_factory=list)
+
+    def feed(self, piece: str) -> None:
+        *complete, rest = piece.split("\n")
+        for part in complete:
+            self._pending.append(part)
+            self.on_line("".join(self._pending))
+            self._pending.clear()
+        if rest:
+            self._pending.append(rest)
+
+    def finish(self) -> None:
+        """Flush a last line that had no newline."""
+        if self._pending:
+            self.on_line("".join(self._pending))
+            self._pending.clear()
 
 
 @dataclass

@@ -84,3 +84,35 @@ class LineWatch(
         }
     }
 }
+
+/**
+ * Turns a stream of text pieces into complete lines, acting on each as soon as it ends.
+ * [LineWatch] reads every reply through one, so detect and validate act on each line (and
+ * boxes are drawn) while the model is still talking.
+ */
+class LineSplitter(
+    private val onLine: (String) -> Unit,
+) {
+    private val pending = StringBuilder()
+
+    fun feed(piece: String) {
+        var start = 0
+        while (true) {
+            val newline = piece.indexOf('\n', start)
+            if (newline < 0) break
+            pending.append(piece, start, newline)
+            onLine(pending.toString())
+            pending.setLength(0)
+            start = newline + 1
+        }
+        pending.append(piece, start, piece.length)
+    }
+
+    /** Flushes a last line that had no newline. */
+    fun finish() {
+        if (pending.isNotEmpty()) {
+            onLine(pending.toString())
+            pending.setLength(0)
+        }
+    }
+}

@@ -100,34 +100,3 @@ suspend fun collectReply(
     val ttft = firstPieceAt?.let { (it - started) / 1e6 }
     return Reply(text.toString(), ReplyStats(ms = ms, ttftMs = ttft, stopped = stopped))
 }
-
-/**
- * Turns a stream of text pieces into complete lines, acting on each as soon as it ends.
- * Detect and validate use this so boxes can be drawn while the model is still talking.
- */
-class LineSplitter(
-    private val onLine: (String) -> Unit,
-) {
-    private val pending = StringBuilder()
-
-    fun feed(piece: String) {
-        var start = 0
-        while (true) {
-            val newline = piece.indexOf('\n', start)
-            if (newline < 0) break
-            pending.append(piece, start, newline)
-            onLine(pending.toString())
-            pending.setLength(0)
-            start = newline + 1
-        }
-        pending.append(piece, start, piece.length)
-    }
-
-    /** Flushes a last line that had no newline. */
-    fun finish() {
-        if (pending.isNotEmpty()) {
-            onLine(pending.toString())
-            pending.setLength(0)
-        }
-    }
-}
