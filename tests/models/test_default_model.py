@@ -1,5 +1,6 @@
 """The embedded default through `litertlm:` (runs where it has been built:
-`redacto model build redacto-270m`, ≈ 8 min — too slow to build on every CI run).
+`redacto model build redacto-270m`, minutes of CPU — README's quick start gives the measured
+time — too slow to build on every CI run).
 
 These tests check the plumbing (prompt shape, system message, determinism), not the
 quality of the answers: the eval suite measures that (`docs/tuning.md`).

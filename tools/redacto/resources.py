@@ -60,3 +60,19 @@ def in_checkout(relative: str | Path) -> Path:
             "package: run it from a checkout, or say where with --out"
         )
     return root / relative
+
+
+def portable(uri: str) -> str:
+    """An engine URI (or a path) as a report keeps it: a file inside the checkout relative
+    to it (`litertlm:build/models/…`), so a committed report names no machine's folders.
+    Anything else is left as it is."""
+    root = checkout_root()
+    if root is None:
+        return uri
+    scheme, sep, rest = uri.partition(":")
+    target = rest if sep and scheme.isidentifier() else uri
+    path = Path(target)
+    if not path.is_absolute() or not path.is_relative_to(root):
+        return uri
+    relative = str(path.relative_to(root))
+    return f"{scheme}:{relative}" if target is rest else relative

@@ -151,6 +151,7 @@ def run_command(
     """Run the pipeline over a suite; rerunning into the same --out resumes."""
     from redacto.evaluation.pipeline_system import PipelineSystem
     from redacto.models import ModelError, resolve_model
+    from redacto.resources import portable
 
     try:
         model = resolve_model(model)
@@ -160,7 +161,7 @@ def run_command(
     config = RunConfig(
         suite=suite,
         split=split,
-        system=model,
+        system=portable(model),  # no machine's folders in a committed baseline
         modes=_modes(mode),
         ocr=ocr.value,
         rules=rules,

@@ -28,6 +28,7 @@ from redacto.pipeline.policy import options_for_model
 from redacto.pipeline.state import MAX_ROUNDS
 from redacto.prompts import PromptLibrary
 from redacto.redact_file import REDACTED_TEXT, redact_file
+from redacto.resources import portable
 
 _WORD = re.compile(r"\S+")
 
@@ -63,7 +64,7 @@ class PipelineSystem:
         image_reading = applied.image_reading or ImageReading.INDEXED
         rounds = "" if max_rounds == MAX_ROUNDS else f"; at most {max_rounds} round(s)"
         self.identity = (
-            f"{identity.name}{sha} ({engine_uri}); rules {'on' if rules else 'off'}; "
+            f"{identity.name}{sha} ({portable(engine_uri)}); rules {'on' if rules else 'off'}; "
             f"image read as {image_reading.value}{given}{untrusted}{no_redact_call}{rounds}"
         )
 

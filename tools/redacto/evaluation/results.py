@@ -54,8 +54,14 @@ class RunConfig(Frozen):
     """Redact+validate rounds at most (`PipelineOptions.max_rounds`)."""
 
     def same_work(self, other: RunConfig) -> bool:
-        """True when `other` asks for the same predictions (the limit may grow on resume)."""
-        return self.model_copy(update={"limit": None}) == other.model_copy(update={"limit": None})
+        """True when `other` asks for the same predictions (the limit may grow on resume; a
+        run recorded with the model's absolute path is the same as its `portable` form)."""
+        from redacto.resources import portable
+
+        def work(config: RunConfig) -> RunConfig:
+            return config.model_copy(update={"limit": None, "system": portable(config.system)})
+
+        return work(self) == work(other)
 
 
 class RunInfo(BaseModel):
