@@ -15,8 +15,9 @@ ruff format --check tools tests scripts
 say "mypy (tools/redacto and scripts, [tool.mypy] in pyproject.toml)"
 mypy
 
-say "generated Kotlin prompts and model trust are up to date"
+say "generated Kotlin prompts, rules and model trust are up to date"
 redacto prompts kotlin --check
+redacto rules kotlin --check
 redacto model kotlin --check
 
 say "Python tests"

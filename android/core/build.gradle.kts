@@ -28,14 +28,6 @@ sourceSets {
     }
 }
 
-// The rule files are shared with Python; the core reads them as resources.
-tasks.processResources {
-    from(repositoryRoot.resolve("tools/redacto/rules")) {
-        include("*.yaml")
-        into("dev/redacto/core/rules")
-    }
-}
-
 tasks.test {
     useJUnitPlatform()
     systemProperty("redacto.vectors", repositoryRoot.resolve("tests/vectors").absolutePath)

@@ -28,9 +28,6 @@ mkdir -p "$out/test-classes"
 
 coroutines=$lib/kotlinx-coroutines-core-jvm.jar
 "$kotlinc" -jvm-target 17 -cp "$coroutines" -d "$out/core.jar" "$core/src/main/kotlin"
-# The rule files are shared with Python; the core reads them as resources (as in Gradle).
-mkdir -p "$out/resources/dev/redacto/core/rules"
-cp "$root"/tools/redacto/rules/*.yaml "$out/resources/dev/redacto/core/rules/"
 "$kotlinc" -jvm-target 17 -Xfriend-paths="$out/core.jar" \
   -cp "$out/core.jar:$coroutines:$junit:$gson" \
   -d "$out/test-classes" "$core/src/test/kotlin"
@@ -38,6 +35,6 @@ cp "$root"/tools/redacto/rules/*.yaml "$out/resources/dev/redacto/core/rules/"
 java -XX:+UseSerialGC -Dredacto.vectors="$root/tests/vectors" \
   -jar "$junit" \
   --disable-banner --details=summary --details-theme=ascii \
-  -cp "$out/test-classes:$out/core.jar:$out/resources:$lib/kotlin-stdlib.jar:$coroutines:$gson" \
+  -cp "$out/test-classes:$out/core.jar:$lib/kotlin-stdlib.jar:$coroutines:$gson" \
   --scan-classpath "$out/test-classes" \
   --fail-if-no-tests

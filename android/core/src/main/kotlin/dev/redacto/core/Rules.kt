@@ -12,8 +12,9 @@ import java.util.regex.Pattern
  * never uses them to remove one.
  *
  * The recognizers are data: the very files Python reads (`tools/redacto/rules/recognizers.yaml`
- * and `categories.yaml`), packaged as resources under `dev/redacto/core/rules/`. Mirrors
- * `redacto.rules`; tests/vectors/rules holds the shared golden vectors.
+ * and `categories.yaml`), compiled in as [RuleFiles] by `redacto rules kotlin` (as the prompts
+ * are) and checked here at load. Mirrors `redacto.rules`; tests/vectors/rules holds the
+ * shared golden vectors.
  */
 object Rules {
     /** The catalog shipped with the core (loaded once, checked at load). */
@@ -166,27 +167,20 @@ class RuleCatalog(
     val categories: Map<Category, CategoryRuleSet>,
 ) {
     companion object {
-        const val RESOURCE_DIR = "dev/redacto/core/rules"
+        /** The compiled-in catalog ([RuleFiles]), checked against the prompt vocabulary's labels. */
+        fun load(): RuleCatalog = build(RuleFiles.RECOGNIZERS, RuleFiles.CATEGORIES, PipelinePrompts.LABELS.map { it.name }.toSet())
 
-        /** The catalog from the core's resources, checked against the prompt vocabulary's labels. */
-        fun load(): RuleCatalog {
-            fun resource(name: String): String =
-                RuleCatalog::class.java.classLoader
-                    .getResourceAsStream(
-                        "$RESOURCE_DIR/$name",
-                    )?.use { it.readBytes().toString(Charsets.UTF_8) }
-                    ?: throw RulesConfigException("missing resource $RESOURCE_DIR/$name (packaged from tools/redacto/rules/)")
-            return parse(resource("recognizers.yaml"), resource("categories.yaml"), PipelinePrompts.LABELS.map { it.name }.toSet())
-        }
-
-        /** Parses and checks both files; every problem names the file and the entry. */
-        fun parse(
-            recognizersYaml: String,
-            categoriesYaml: String,
+        /**
+         * Checks both files' data (as a YAML reader gives it: mappings, lists, text, [Long],
+         * booleans) and builds the catalog; every problem names the file and the entry.
+         */
+        fun build(
+            recognizersFile: Map<String, Any?>,
+            categoriesFile: Map<String, Any?>,
             labels: Set<String>,
         ): RuleCatalog {
-            val recognizers = RuleCatalogParser.recognizers(recognizersYaml, labels)
-            return RuleCatalog(recognizers, RuleCatalogParser.categories(categoriesYaml, recognizers))
+            val recognizers = RuleCatalogParser.recognizers(recognizersFile, labels)
+            return RuleCatalog(recognizers, RuleCatalogParser.categories(categoriesFile, recognizers))
         }
     }
 }
@@ -252,24 +246,21 @@ private object RuleCatalogParser {
     }
 
     private fun top(
-        text: String,
+        root: Map<String, Any?>,
         file: String,
         key: String,
-    ): Map<String, Any?> {
-        val root = mapping(MiniYaml.parse(text, file), file)
-        return mapping(root[key] ?: throw RulesConfigException("$file: expected a mapping under '$key:'"), "$file: $key")
-    }
+    ): Map<String, Any?> = mapping(root[key] ?: throw RulesConfigException("$file: expected a mapping under '$key:'"), "$file: $key")
 
     private val RECOGNIZER_KEYS =
         setOf("label", "description", "validator", "needs_context", "context", "patterns", "patterns_from", "lists")
     private val PATTERN_KEYS = setOf("name", "regex", "validator", "needs_context")
 
     fun recognizers(
-        text: String,
+        file: Map<String, Any?>,
         labels: Set<String>,
     ): Map<String, Recognizer> {
         val specs = LinkedHashMap<String, Entry>()
-        for ((name, value) in top(text, RECOGNIZERS, "recognizers")) {
+        for ((name, value) in top(file, RECOGNIZERS, "recognizers")) {
             val spec = Entry("$RECOGNIZERS: recognizer $name", mapping(value, name), RECOGNIZER_KEYS)
             val label = spec.string("label")
             if (label !in labels) throw RulesConfigException("$RECOGNIZERS: recognizer $name: label '$label' is not in prompts/labels.yaml")
@@ -345,12 +336,12 @@ private object RuleCatalogParser {
     }
 
     fun categories(
-        text: String,
+        file: Map<String, Any?>,
         recognizers: Map<String, Recognizer>,
     ): Map<Category, CategoryRuleSet> {
         val priority = recognizers.keys.withIndex().associate { (position, name) -> name to position }
         val ruleSets = LinkedHashMap<Category, CategoryRuleSet>()
-        for ((name, value) in top(text, CATEGORIES, "categories")) {
+        for ((name, value) in top(file, CATEGORIES, "categories")) {
             val where = "$CATEGORIES: category $name"
             val category = Category.fromLabel(name) ?: throw RulesConfigException("$where: unknown category")
             val entry = Entry(where, mapping(value, where), setOf("recognizers", "preserve"))

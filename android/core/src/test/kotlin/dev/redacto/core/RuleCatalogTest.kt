@@ -8,35 +8,42 @@ import org.junit.jupiter.api.Test
 
 /** Word lists in recognizers.yaml drive their validator; bad lists fail at load (as tests/rules/test_rule_catalog.py). */
 class RuleCatalogTest {
-    private val urlLists =
+    private val urlLists: Map<String, Any?> =
         mapOf(
-            "profile_hosts" to "[Example.ORG]", // compared lower-cased, like the URL's host
-            "non_profile_paths" to "[about]",
-            "personal_segments" to "[staff]",
-            "personal_query_keys" to "[who]",
+            "profile_hosts" to listOf("Example.ORG"), // compared lower-cased, like the URL's host
+            "non_profile_paths" to listOf("about"),
+            "personal_segments" to listOf("staff"),
+            "personal_query_keys" to listOf("who"),
         )
 
-    /** A one-recognizer file: recognizer `a` with [validator] and, when given, [lists] (name to YAML value). */
-    private fun recognizersYaml(
+    /** A one-recognizer file, as data: recognizer `a` with [validator] and, when given, [lists]. */
+    private fun recognizersFile(
         validator: String = "personal_url",
-        lists: Map<String, String>? = urlLists,
-    ): String {
-        val listLines = lists?.let { listOf("    lists:") + it.map { (name, value) -> "      $name: $value" } }.orEmpty()
-        return (
-            listOf("recognizers:", "  a:", "    label: ID", "    description: d", "    validator: $validator") +
-                listLines +
-                listOf("    patterns:", "      - name: p", "        regex: '[^ ]+'")
-        ).joinToString("\n")
+        lists: Map<String, Any?>? = urlLists,
+    ): Map<String, Any?> {
+        val spec =
+            mapOf(
+                "label" to "ID",
+                "description" to "d",
+                "validator" to validator,
+                "patterns" to listOf(mapOf("name" to "p", "regex" to "[^ ]+")),
+            ) + (if (lists != null) mapOf("lists" to lists) else emptyMap())
+        return mapOf("recognizers" to mapOf("a" to spec))
     }
 
-    private val categoriesYaml =
-        (listOf("categories:") + Category.entries.flatMap { listOf("  ${it.label}:", "    recognizers: [a]") }).joinToString("\n")
+    private val categoriesFile: Map<String, Any?> =
+        mapOf("categories" to Category.entries.associate { it.label to mapOf("recognizers" to listOf("a")) })
 
-    private fun load(recognizersYaml: String): RuleCatalog = RuleCatalog.parse(recognizersYaml, categoriesYaml, setOf("ID"))
+    private fun load(recognizersFile: Map<String, Any?>): RuleCatalog = RuleCatalog.build(recognizersFile, categoriesFile, setOf("ID"))
+
+    @Test
+    fun `the compiled-in rule files load and name every category`() {
+        assertEquals(Category.entries.toSet(), Rules.catalog.categories.keys)
+    }
 
     @Test
     fun `personal_url judges by the lists in the yaml`() {
-        val recognizer = load(recognizersYaml()).recognizers.getValue("a")
+        val recognizer = load(recognizersFile()).recognizers.getValue("a")
         val validator = checkNotNull(recognizer.patterns[0].validator)
         for (url in listOf("https://example.org/jane", "x.test/Staff/bob", "https://x.test/page?WHO=1")) {
             assertEquals(url, validator(url), url)
@@ -50,15 +57,15 @@ class RuleCatalogTest {
     fun `bad word lists fail with a clear message`() {
         val cases =
             listOf(
-                recognizersYaml(lists = null) to "needs `lists:`",
-                recognizersYaml(lists = urlLists + ("colours" to "[red]")) to "colours",
-                recognizersYaml(lists = urlLists + ("personal_query_keys" to "")) to "personal_query_keys",
-                recognizersYaml(lists = urlLists - "non_profile_paths") to "non_profile_paths",
-                recognizersYaml(lists = urlLists + ("profile_hosts" to "[1]")) to "must list text",
-                recognizersYaml(validator = "email") to "none of its validators reads word lists",
+                recognizersFile(lists = null) to "needs `lists:`",
+                recognizersFile(lists = urlLists + ("colours" to listOf("red"))) to "colours",
+                recognizersFile(lists = urlLists + ("personal_query_keys" to null)) to "personal_query_keys",
+                recognizersFile(lists = urlLists - "non_profile_paths") to "non_profile_paths",
+                recognizersFile(lists = urlLists + ("profile_hosts" to listOf(1L))) to "must list text",
+                recognizersFile(validator = "email") to "none of its validators reads word lists",
             )
-        for ((yaml, message) in cases) {
-            val error = assertThrows(RulesConfigException::class.java) { load(yaml) }
+        for ((file, message) in cases) {
+            val error = assertThrows(RulesConfigException::class.java) { load(file) }
             assertTrue(message in error.message.orEmpty(), "expected '$message' in: ${error.message}")
         }
     }

@@ -3,7 +3,6 @@ package dev.redacto.core
 import org.junit.jupiter.api.Assertions.assertEquals
 import org.junit.jupiter.api.Assertions.assertFalse
 import org.junit.jupiter.api.Assertions.assertNull
-import org.junit.jupiter.api.Assertions.assertThrows
 import org.junit.jupiter.api.Assertions.assertTrue
 import org.junit.jupiter.api.Test
 
@@ -63,43 +62,5 @@ class TextSemanticsTest {
         assertTrue(valuesMatch("inquire@blucurrent. mail", "inquire@blucurrent.mail"))
         assertTrue(valuesMatch("Jane Smyth", "Jane Smith"))
         assertFalse(valuesMatch("408-555-1299", "408-555-1234"))
-    }
-
-    @Test
-    fun `yaml subset - what the rule files use`() {
-        val parsed =
-            MiniYaml.parse(
-                """
-                # comment
-                top:
-                  name: 'it''s [a-z]+ # not a comment'
-                  folded: >-
-                    one
-                    two
-                  flags: [a, b c,
-                          'd']
-                  count: 3
-                  on: true
-                  items:
-                    - name: x
-                      regex: '\d'
-                    - plain
-                """.trimIndent(),
-                "test.yaml",
-            )
-        val top = (parsed as Map<*, *>)["top"] as Map<*, *>
-        assertEquals("it's [a-z]+ # not a comment", top["name"])
-        assertEquals("one two", top["folded"])
-        assertEquals(listOf("a", "b c", "d"), top["flags"])
-        assertEquals(3L, top["count"])
-        assertEquals(true, top["on"])
-        assertEquals(listOf(mapOf("name" to "x", "regex" to "\\d"), "plain"), top["items"])
-    }
-
-    @Test
-    fun `yaml subset - refuses what it does not read`() {
-        for (bad in listOf("a: 1\na: 2", "a: &anchor 1", "a:\n\t- x", "a: [1, [2]]", "a: 'open")) {
-            assertThrows(YamlException::class.java, { MiniYaml.parse(bad, "bad.yaml") }, bad)
-        }
     }
 }
