@@ -7,7 +7,6 @@ The progress line carries counts and the category, never document values.
 
 from __future__ import annotations
 
-from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -15,15 +14,11 @@ import typer
 from rich.console import Console
 
 from redacto.cli._app import app
+from redacto.cli._options import ModelOption, NoRulesOption, OcrChoice, OcrOption
 from redacto.document import Category
 from redacto.pipeline import Phase, PipelineOptions, ProgressEvent
 from redacto.redact_file import EXIT_BAD_INPUT, EXIT_CODES, BadInputError, redact_file
 from redacto.report import Status
-
-
-class OcrChoice(StrEnum):
-    PPOCR = "ppocr"
-    TESSERACT = "tesseract"
 
 
 class _Progress:
@@ -57,17 +52,8 @@ def redact_command(
         Path,
         typer.Argument(metavar="INPUT", help="A photo (png/jpg/webp), a PDF, or text (txt/md)."),
     ],
-    model: Annotated[
-        str | None,
-        typer.Option(
-            "--model",
-            help="Model name, .litertlm path or engine URI (litertlm:, scripted:, …). "
-            "Default: the embedded default model.",
-        ),
-    ] = None,
-    ocr: Annotated[
-        OcrChoice, typer.Option("--ocr", help="OCR engine for photos and scanned PDF pages.")
-    ] = OcrChoice.PPOCR,
+    model: ModelOption = None,
+    ocr: OcrOption = OcrChoice.PPOCR,
     elements: Annotated[
         Path | None,
         typer.Option(
@@ -79,9 +65,7 @@ def redact_command(
         Path | None,
         typer.Option("--out", help="Output folder (default: out/<input name>)."),
     ] = None,
-    no_rules: Annotated[
-        bool, typer.Option("--no-rules", help="Skip the checksum-validated rules.")
-    ] = False,
+    no_rules: NoRulesOption = False,
     category: Annotated[
         Category | None,
         typer.Option(

@@ -13,7 +13,7 @@ import typer
 from rich.console import Console
 
 from redacto.cli._app import app
-from redacto.cli.redact import OcrChoice
+from redacto.cli._options import ModelOption, NoRulesOption, OcrChoice, OcrOption
 from redacto.document import Category
 from redacto.engines import EngineError, open_engine
 from redacto.pipeline import PipelineOptions
@@ -24,23 +24,12 @@ from redacto.serve.jobs import MiB, ServeConfig
 
 @app.command("serve")
 def serve_command(
-    model: Annotated[
-        str | None,
-        typer.Option(
-            "--model",
-            help="Model name, .litertlm path or engine URI (litertlm:, scripted:, …). "
-            "Default: the embedded default model.",
-        ),
-    ] = None,
+    model: ModelOption = None,
     port: Annotated[
         int, typer.Option("--port", help="Port on 127.0.0.1 (0: any free port).", min=0, max=65535)
     ] = 8765,
-    ocr: Annotated[
-        OcrChoice, typer.Option("--ocr", help="OCR engine for photos and scanned PDF pages.")
-    ] = OcrChoice.PPOCR,
-    no_rules: Annotated[
-        bool, typer.Option("--no-rules", help="Skip the checksum-validated rules.")
-    ] = False,
+    ocr: OcrOption = OcrChoice.PPOCR,
+    no_rules: NoRulesOption = False,
     category: Annotated[
         Category | None,
         typer.Option(

@@ -1,0 +1,29 @@
+"""Options that `redact` and `serve` take alike, declared once so their help cannot drift."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Annotated
+
+import typer
+
+
+class OcrChoice(StrEnum):
+    PPOCR = "ppocr"
+    TESSERACT = "tesseract"
+
+
+ModelOption = Annotated[
+    str | None,
+    typer.Option(
+        "--model",
+        help="Model name, .litertlm path or engine URI (litertlm:, scripted:, …). "
+        "Default: the embedded default model.",
+    ),
+]
+OcrOption = Annotated[
+    OcrChoice, typer.Option("--ocr", help="OCR engine for photos and scanned PDF pages.")
+]
+NoRulesOption = Annotated[
+    bool, typer.Option("--no-rules", help="Skip the checksum-validated rules.")
+]
