@@ -49,12 +49,18 @@ def load_font(name: str, size: int) -> ImageFont.FreeTypeFont:
 
 @dataclass(frozen=True)
 class PlacedWord:
-    """A word drawn on the clean page: characters [start, end) of the text, ink box in px."""
+    """A word drawn on the clean page: characters [start, end) of the text, ink box in px.
+
+    `font` and `origin` (Pillow's left-ascender anchor) say how it was drawn, so the same
+    word can be drawn again elsewhere, e.g. as real text in a born-digital PDF.
+    """
 
     text: str
     start: int
     end: int
     box: tuple[float, float, float, float]
+    font: ImageFont.FreeTypeFont | None = field(default=None, compare=False, repr=False)
+    origin: tuple[float, float] = (0.0, 0.0)
 
 
 @dataclass
@@ -86,7 +92,9 @@ class _Canvas:
         self.draw.text((x, y), run.text, font=run.font, fill=self.style.ink)
         box = self.draw.textbbox((x, y), run.text, font=run.font)
         x0, y0, x1, y1 = (float(v) for v in box)
-        self.words.append(PlacedWord(run.text, run.start, run.end, (x0, y0, x1, y1)))
+        self.words.append(
+            PlacedWord(run.text, run.start, run.end, (x0, y0, x1, y1), run.font, (x, y))
+        )
 
 
 def _runs(text: str, offset: int, font: ImageFont.FreeTypeFont) -> list[_Run]:

@@ -14,7 +14,9 @@ import random
 import tempfile
 from pathlib import Path
 
-from redacto.corpus.layout import FontPair, PageLayout
+from PIL import Image
+
+from redacto.corpus.layout import FontPair, PageLayout, PlacedWord
 from redacto.corpus.photo import photograph
 from redacto.corpus.schema import CorpusDocument, GoldWord, RenderedPage
 from redacto.document import Box
@@ -46,12 +48,25 @@ def _render_seed(doc: CorpusDocument) -> int:
     return int.from_bytes(hashlib.sha256(key.encode("utf-8")).digest()[:8], "big")
 
 
+def _draw_clean(doc: CorpusDocument, rng: random.Random) -> tuple[Image.Image, list[PlacedWord]]:
+    fonts = rng.choice(FONTS_BY_SPLIT[doc.split])
+    size = rng.randrange(24, 32)
+    return PageLayout(doc.text, doc.layout, fonts, size, rng).draw()
+
+
+def render_clean(doc: CorpusDocument) -> tuple[Image.Image, list[PlacedWord]]:
+    """The flat page a document's photo is taken of, and its words as drawn (no cache).
+
+    Same fonts, size and layout as `render_photo`'s page, before the photo's rotation,
+    lighting and noise: what a word processor would have exported.
+    """
+    return _draw_clean(doc, random.Random(_render_seed(doc)))
+
+
 def render_photo(doc: CorpusDocument) -> tuple[bytes, int, int, tuple[GoldWord, ...]]:
     """JPEG bytes, width, height and gold words of a document's photo (no cache)."""
     rng = random.Random(_render_seed(doc))
-    fonts = rng.choice(FONTS_BY_SPLIT[doc.split])
-    size = rng.randrange(24, 32)
-    page, placed = PageLayout(doc.text, doc.layout, fonts, size, rng).draw()
+    page, placed = _draw_clean(doc, rng)
     jpeg, photo_map, (width, height) = photograph(page, rng)
     words = []
     for index, word in enumerate(placed):
@@ -61,21 +76,27 @@ def render_photo(doc: CorpusDocument) -> tuple[bytes, int, int, tuple[GoldWord, 
     return jpeg, width, height, tuple(words)
 
 
+def page_stem(doc: CorpusDocument) -> str:
+    """The file-name stem of a document's renders in the cache: id, text checksum, version."""
+    return f"{doc.id}-{text_sha256(doc.text)[:16]}-r{RENDERER_VERSION}"
+
+
 def render_page(doc: CorpusDocument, cache_dir: Path) -> RenderedPage:
     """The document's photo under `cache_dir`, rendered on first use and reused after."""
-    stem = f"{doc.id}-{text_sha256(doc.text)[:16]}-r{RENDERER_VERSION}"
+    stem = page_stem(doc)
     image_path, words_path = cache_dir / f"{stem}.jpg", cache_dir / f"{stem}.words.json"
     if image_path.exists() and words_path.exists():
         return RenderedPage.model_validate_json(words_path.read_text(encoding="utf-8"))
     jpeg, width, height, words = render_photo(doc)
     cache_dir.mkdir(parents=True, exist_ok=True)
     page = RenderedPage(image_path=image_path.resolve(), width=width, height=height, words=words)
-    _write_atomically(image_path, jpeg)
-    _write_atomically(words_path, page.model_dump_json().encode("utf-8"))
+    write_atomically(image_path, jpeg)
+    write_atomically(words_path, page.model_dump_json().encode("utf-8"))
     return page
 
 
-def _write_atomically(path: Path, data: bytes) -> None:
+def write_atomically(path: Path, data: bytes) -> None:
+    """Write `data` to `path` through a temporary file, so no reader sees half a file."""
     # Parallel eval workers may render the same page; a reader never sees half a file.
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
     try:

@@ -7,6 +7,7 @@ Offsets are character offsets into `CorpusDocument.text`, end exclusive.
 from __future__ import annotations
 
 import itertools
+from enum import StrEnum
 from pathlib import Path
 from typing import Literal
 
@@ -117,8 +118,23 @@ class GoldWord(Frozen):
     end: int = Field(gt=0)
 
 
+class PageInput(StrEnum):
+    """What form a page reaches the pipeline in, in image mode."""
+
+    IMAGE = "image"
+    """The phone photo (JPEG) itself."""
+    PDF_TEXT = "pdf-text"
+    """A born-digital PDF: the flat page's words as real text, at their gold boxes."""
+    PDF_SCAN = "pdf-scan"
+    """A scanned PDF: the photo as the page's only content, no text layer."""
+
+
 class RenderedPage(BaseModel):
-    """A document drawn and degraded like a phone photo, with every word's gold box."""
+    """A document drawn and degraded like a phone photo, with every word's gold box.
+
+    For a PDF input (`pdf_path` set) the gold boxes are in pixels of that PDF's page read
+    at `redacto.pdf.PDF_DPI`, and `image_path` is a picture of the same page.
+    """
 
     model_config = ConfigDict(extra="forbid")
 
@@ -126,3 +142,4 @@ class RenderedPage(BaseModel):
     width: int
     height: int
     words: tuple[GoldWord, ...]
+    pdf_path: Path | None = None
