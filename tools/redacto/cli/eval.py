@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from redacto.cli._app import app
+from redacto.corpus.schema import PageInput
 from redacto.document import ImageReading, Mode
 from redacto.evaluation.results import RunConfig, RunError, RunSummary
 from redacto.evaluation.runner import System, run_evaluation
@@ -48,10 +49,31 @@ def _modes(mode: ModeOption) -> tuple[Mode, ...]:
     return (Mode.IMAGE, Mode.TEXT) if mode is ModeOption.BOTH else (Mode(mode.value),)
 
 
-def _default_out(suite: str, system: str, mode: ModeOption, ocr: OcrOption) -> Path:
-    """`out/eval/<suite>-<system>-<mode>-<ocr>` (out/ is git-ignored)."""
+def _default_out(
+    suite: str,
+    system: str,
+    mode: ModeOption,
+    ocr: OcrOption,
+    page_input: PageInput = PageInput.IMAGE,
+) -> Path:
+    """`out/eval/<suite>-<system>-<mode>[-<input>]-<ocr>` (out/ is git-ignored)."""
     slug = re.sub(r"[^A-Za-z0-9]+", "-", Path(system.partition(":")[2] or system).stem).strip("-")
-    return Path("out") / "eval" / f"{suite}-{slug or 'system'}-{mode.value}-{ocr.value}"
+    pages = "" if page_input is PageInput.IMAGE else f"-{page_input.value}"
+    return Path("out") / "eval" / f"{suite}-{slug or 'system'}-{mode.value}{pages}-{ocr.value}"
+
+
+def _ocr_for(ocr: OcrOption | None, page_input: PageInput) -> OcrOption:
+    """The OCR a run uses: gold words for photos unless told, PP-OCR for PDFs unless told.
+
+    A PDF is always read by the product's PDF path, which needs a real OCR engine (for a
+    scan, and for what a born-digital page shows outside its text layer)."""
+    if page_input is PageInput.IMAGE:
+        return ocr or OcrOption.GOLD
+    if ocr is OcrOption.GOLD:
+        raise typer.BadParameter(
+            "a PDF input is read by an OCR engine: --ocr ppocr or tesseract", param_hint="--ocr"
+        )
+    return ocr or OcrOption.PPOCR
 
 
 def _execute(
@@ -115,9 +137,21 @@ def run_command(
     split: Annotated[
         str | None, typer.Option(help="Only documents of this split (train, test, hard).")
     ] = None,
-    ocr: Annotated[OcrOption, typer.Option(help="Words for image mode: gold or an OCR.")] = (
-        OcrOption.GOLD
-    ),
+    ocr: Annotated[
+        OcrOption | None,
+        typer.Option(
+            help="Words for image mode: gold or an OCR (default: gold; ppocr for PDF inputs, "
+            "which read their text layer and OCR every page)."
+        ),
+    ] = None,
+    page_input: Annotated[
+        PageInput,
+        typer.Option(
+            "--input",
+            help="What image mode reads: the photo, or the page as a born-digital PDF "
+            "(pdf-text) or a scanned PDF (pdf-scan), through the PDF reading path.",
+        ),
+    ] = PageInput.IMAGE,
     mode: Annotated[ModeOption, typer.Option(help="image, text, or both side by side.")] = (
         ModeOption.IMAGE
     ),
@@ -158,6 +192,7 @@ def run_command(
     except ModelError as error:
         _err.print(f"[red]cannot start the pipeline:[/red] {error}")
         raise typer.Exit(2) from error
+    ocr = _ocr_for(ocr, page_input)
     config = RunConfig(
         suite=suite,
         split=split,
@@ -169,8 +204,9 @@ def run_command(
         limit=limit,
         image_reading=image_reading,
         max_rounds=max_rounds,
+        page_input=page_input,
     )
-    out = out or _default_out(suite, model, mode, ocr)
+    out = out or _default_out(suite, model, mode, ocr, page_input)
     try:
         system = PipelineSystem(
             model,

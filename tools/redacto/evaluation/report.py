@@ -18,7 +18,7 @@ from jinja2 import Environment, StrictUndefined
 from markupsafe import Markup
 from PIL import Image, ImageDraw
 
-from redacto.corpus.schema import CorpusDocument
+from redacto.corpus.schema import CorpusDocument, PageInput
 from redacto.document import Mode
 from redacto.evaluation.results import DocumentResult, RunSummary, read_results
 from redacto.evaluation.tables import (
@@ -147,8 +147,10 @@ def _title(summary: RunSummary) -> str:
 def _config_line(summary: RunSummary) -> str:
     config = summary.info.config
     modes = ", ".join(m.value for m in config.modes)
+    pages = "" if config.page_input is PageInput.IMAGE else f"pages as `{config.page_input}`, "
     return (
-        f"suite `{config.suite}`, system `{config.system}`, modes {modes}, OCR `{config.ocr}`, "
+        f"suite `{config.suite}`, system `{config.system}`, modes {modes}, {pages}"
+        f"OCR `{config.ocr}`, "
         f"rules {'on' if config.rules else 'off'}, "
         f"{'gold category given (classify skipped), ' if config.gold_category else ''}"
         f"{summary.documents} documents, "
@@ -182,7 +184,7 @@ def _html(
         css=Markup(_CSS),
         plots=[Markup(svg) for svg in summary_plots(summary)],
         tables=tables,
-        crops=_crops(results, documents, cache_dir),
+        crops=_crops(results, documents, cache_dir, summary.info.config.page_input),
     )
 
 
@@ -196,7 +198,10 @@ class _Crop:
 
 
 def _crops(
-    results: Sequence[DocumentResult], documents: Sequence[CorpusDocument], cache_dir: Path
+    results: Sequence[DocumentResult],
+    documents: Sequence[CorpusDocument],
+    cache_dir: Path,
+    page_input: PageInput,
 ) -> list[_Crop]:
     """Before/after crops around leaked words and preserve violations (image mode only)."""
     by_id = {d.id: d for d in documents}
@@ -209,9 +214,9 @@ def _crops(
         leaks = [m for m in result.score.misses if m.kind == "leak" and m.word_index is not None]
         if not leaks:
             continue
-        from redacto.corpus.render import render_page
+        from redacto.corpus.pdf_pages import render_input
 
-        page = render_page(by_id[result.document_id], cache_dir)
+        page = render_input(by_id[result.document_id], page_input, cache_dir)
         miss = leaks[0]
         word = next(w for w in page.words if w.index == miss.word_index)
         with Image.open(page.image_path) as image:

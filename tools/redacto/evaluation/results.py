@@ -18,6 +18,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from redacto.corpus.schema import PageInput
 from redacto.document import Frozen, ImageReading, Mode
 from redacto.evaluation.prediction import Prediction
 from redacto.evaluation.scorer import DocumentScore
@@ -52,6 +53,9 @@ class RunConfig(Frozen):
     """How image mode shows pages to the model; None: the model's manifest decides."""
     max_rounds: int = MAX_ROUNDS
     """Redact+validate rounds at most (`PipelineOptions.max_rounds`)."""
+    page_input: PageInput = PageInput.IMAGE
+    """What image mode reads: the photo, or the page as a born-digital or scanned PDF
+    (read by `redacto.pdf.read_pdf`, with `ocr` as its OCR engine)."""
 
     def same_work(self, other: RunConfig) -> bool:
         """True when `other` asks for the same predictions (the limit may grow on resume; a

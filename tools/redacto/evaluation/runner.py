@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Protocol
 
-from redacto.corpus.schema import CorpusDocument, RenderedPage
+from redacto.corpus.schema import CorpusDocument, PageInput, RenderedPage
 from redacto.document import Mode, Status
 from redacto.evaluation.prediction import Prediction
 from redacto.evaluation.results import (
@@ -85,7 +85,7 @@ def run_evaluation(
     if on_progress:
         on_progress(finished, total, None)
     for document, mode in work:
-        result = evaluate_one(system, document, mode, cache_dir)
+        result = evaluate_one(system, document, mode, cache_dir, config.page_input)
         append_result(out_dir, result)
         finished += 1
         if on_progress:
@@ -99,10 +99,14 @@ def run_evaluation(
 
 
 def evaluate_one(
-    system: System, document: CorpusDocument, mode: Mode, cache_dir: Path
+    system: System,
+    document: CorpusDocument,
+    mode: Mode,
+    cache_dir: Path,
+    page_input: PageInput = PageInput.IMAGE,
 ) -> DocumentResult:
     """Predict and score one document. A system failure is scored as an empty redaction."""
-    page = _render(document, cache_dir) if mode is Mode.IMAGE else None
+    page = _render(document, cache_dir, page_input) if mode is Mode.IMAGE else None
     started = time.perf_counter()
     try:
         prediction = system.predict(document, mode, page)
@@ -157,7 +161,7 @@ def _open_run_dir(out_dir: Path, config: RunConfig, identity: str) -> RunInfo:
     return info
 
 
-def _render(document: CorpusDocument, cache_dir: Path) -> RenderedPage:
-    from redacto.corpus.render import render_page
+def _render(document: CorpusDocument, cache_dir: Path, page_input: PageInput) -> RenderedPage:
+    from redacto.corpus.pdf_pages import render_input
 
-    return render_page(document, cache_dir)
+    return render_input(document, page_input, cache_dir)

@@ -138,17 +138,18 @@ def render_page(page: Any, dpi: int = PDF_DPI) -> Image.Image:
 def read_pdf(
     path: Path,
     *,
-    ocr: str = "ppocr",
+    ocr: str | OcrEngine = "ppocr",
     dpi: int = PDF_DPI,
     on_page: OnPage | None = None,
 ) -> PdfInput:
     """Read every page's words into one document (indices global, `page` set per page).
 
-    Every page is rendered and OCR'd (see the module docstring). Raises `BadPdfError` for
-    a bad PDF and `OcrError` (an `EngineError`) when OCR cannot run.
+    Every page is rendered and OCR'd (see the module docstring) by the engine named `ocr`,
+    or by `ocr` itself when it is an open engine (the eval reads many PDFs with one).
+    Raises `BadPdfError` for a bad PDF and `OcrError` (an `EngineError`) when OCR cannot run.
     """
     pdf = open_pdf(path)
-    engine: OcrEngine | None = None
+    engine: OcrEngine | None = None if isinstance(ocr, str) else ocr
     elements: list[Element] = []
     pages: list[PdfPageInfo] = []
     try:
@@ -161,7 +162,7 @@ def read_pdf(
                 if engine is None:
                     from redacto.ocr import open_ocr
 
-                    engine = open_ocr(ocr)
+                    engine = open_ocr(str(ocr))
                 image = render_page(page, dpi)
                 seen = [(e.text, e.box) for e in engine.read(image) if e.box is not None]
                 words, source = _merge_words(layer, seen)
