@@ -16,9 +16,10 @@ from redacto.evaluation.inputs import PageReader, map_box
 from redacto.evaluation.pipeline_system import PipelineSystem
 from redacto.evaluation.results import RunConfig, RunError, RunInfo, read_results
 from redacto.evaluation.runner import run_evaluation
+from redacto.ocr import OcrEngine
 
 
-class FakeOcr:
+class FakeOcr(OcrEngine):
     """An OCR engine with canned words; it records the size of each picture it is shown."""
 
     name = "fake-ocr"
@@ -53,7 +54,7 @@ def test_a_born_digital_page_is_read_from_its_text_layer_onto_the_gold_boxes(tmp
     page = render_input(DOCUMENT, PageInput.PDF_TEXT, tmp_path)
     reader = PageReader("ppocr")
     ocr = FakeOcr()
-    reader._engine = ocr  # type: ignore[assignment]
+    reader._engine = ocr
     elements = reader.read(page)
     assert ocr.sizes == [(page.width, page.height)]  # every page is OCR'd too
     assert [e.text for e in elements] == [w.text for w in page.words]
@@ -67,7 +68,7 @@ def test_a_scanned_page_is_read_by_ocr_with_its_boxes_in_photo_pixels(tmp_path) 
     page = render_input(DOCUMENT, PageInput.PDF_SCAN, tmp_path)
     seen = Box(x0=100, y0=120, x1=180, y1=150)
     reader = PageReader("ppocr")
-    reader._engine = FakeOcr([("Smith", seen)])  # type: ignore[assignment]
+    reader._engine = FakeOcr([("Smith", seen)])
     assert [(e.text, e.box) for e in reader.read(page)] == [("Smith", seen)]
 
 

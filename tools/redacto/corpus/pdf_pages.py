@@ -40,7 +40,8 @@ def page_points(pixels: tuple[int, int], dpi: int = PDF_DPI) -> tuple[float, flo
     pdfium's size is ceil(points × dpi / 72); a thousandth of a pixel less keeps float
     error from rounding it up to one pixel more.
     """
-    return tuple((side - 0.001) * 72 / dpi for side in pixels)  # type: ignore[return-value]
+    width, height = pixels
+    return (width - 0.001) * 72 / dpi, (height - 0.001) * 72 / dpi
 
 
 def render_input(doc: CorpusDocument, page_input: PageInput, cache_dir: Path) -> RenderedPage:
@@ -107,17 +108,20 @@ def born_digital_pdf(placed: Sequence[PlacedWord], pixels: tuple[int, int]) -> b
         for word in placed:
             if word.font is None:
                 raise ValueError(f"word {word.text!r} was placed without its font")
-            font = fonts.get(str(word.font.path))
+            file = word.font.path
+            if not isinstance(file, str):  # layout.load_font always opens fonts by name
+                raise ValueError(f"word {word.text!r} has a font without a file name")
+            font = fonts.get(file)
             if font is None:
-                data = Path(word.font.path).read_bytes()
+                data = Path(file).read_bytes()
                 buffer = (ctypes.c_uint8 * len(data)).from_buffer_copy(data)
                 keep.append(buffer)
                 font = pdfium_c.FPDFText_LoadFont(
                     pdf.raw, buffer, len(data), pdfium_c.FPDF_FONT_TRUETYPE, True
                 )
                 if not font:
-                    raise ValueError(f"pdfium cannot load the font {word.font.path}")
-                fonts[str(word.font.path)] = font
+                    raise ValueError(f"pdfium cannot load the font {file}")
+                fonts[file] = font
             text = pdfium_c.FPDFPageObj_CreateTextObj(pdf.raw, font, word.font.size * scale)
             # A real space after each word, as PDF producers write them: without one,
             # pdfium joins two words whose gap is narrow (a bold "Total due").
