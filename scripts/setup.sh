@@ -36,9 +36,10 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$inputs_hash" ]; then
   # a pydantic that requires >= 4.16, so no single resolution exists. Pass 1 resolves the
   # model chain; pass 2 adds Presidio and lifts those two (pip warns about xdsl; the model
   # chain converts and runs with them: tests/models builds and runs the tiny model).
-  # Pass 2 names only the peer extra: asking for litert again would re-resolve xdsl.
+  # Pass 2 names only the extras that need the newer typing-extensions (Presidio, and
+  # selenium for the browser test): asking for litert again would re-resolve xdsl.
   .venv/bin/pip install -q -c requirements/constraints.txt -e ".[litert,ocr,pdf,tune,dev]"
-  .venv/bin/pip install -q -c requirements/constraints.txt -e ".[peer]"
+  .venv/bin/pip install -q -c requirements/constraints.txt -e ".[peer,browser]"
   echo "$inputs_hash" > "$stamp"
 fi
 
