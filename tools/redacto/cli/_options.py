@@ -1,4 +1,4 @@
-"""Options that `redact` and `serve` take alike, declared once so their help cannot drift."""
+"""Options several commands take alike, declared once so their help cannot drift."""
 
 from __future__ import annotations
 
@@ -27,3 +27,7 @@ OcrOption = Annotated[
 NoRulesOption = Annotated[
     bool, typer.Option("--no-rules", help="Skip the checksum-validated rules.")
 ]
+CheckOption = Annotated[
+    bool, typer.Option("--check", help="Fail (exit 1) if the committed file is stale.")
+]
+"""The `--check` of the `… kotlin` generators: CI's staleness test."""

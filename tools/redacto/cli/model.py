@@ -10,6 +10,7 @@ from rich.table import Table
 
 from redacto import models
 from redacto.cli._model_app import console, fail, model_app
+from redacto.cli._options import CheckOption
 from redacto.models.kotlin import (
     KOTLIN_RELATIVE_PATH,
     StaleModelSettingsError,
@@ -106,9 +107,7 @@ def path(
 
 @model_app.command("kotlin")
 def kotlin(
-    check: Annotated[
-        bool, typer.Option("--check", help="Fail (exit 1) if the committed file is stale.")
-    ] = False,
+    check: CheckOption = False,
     out: Annotated[
         Path | None, typer.Option("--out", help=f"Output file (default: {KOTLIN_RELATIVE_PATH}).")
     ] = None,

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from redacto.cli._app import app
+from redacto.cli._options import CheckOption
 from redacto.document import Category, Mode, Step
 from redacto.prompts import PromptError, PromptLibrary
 from redacto.prompts.kotlin import (
@@ -40,9 +41,7 @@ def _load(prompts: Path | None) -> PromptLibrary:
 
 @prompts_app.command("kotlin")
 def kotlin(
-    check: Annotated[
-        bool, typer.Option("--check", help="Fail (exit 1) if the committed file is stale.")
-    ] = False,
+    check: CheckOption = False,
     prompts: PromptsDir = None,
     out: Annotated[
         Path | None, typer.Option("--out", help=f"Output file (default: {KOTLIN_RELATIVE_PATH}).")

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from redacto.cli._app import app
+from redacto.cli._options import CheckOption
 from redacto.resources import in_checkout
 from redacto.rules.kotlin import (
     KOTLIN_RELATIVE_PATH,
@@ -25,9 +26,7 @@ app.add_typer(rules_app, name="rules")
 
 @rules_app.command("kotlin")
 def kotlin(
-    check: Annotated[
-        bool, typer.Option("--check", help="Fail (exit 1) if the committed file is stale.")
-    ] = False,
+    check: CheckOption = False,
     out: Annotated[
         Path | None, typer.Option("--out", help=f"Output file (default: {KOTLIN_RELATIVE_PATH}).")
     ] = None,
