@@ -101,17 +101,17 @@ def redacted_lines(elements: Sequence[Element], hidden: Mapping[int, Detection])
     for position, element in enumerate(elements):
         new_line = position > 0 and starts_line(elements[position - 1], element)
         detection = hidden.get(element.index)
-        value = None if detection is None else (detection.label, value_key(detection.value or ""))
-        if value is not None and run and value == run_of and not new_line:
+        group = None if detection is None else (detection.label, value_key(detection.value or ""))
+        if group is not None and run and group == run_of and not new_line:
             run.append(element.text)
             continue
         close_run()
         if position:
             pieces.append("\n" if new_line else " ")
-        if value is None:
+        if group is None:
             pieces.append(element.text)
         else:
-            run_of = value
+            run_of = group
             run.append(element.text)
     close_run()
     return "".join(pieces)

@@ -109,17 +109,17 @@ fun redactedLines(
 
     elements.forEachIndexed { position, element ->
         val newLine = position > 0 && startsLine(elements[position - 1], element)
-        val value = hidden[element.index]?.let { it.label to valueKey(it.value ?: "") }
-        if (value != null && run.isNotEmpty() && value == runOf && !newLine) {
+        val group = hidden[element.index]?.let { it.label to valueKey(it.value ?: "") }
+        if (group != null && run.isNotEmpty() && group == runOf && !newLine) {
             run.add(element.text)
             return@forEachIndexed
         }
         closeRun()
         if (position > 0) text.append(if (newLine) '\n' else ' ')
-        if (value == null) {
+        if (group == null) {
             text.append(element.text)
         } else {
-            runOf = value
+            runOf = group
             run.add(element.text)
         }
     }
