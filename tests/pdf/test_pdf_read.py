@@ -2,12 +2,27 @@
 
 from __future__ import annotations
 
+import pytest
 from pdf_builder import PAGE_H, Doc, Page, draw_image, text
 from PIL import Image, ImageDraw, ImageFont
 
+from redacto.document import Element
+from redacto.ocr import OcrEngine
 from redacto.pdf import PageSource, read_pdf
 
 SCALE = 200 / 72
+
+
+class _NoOcr(OcrEngine):
+    """OCR that sees nothing, so a test sees the text layer's words alone."""
+
+    name = "none"
+
+    def read(self, image: Image.Image) -> list[Element]:
+        return []
+
+
+NO_OCR = _NoOcr()
 
 
 def test_words_come_in_reading_order_by_lines_whatever_the_drawing_order(tmp_path):
@@ -42,16 +57,64 @@ def test_indices_are_global_and_pages_are_set(tmp_path):
     ]
 
 
-def test_invisible_text_is_not_read_as_words(tmp_path):
-    source = Doc([Page(text(54, 340, "shown") + text(54, 300, "hidden layer", mode=3))]).write(
-        tmp_path / "in.pdf"
+GREY = Image.new("RGB", (40, 10), (200, 200, 200))
+
+HIDDEN_TRAPS = [
+    ("invisible (render mode 3)", text(54, 300, "hidden layer", mode=3), {}),
+    ("white on white", text(54, 300, "hidden layer", colour="1 1 1"), {}),
+    ("near-white on white", text(54, 300, "hidden layer", colour="0.95 0.95 0.95"), {}),
+    (
+        "under an image",
+        text(54, 300, "hidden layer") + draw_image("Cover", 40, 290, 300, 30),
+        {"Cover": GREY},
+    ),
+    ("under a black rectangle", text(54, 300, "hidden layer") + "0 g 40 290 300 30 re f\n", {}),
+    ("clipped away", "q 0 0 10 10 re W n " + text(54, 300, "hidden layer") + "Q\n", {}),
+    ("off the page", text(700, 300, "hidden layer"), {}),
+    ("too small to read", text(54, 300, "hidden layer", size=2), {}),
+]
+
+
+@pytest.mark.parametrize(
+    ("trap", "content", "images"), HIDDEN_TRAPS, ids=[t[0] for t in HIDDEN_TRAPS]
+)
+def test_a_word_the_page_does_not_show_is_not_read_and_is_counted(tmp_path, trap, content, images):
+    page = Page(text(54, 340, "shown words") + content, images=images)
+    read = read_pdf(Doc([page]).write(tmp_path / "in.pdf"), ocr=NO_OCR)
+    assert [e.text for e in read.document.elements] == ["shown", "words"]
+    assert read.pages[0].hidden == (0 if trap == "off the page" else 2)
+
+
+@pytest.mark.parametrize("colour", ["0 0 0", "0.5 0.5 0.5", "0 0 1", "1 0 0"])
+def test_dark_or_coloured_text_shows_and_is_read(tmp_path, colour):
+    page = Page(text(54, 340, "Patient: Jane Smith", colour=colour, size=8))
+    read = read_pdf(Doc([page]).write(tmp_path / "in.pdf"), ocr=NO_OCR)
+    assert [e.text for e in read.document.elements] == ["Patient:", "Jane", "Smith"]
+    assert read.pages[0].hidden == 0
+
+
+def test_text_over_an_image_shows_and_the_same_word_under_it_does_not(tmp_path):
+    page = Page(
+        text(54, 300, "under")
+        + draw_image("Cover", 40, 290, 300, 30)
+        + text(54, 300, "over", colour="0 0 0"),
+        images={"Cover": GREY},
     )
-    assert [e.text for e in read_pdf(source).document.elements] == ["shown"]
+    read = read_pdf(Doc([page]).write(tmp_path / "in.pdf"), ocr=NO_OCR)
+    assert [e.text for e in read.document.elements] == ["over"]
+    assert read.pages[0].hidden == 1
 
 
-def test_white_text_is_read_so_the_model_can_find_it(tmp_path):
-    source = Doc([Page(text(54, 340, "Whitney", colour="1 1 1"))]).write(tmp_path / "in.pdf")
-    assert [e.text for e in read_pdf(source).document.elements] == ["Whitney"]
+def test_a_scan_over_its_own_text_layer_is_read_by_ocr_only(tmp_path):
+    # The layer is drawn in the normal mode, then the scan image over it: not mode 3, yet
+    # not shown, so the page reads as a scan.
+    page = Page(
+        text(54, 300, "Patient Jone Smyth") + draw_image("Scan", 0, 0, 612, 396),
+        images={"Scan": picture_of("Patient Jane Smith")},
+    )
+    read = read_pdf(Doc([page]).write(tmp_path / "in.pdf"), ocr=NO_OCR)
+    assert read.pages[0].source is PageSource.OCR and read.pages[0].hidden == 3
+    assert read.document.elements == ()
 
 
 def picture_of(words: str) -> Image.Image:

@@ -11,7 +11,7 @@ import json
 import numpy as np
 import pypdfium2 as pdfium
 import pytest
-from traps import HIDDEN, NAME, TRAP_REPLIES, WHITE, trap_pdf
+from traps import COVERED, HIDDEN, NAME, NEVER_SHOWN, SILENT_REPLIES, TRAP_REPLIES, WHITE, trap_pdf
 
 from cli_runs import digest
 from redacto.document import ImageReading
@@ -97,7 +97,7 @@ def test_metadata_annotations_form_attachments_javascript_outline_are_gone(outpu
     data = path.read_bytes()
     for key in (b"/Annots", b"/AcroForm", b"/JavaScript", b"/Metadata", b"/Outlines", b"/Info"):
         assert key not in data
-    for value in (NAME, HIDDEN, WHITE, "Notes about", "Marlowe", "Harbour"):
+    for value in (NAME, HIDDEN, WHITE, COVERED, "Notes about", "Marlowe", "Harbour"):
         assert value.encode() not in data and value.encode("utf-16-be") not in data
 
 
@@ -105,9 +105,9 @@ def test_each_name_on_each_page_is_burned_black(run, output):
     _, _, outcome = run
     _, pdf = output
     report = outcome.report
-    # page 1: Jane, Smith, Whitney, Whitefield, Alice, Marlowe, Robert; page 2: Brown,
+    # page 1: Jane, Smith, Alice, Marlowe, Robert; page 2: Brown,
     # page 3 (OCR): Jane and Smith as PP-OCR read them off the scan
-    assert len(boxes_on(report, 0)) == 7
+    assert len(boxes_on(report, 0)) == 5
     assert len(boxes_on(report, 1)) == 1
     assert len(boxes_on(report, 2)) == 2
     for number in range(3):
@@ -182,3 +182,32 @@ def test_a_name_inside_an_image_on_a_born_digital_page_is_burned_black(tmp_path)
     stamp_boxes = [b for b in boxes_on(report, 0) if b.y0 > (396 - 250) * 200 / 72]
     assert len(stamp_boxes) == 2  # Oscar and Pemberton, on the picture
     assert "Pemberton" not in outcome.written[1].read_text(encoding="utf-8")
+
+
+def test_text_the_pages_do_not_show_is_not_in_redacted_txt_when_the_model_names_nothing(
+    tmp_path,
+):
+    source = trap_pdf(tmp_path / "letter.pdf")
+    outcome = redact_file(
+        source,
+        ScriptedEngine.from_mapping(SILENT_REPLIES),
+        PromptLibrary.load(),
+        tmp_path / "out",
+        options=PipelineOptions(image_reading=ImageReading.TEXT),
+    )
+    report = outcome.report
+    assert report.status is Status.PASS, report.error
+    assert report.detections == []
+    written = {path.name: path.read_text(encoding="utf-8") for path in outcome.written[1:]}
+    for value in NEVER_SHOWN:
+        for part in value.split():
+            assert part not in written["redacted.txt"] and part not in written["report.json"]
+    # What the pages show is all there, in the clear: nothing was named.
+    for shown in ("Patient: Jane Smith", "Diagnosis: fracture", "Harbour Road", "Plan: rest"):
+        assert shown in written["redacted.txt"]
+    assert written["redacted.txt"].endswith("Diagnosis fracture")  # the scan, by OCR
+    assert report.pdf is not None
+    # page 1: white, under the image, under the rectangle (two words each); page 3: its
+    # invisible layer (five words) and the layer under the scan (two)
+    assert [p.hidden_words for p in report.pdf.pages] == [6, 0, 7]
+    assert [p.source for p in report.pdf.pages] == ["text_layer", "text_layer", "ocr"]

@@ -1,12 +1,16 @@
 """The trap PDF every end-to-end PDF test redacts, and the checks on what comes out.
 
-Three pages. Page 1 (born-digital): a name, a diagnosis to keep, the same name in white
-text, a name hidden under an opaque image, a name split across two lines, and a name whose
-first half ends the page. Page 2 (born-digital): the name's second half, then an address.
-Page 3: a scan (an image of the words) with an invisible OCR text layer over it that
-misreads the name. The
-document also carries the name in its Info dictionary, XMP metadata, a comment, a filled
-form field, an embedded file, JavaScript and an outline title.
+Three pages. Page 1 (born-digital): a name, a diagnosis to keep, a name in white text, a
+name hidden under an opaque image, a name under a filled black rectangle (the classic
+failed redaction), a name split across two lines, and a name whose first half ends the
+page. Page 2 (born-digital): the name's second half, then an address. Page 3: a scan (an
+image of the words) with an invisible OCR text layer over it that misreads the name, and a
+text layer drawn in the normal mode under the scan image. The document also carries the
+name in its Info dictionary, XMP metadata, a comment, a filled form field, an embedded
+file, JavaScript and an outline title.
+
+The hidden names are text-layer words no reader of the page sees: they are not read at all
+(`redacto.pdf.visible`), so they reach neither the model nor `redacted.txt`.
 """
 
 from __future__ import annotations
@@ -17,8 +21,12 @@ from pdf_builder import PAGE_H, PAGE_W, Doc, Page, draw_image, text
 from PIL import Image, ImageDraw, ImageFont
 
 NAME = "Jane Smith"
-HIDDEN = "Wolfgang Hiddenberg"  # under the image: never shown, never detected
-WHITE = "Whitney Whitefield"  # white on white: never shown, detected as a name
+HIDDEN = "Wolfgang Hiddenberg"  # under the image
+WHITE = "Whitney Whitefield"  # white on white
+COVERED = "Blanche Blackwood"  # under a black rectangle drawn over it
+UNDER_SCAN = "Ursula Underscan"  # a normal text layer the scan image is drawn over
+NEVER_SHOWN = (HIDDEN, WHITE, COVERED, UNDER_SCAN, "Jone", "Smyth")
+"""Every value of the trap PDF that its pages hold as text but do not show."""
 
 
 def scanned_page_image() -> Image.Image:
@@ -39,6 +47,8 @@ def trap_pdf(path: Path) -> Path:
         + text(54, 280, WHITE, colour="1 1 1")
         + text(54, 250, HIDDEN)
         + draw_image("Cover", 40, 240, 300, 30)
+        + text(54, 120, COVERED)
+        + "0 g 40 110 300 30 re f\n"
         + text(54, 200, "Referred by Dr. Alice")
         + text(54, 180, "Marlowe last week.")
         + text(54, 40, "Emergency contact: Robert"),
@@ -47,7 +57,8 @@ def trap_pdf(path: Path) -> Path:
     )
     page_two = Page(text(54, 340, "Brown, 12 Harbour Road") + text(54, 310, "Plan: rest"))
     page_three = Page(
-        draw_image("Scan", 0, 0, PAGE_W, PAGE_H)
+        text(58, 120, UNDER_SCAN, size=23)
+        + draw_image("Scan", 0, 0, PAGE_W, PAGE_H)
         + text(58, 300, "Patient Jone Smyth", size=23, mode=3)
         + text(58, 210, "Diagnosis fracture", size=23, mode=3),
         images={"Scan": scanned_page_image()},
@@ -65,8 +76,11 @@ def trap_pdf(path: Path) -> Path:
 
 TRAP_REPLIES = {
     "classify": ["CATEGORY: Medical"],
-    "detect": [f"NAME: {NAME}\nNAME: {WHITE}\nNAME: Alice Marlowe\nNAME: Robert Brown"],
+    "detect": [f"NAME: {NAME}\nNAME: Alice Marlowe\nNAME: Robert Brown"],
     "validate": ["PASS"],
 }
-"""Detect names every name a reader of the text layer sees (the page read as text lines,
-so each value is placed on every word it covers, across line and page breaks)."""
+"""Detect names every name the pages show (the page read as text lines, so each value is
+placed on every word it covers, across line and page breaks)."""
+
+SILENT_REPLIES = {"classify": ["CATEGORY: Medical"], "detect": ["NONE"], "validate": ["PASS"]}
+"""A model that names nothing: whatever stays out of `redacted.txt` did so by reading."""

@@ -85,8 +85,9 @@ class InputInfo(BaseModel):
 
 class PdfPageReport(BaseModel):
     """One page of a PDF input: its size in pixels at the report's DPI, where its words came
-    from (`text_layer`, `ocr`, or `text_layer_and_ocr`), and the boxes burned into it (pixels
-    of that page)."""
+    from (`text_layer`, `ocr`, or `text_layer_and_ocr`), the boxes burned into it (pixels
+    of that page), and `hidden_words`: text-layer words the page does not show (white,
+    covered, clipped, invisible), left out of the model's input and of `redacted.txt`."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -95,6 +96,7 @@ class PdfPageReport(BaseModel):
     height: int
     source: str
     words: int
+    hidden_words: int = 0
     boxes: list[Box] = Field(default_factory=list)
 
 

@@ -58,6 +58,7 @@ def pdf_report(pdf: PdfInput, per_page: Sequence[Sequence[Box]] | None) -> PdfRe
                 height=page.size[1],
                 source=page.source.value,
                 words=page.words,
+                hidden_words=page.hidden,
                 boxes=list(per_page[page.number]) if per_page is not None else [],
             )
             for page in pdf.pages

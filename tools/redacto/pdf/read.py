@@ -8,10 +8,14 @@ so a box drawn from these words lands on the glyphs it covers.
   are grouped into words at spaces, control characters and line breaks, each word's box is
   the union of its characters' loose boxes (the font's full height) converted to pixels,
   and words are put in reading order by lines with the OCR engines' own `order_lines`.
-  Invisible characters (text render mode 3, the OCR layer a scanner adds) are not used.
-- A page with no visible characters (a scan), or a rotated page, is rendered and read by
+- Only words the page shows are read (`redacto.pdf.visible`): a word whose glyphs leave no
+  ink on the rendered page — white text, text under an image or a filled rectangle,
+  clipped, too small to read, or invisible (text render mode 3, the OCR layer a scanner
+  adds) — is counted in `PdfPageInfo.hidden` and dropped: it cannot reach `redacted.pdf`,
+  so it must not reach `redacted.txt` or the model either.
+- A page with no shown characters (a scan), or a rotated page, is rendered and read by
   OCR, so what the model sees is what the rendered page shows.
-- A page with a text layer is OCR'd too, and every OCR word that no text-layer word
+- A page with a text layer is OCR'd too, and every OCR word that no shown text-layer word
   covers is added after the page's text-layer words: text inside an image (a pasted scan,
   a stamp, a signature) and text drawn as outlines are in no text layer, yet they show on
   the page — and so in the output — unless the model reads them.
@@ -33,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 from redacto.document import Box, Document, Element
 from redacto.imaging import size_problem
 from redacto.ocr.base import OcrLine, OcrWord, corners_of_box, order_lines
+from redacto.pdf.visible import CharBox, hide_text, ink_map, shows
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -63,12 +68,14 @@ class PageSource(StrEnum):
 
 @dataclass(frozen=True)
 class PdfPageInfo:
-    """One page as read: its number (0-based), size in pixels at `PDF_DPI`, word source."""
+    """One page as read: its number (0-based), size in pixels at `PDF_DPI`, word source,
+    its words, and how many text-layer words it holds but does not show (left out)."""
 
     number: int
     size: tuple[int, int]
     source: PageSource
     words: int
+    hidden: int = 0
 
 
 @dataclass(frozen=True)
@@ -158,19 +165,22 @@ def read_pdf(
             try:
                 size = page_pixels(page, dpi)
                 _check_size(path, number, size)
-                layer = _text_layer_words(page, size) if page.get_rotation() == 0 else []
+                image = render_page(page, dpi)
+                layer: list[tuple[str, Box]] = []
+                hidden = 0
+                if page.get_rotation() == 0:
+                    layer, hidden = _text_layer_words(page, size, image, dpi)
                 if engine is None:
                     from redacto.ocr import open_ocr
 
                     engine = open_ocr(str(ocr))
-                image = render_page(page, dpi)
                 seen = [(e.text, e.box) for e in engine.read(image) if e.box is not None]
                 words, source = _merge_words(layer, seen)
             finally:
                 page.close()
             for text, box in words:
                 elements.append(Element(index=len(elements), text=text, box=box, page=number))
-            pages.append(PdfPageInfo(number, size, source, len(words)))
+            pages.append(PdfPageInfo(number, size, source, len(words), hidden))
             if on_page is not None:
                 on_page(number + 1, len(pdf))
     finally:
@@ -222,10 +232,12 @@ def _check_size(path: Path, number: int, size: tuple[int, int]) -> None:
 @dataclass
 class _Word:
     chars: list[str]
-    box: list[float]  # x0, y0, x1, y1 in pixels
+    box: list[float]  # x0, y0, x1, y1 in pixels, padded
+    glyphs: list[CharBox | None]  # each character's unpadded box; None: drawn invisible
 
-    def add(self, char: str, box: tuple[float, float, float, float]) -> None:
+    def add(self, char: str, box: CharBox, glyph: CharBox | None) -> None:
         self.chars.append(char)
+        self.glyphs.append(glyph)
         self.box = [
             min(self.box[0], box[0]),
             min(self.box[1], box[1]),
@@ -233,16 +245,26 @@ class _Word:
             max(self.box[3], box[3]),
         ]
 
-    def continues(self, box: tuple[float, float, float, float]) -> bool:
-        """The next character sits on this word's line, without a gap wider than a space."""
+    def continues(self, box: CharBox, *, invisible: bool) -> bool:
+        """The next character sits on this word's line, without a gap wider than a space,
+        and is drawn visibly or invisibly (render mode 3) as this word's last one is."""
+        if invisible != (self.glyphs[-1] is None):
+            return False
         centre = (box[1] + box[3]) / 2
         height = self.box[3] - self.box[1]
         on_line = self.box[1] <= centre <= self.box[3]
         return on_line and -0.5 * height <= box[0] - self.box[2] <= 0.25 * height
 
 
-def _text_layer_words(page: Any, size: tuple[int, int]) -> list[tuple[str, Box]]:
-    """The page's visible words and their pixel boxes, in reading order; [] when none."""
+def _text_layer_words(
+    page: Any, size: tuple[int, int], image: Image.Image, dpi: int
+) -> tuple[list[tuple[str, Box]], int]:
+    """The words `image` (the page rendered at `dpi`) shows and their pixel boxes, in
+    reading order, and how many words the layer holds that it does not show.
+
+    Hides the page's text in memory to tell (`redacto.pdf.visible`): the page must not be
+    rendered again for output after this call.
+    """
     import pypdfium2.raw as pdfium_c
 
     textpage = page.get_textpage()
@@ -257,24 +279,32 @@ def _text_layer_words(page: Any, size: tuple[int, int]) -> list[tuple[str, Box]]
                 if lines[-1]:
                     lines.append([])
                 continue
-            if char.isspace() or not char.isprintable() or _invisible(pdfium_c, raw, index):
+            if char.isspace() or not char.isprintable():
                 word = None
                 continue
-            box = _char_box(pdfium_c, page, raw, index, size)
-            if box is None:
+            glyph = _char_box(pdfium_c, page, raw, index, size)
+            if glyph is None:
                 word = None
                 continue
-            if word is not None and word.continues(box):
-                word.add(char, box)
+            box = _padded(glyph, size)
+            shown = None if _invisible(pdfium_c, raw, index) else glyph
+            if word is not None and word.continues(box, invisible=shown is None):
+                word.add(char, box, shown)
                 continue
             if word is not None and lines[-1] and not _same_line(lines[-1][-1], box):
                 lines.append([])
-            word = _Word([char], list(box))
+            word = _Word([char], list(box), [shown])
             lines[-1].append(word)
     finally:
         textpage.close()
+    found = sum(len(line) for line in lines)
+    if found:
+        hide_text(page)
+        ink = ink_map(image, render_page(page, dpi))
+        lines = [[w for w in line if shows(ink, w.glyphs)] for line in lines]
     ocr_lines = [_as_line(line, size) for line in lines if line]
-    return [(w.text, w.box) for line in order_lines(ocr_lines) for w in line.words]
+    words = [(w.text, w.box) for line in order_lines(ocr_lines) for w in line.words]
+    return words, found - len(words)
 
 
 def _same_line(previous: _Word, box: tuple[float, float, float, float]) -> bool:
@@ -289,7 +319,7 @@ def _invisible(pdfium_c: Any, raw: Any, index: int) -> bool:
 
 def _char_box(
     pdfium_c: Any, page: Any, raw: Any, index: int, size: tuple[int, int]
-) -> tuple[float, float, float, float] | None:
+) -> CharBox | None:
     """A character's loose box in pixels, clipped to the page; None when off the page."""
     rect = pdfium_c.FS_RECTF()
     if not pdfium_c.FPDFText_GetLooseCharBox(raw, index, ctypes.byref(rect)):
@@ -300,13 +330,22 @@ def _char_box(
         pdfium_c.FPDF_PageToDevice(page.raw, 0, 0, size[0], size[1], 0, x, y, device_x, device_y)
         xs.append(device_x.value)
         ys.append(device_y.value)
-    x0 = max(min(xs) - _WORD_PAD_PX, 0.0)
-    y0 = max(min(ys) - _WORD_PAD_PX, 0.0)
-    x1 = min(max(xs) + _WORD_PAD_PX, float(size[0]))
-    y1 = min(max(ys) + _WORD_PAD_PX, float(size[1]))
+    x0, y0 = max(float(min(xs)), 0.0), max(float(min(ys)), 0.0)
+    x1, y1 = min(float(max(xs)), float(size[0])), min(float(max(ys)), float(size[1]))
     if x1 <= x0 or y1 <= y0:
         return None
     return x0, y0, x1, y1
+
+
+def _padded(box: CharBox, size: tuple[int, int]) -> CharBox:
+    """A character box grown by the word padding, still within the page."""
+    x0, y0, x1, y1 = box
+    return (
+        max(x0 - _WORD_PAD_PX, 0.0),
+        max(y0 - _WORD_PAD_PX, 0.0),
+        min(x1 + _WORD_PAD_PX, float(size[0])),
+        min(y1 + _WORD_PAD_PX, float(size[1])),
+    )
 
 
 def _as_line(words: list[_Word], size: tuple[int, int]) -> OcrLine:
