@@ -162,7 +162,11 @@ def test_a_pdf_is_reviewed_page_by_page_and_approved_as_a_checked_pdf(tmp_path):
     import pypdfium2 as pdfium
     from pdf_builder import Doc, Page, text
 
-    pages = [Page(text(54, 340, "Patient: Jane Smith")), Page(text(54, 340, "Seen by Dr Adams"))]
+    white = text(54, 300, "Whitney Whitefield", colour="1 1 1")  # on the page, never shown
+    pages = [
+        Page(text(54, 340, "Patient: Jane Smith")),
+        Page(text(54, 340, "Seen by Dr Adams") + white),
+    ]
     source = Doc(pages).write(tmp_path / "two pages.pdf")
     replies = {"classify": ["CATEGORY: Medical"], "detect": ["NAME: Jane Smith"]}
     replies["validate"] = ["PASS"]
@@ -174,6 +178,7 @@ def test_a_pdf_is_reviewed_page_by_page_and_approved_as_a_checked_pdf(tmp_path):
         for number in (0, 1):
             with urllib.request.urlopen(f"{server.url}api/jobs/{job}/page/{number}.png") as image:
                 assert image.read(8) == b"\x89PNG\r\n\x1a\n"
+        assert not {"Whitney", "Whitefield"} & {w["t"] for w in page["words"]}
         adams = next(w["i"] for w in page["words"] if w["t"] == "Adams")
         assert next(w["page"] for w in page["words"] if w["i"] == adams) == 1
         toggle = {"action": "toggle", "index": adams, "label": "NAME"}
@@ -185,9 +190,13 @@ def test_a_pdf_is_reviewed_page_by_page_and_approved_as_a_checked_pdf(tmp_path):
         with urllib.request.urlopen(f"{server.url}api/jobs/{job}/files/redacted.pdf") as response:
             written = tmp_path / "written.pdf"
             written.write_bytes(response.read())
+        with urllib.request.urlopen(f"{server.url}api/jobs/{job}/files/redacted.txt") as response:
+            redacted = response.read().decode()
+        assert "Whitney" not in redacted and "Seen by Dr" in redacted
         with urllib.request.urlopen(f"{server.url}api/jobs/{job}/files/report.json") as response:
             report = json.load(response)
         assert report["pdf"]["verified"] is True
+        assert [p["hidden_words"] for p in report["pdf"]["pages"]] == [0, 2]
         assert [len(p["boxes"]) for p in report["pdf"]["pages"]] == [2, 1]
         pdf = pdfium.PdfDocument(str(written))
         try:
