@@ -134,3 +134,13 @@ def test_text_inside_an_image_is_read_by_ocr_after_the_text_layer(tmp_path):
     assert words[:3] == ["Patient:", "Jane", "Smith"]  # the text layer first, exact
     assert "Pemberton" in words[3:] and words.count("Smith") == 1  # no OCR twin of the layer
     assert read.pages[0].source is PageSource.TEXT_LAYER_AND_OCR
+
+
+def test_a_shown_word_misjudged_hidden_is_still_read_by_ocr(tmp_path, monkeypatch):
+    # Fail-safe direction of the ink test: a word left out of the layer is no longer
+    # covered by it, so the page's OCR pass reads it off the pixels.
+    monkeypatch.setattr("redacto.pdf.read.shows", lambda ink, chars: False)
+    page = Page(text(54, 340, "Patient: Jane Smith"))
+    read = read_pdf(Doc([page]).write(tmp_path / "in.pdf"))
+    assert [e.text for e in read.document.elements] == ["Patient:", "Jane", "Smith"]
+    assert read.pages[0].source is PageSource.OCR and read.pages[0].hidden == 3
