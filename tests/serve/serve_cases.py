@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "examples" / "sample-medical-note.jpg"
 SAMPLE_REPLIES = {
     "classify": ["DOCUMENT_TYPE: Clinic Visit Note\nCATEGORY: Medical"],
-    "detect": ["NAME: Jane Marlowe\nDATE: 03/15/1978\nMRN: 4471829\nNAME: Jane Ghostperson\n"],
+    "detect": ["NAME: Jane Marlowe\nDATE: 03/15/1978\nMRN: 4471829\nNAME: Jan Ghostperson\n"],
     "validate": ["FAIL\nNAME: Lisa\n", "PASS"],
 }
 TEXT_READING = PipelineOptions(image_reading=ImageReading.TEXT, model_redact=False)

@@ -20,7 +20,7 @@ from redacto.serve import CONTENT_SECURITY_POLICY, ReviewServer, ServeConfig
 TEXT = "Visit note\r\nPatient: Jane Doe, phone 408-555-0134.\r\nSeen by Dr. Adams.\r\n"
 TEXT_REPLIES = {
     "classify": ["CATEGORY: Medical"],
-    "detect": ["NAME: Jane Doe\nNAME: Adams Nobodyhere\n"],
+    "detect": ["NAME: Jane Doe\nNAME: Doe Nobodyhere\n"],
     "validate": ["PASS"],
 }
 
@@ -110,7 +110,7 @@ def test_a_second_job_waits_its_turn_and_a_reload_replays_everything(tmp_path):
         review = live[-1][1]
         assert review["status"] == "NEEDS_REVIEW"
         assert [m["placeholder"] for m in review["marks"]] == ["[NAME_1]", "[PHONE_1]"]
-        assert [u["value"] for u in review["not_located"]] == ["Adams Nobodyhere"]
+        assert [u["value"] for u in review["not_located"]] == ["Doe Nobodyhere"]
         for job in (first, second):
             events(server.url, job, until="review")
             assert post(f"{server.url}api/jobs/{job}/discard")[0] == 200

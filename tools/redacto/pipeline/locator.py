@@ -15,7 +15,10 @@ stops at the first that finds something:
    candidates are ambiguous and rejected;
 4. substring — the longest common run of at least 5 letters/digits (and at least half the
    value; all of it for mostly-digit values), widened to its whole whitespace-delimited
-   token ("MRN4471829", "inquire@blucurrent."), every occurrence.
+   token ("MRN4471829", "inquire@blucurrent."), every occurrence;
+5. words — each word of the value made of `MIN_WORD_LENGTH` or more letters (no digits),
+   on word boundaries, every occurrence: a near miss the model named around a real name
+   ("Mrs. Lisa" for "Mrs. Marlowe … daughter Lisa") still hides the name.
 
 Anything else is "not located" (`None`). `near` then tells a near miss — a word of the
 value is in the text, or approximate occurrences are too many to choose from — which could
@@ -33,6 +36,9 @@ from redacto.document import Span
 MIN_FUZZY_LENGTH = 4
 MIN_SUBSTRING_LENGTH = 5
 MAX_FUZZY_LENGTH = 64
+MIN_WORD_LENGTH = 4
+"""The words level places a value's words of this many letters or more (shorter ones are
+titles and particles: "Dr", "Mrs", "van")."""
 MIN_TRACE_LENGTH = 3
 """A word of a value this long (letters and digits) found in the text makes it a near miss."""
 
@@ -43,6 +49,7 @@ class LocateMethod(StrEnum):
     O_AS_ZERO = "o_as_zero"
     UNIQUE = "unique"
     SUBSTRING = "substring"
+    WORDS = "words"
 
 
 @dataclass(frozen=True)
@@ -125,6 +132,9 @@ class Locator:
         spans = self._substring(target)
         if spans:
             return Located(LocateMethod.SUBSTRING, spans)
+        spans = self._words(value)
+        if spans:
+            return Located(LocateMethod.WORDS, spans)
         return None
 
     def near(self, value: str) -> bool:
@@ -134,14 +144,7 @@ class Locator:
         longer, case-folded) anywhere in the text's letters and digits, or an approximate
         occurrence of the whole value within the unique level's budget.
         """
-        words: list[str] = []
-        word: list[str] = []
-        for ch in (*value, " "):
-            if ch.isalnum():
-                word.append(ch)
-            elif word:
-                words.append(skeleton("".join(word)))
-                word = []
+        words = [skeleton(word) for word in _words_of(value)]
         if any(len(w) >= MIN_TRACE_LENGTH and self._skeleton_hits(w) for w in words):
             return True
         target = skeleton(value)
@@ -270,6 +273,15 @@ class Locator:
                 matches.append((best[0], end - 1, best[1]))
         return matches
 
+    def _words(self, value: str) -> tuple[Span, ...]:
+        pairs = {
+            (span.start, span.end)
+            for word in _words_of(value)
+            if word.isalpha() and len(skeleton(word)) >= MIN_WORD_LENGTH
+            for span in self._normalized(skeleton(word))
+        }
+        return tuple(Span(start=start, end=end) for start, end in _drop_overlaps(pairs))
+
     def _substring(self, target: str) -> tuple[Span, ...]:
         shortest = len(target) if is_numeric(target) else (len(target) + 1) // 2
         shortest = max(MIN_SUBSTRING_LENGTH, shortest)
@@ -284,6 +296,19 @@ class Locator:
                         Span(start=start, end=end) for start, end in _drop_overlaps(widened)
                     )
         return ()
+
+
+def _words_of(value: str) -> list[str]:
+    """The runs of letters and digits in `value`, as written."""
+    words: list[str] = []
+    word: list[str] = []
+    for ch in (*value, " "):
+        if ch.isalnum():
+            word.append(ch)
+        elif word:
+            words.append("".join(word))
+            word = []
+    return words
 
 
 def _o_as_zero(skeleton_text: str) -> str:

@@ -25,8 +25,29 @@ const val MIN_FUZZY_LENGTH = 4
 const val MIN_SUBSTRING_LENGTH = 5
 const val MAX_FUZZY_LENGTH = 64
 
+/**
+ * The words level places a value's words of this many letters or more (shorter ones are
+ * titles and particles: "Dr", "Mrs", "van").
+ */
+const val MIN_WORD_LENGTH = 4
+
 /** A word of a value this long (letters and digits) found in the text makes it a near miss. */
 const val MIN_TRACE_LENGTH = 3
+
+/** The runs of letters and digits in [value], as written. */
+private fun wordsOf(value: String): List<String> {
+    val words = mutableListOf<String>()
+    val word = StringBuilder()
+    (value.codePoints().toArray() + ' '.code).forEach { codePoint ->
+        if (PyText.isAlnum(codePoint)) {
+            word.appendCodePoint(codePoint)
+        } else if (word.isNotEmpty()) {
+            words.add(word.toString())
+            word.clear()
+        }
+    }
+    return words
+}
 
 enum class LocateMethod(
     val wire: String,
@@ -36,6 +57,7 @@ enum class LocateMethod(
     O_AS_ZERO("o_as_zero"),
     UNIQUE("unique"),
     SUBSTRING("substring"),
+    WORDS("words"),
 }
 
 /** Where a value was found (spans sorted, non-overlapping) and by which level. */
@@ -131,6 +153,7 @@ class Locator(
         }
         unique(target).let { if (it.isNotEmpty()) return Located(LocateMethod.UNIQUE, it) }
         substring(target).let { if (it.isNotEmpty()) return Located(LocateMethod.SUBSTRING, it) }
+        words(stripped).let { if (it.isNotEmpty()) return Located(LocateMethod.WORDS, it) }
         return null
     }
 
@@ -141,16 +164,7 @@ class Locator(
      * value within the unique level's budget.
      */
     fun near(value: String): Boolean {
-        val words = mutableListOf<IntArray>()
-        val word = StringBuilder()
-        (value.codePoints().toArray() + ' '.code).forEach { codePoint ->
-            if (PyText.isAlnum(codePoint)) {
-                word.appendCodePoint(codePoint)
-            } else if (word.isNotEmpty()) {
-                words.add(codePointsOf(skeleton(word.toString())))
-                word.clear()
-            }
-        }
+        val words = wordsOf(value).map { codePointsOf(skeleton(it)) }
         if (words.any { it.size >= MIN_TRACE_LENGTH && skeletonHits(it).isNotEmpty() }) return true
         val target = codePointsOf(skeleton(value))
         if (target.size < MIN_FUZZY_LENGTH || target.size > MAX_FUZZY_LENGTH) return false
@@ -287,6 +301,18 @@ class Locator(
             if (bestStart >= 0 && bestDistance <= budget) matches.add(bestStart to j - 1)
         }
         return matches
+    }
+
+    private fun words(value: String): List<Span> {
+        val pairs =
+            wordsOf(value)
+                .filter { word -> word.codePoints().allMatch(PyText::isAlpha) }
+                .map { codePointsOf(skeleton(it)) }
+                .filter { it.size >= MIN_WORD_LENGTH }
+                .flatMap { normalized(it) }
+                .map { it.start to it.end }
+                .toSet()
+        return dropOverlaps(pairs).map { (start, end) -> Span(start, end) }
     }
 
     private fun substring(target: IntArray): List<Span> {
