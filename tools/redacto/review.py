@@ -23,7 +23,7 @@ from redacto.document import Detection, Mode, Source, Span, Status
 from redacto.engines.scripted import ScriptedEngine
 from redacto.line_endings import LineEndings
 from redacto.pipeline import PipelineOptions, PipelineResult
-from redacto.pipeline.detect import detection_key
+from redacto.pipeline.detections import detection_key
 from redacto.pipeline.parsing import PLACEHOLDER_PATTERN
 from redacto.pipeline.redact import (
     ImageRedaction,
@@ -31,6 +31,7 @@ from redacto.pipeline.redact import (
     locate_detections,
     redact_elements,
     redact_text,
+    redaction_result,
 )
 from redacto.pipeline.state import StepContext
 from redacto.prompts import PromptLibrary
@@ -150,19 +151,7 @@ class ReviewSession:
         report.detections = [self._original(d) for d in self.detections]
         report.not_located = [self._original(d) for d in redaction.not_located]
         report.review = Review(approved=True, edits=[self._original_edit(e) for e in self.edits])
-        if isinstance(redaction, ImageRedaction):
-            report.boxes = list(redaction.boxes)
-            report.count_shown = len(redaction.boxes)
-            result = PipelineResult(
-                report=report,
-                redacted_text=redaction.text,
-                redacted_elements=redaction.elements,
-                boxes=redaction.boxes,
-            )
-        else:
-            report.count_shown = len(redaction.replacements)
-            result = PipelineResult(report=report, redacted_text=redaction.text)
-        return ReviewPreview(redaction=redaction, result=result)
+        return ReviewPreview(redaction=redaction, result=redaction_result(report, redaction))
 
     def approve(self, out_dir: Path) -> RedactOutcome:
         """Write the reviewed output with the CLI's writer: the redacted file(s) and a

@@ -24,7 +24,8 @@ from redacto.pipeline.detections import detection_key
 from redacto.pipeline.locator import Locator, edit_distance, fuzzy_budget, is_numeric, skeleton
 from redacto.pipeline.parsing import PLACEHOLDER_PATTERN
 from redacto.pipeline.placeholders import PlaceholderBook
-from redacto.pipeline.state import Phase, ProgressEvent, StepContext
+from redacto.pipeline.state import Phase, PipelineResult, ProgressEvent, StepContext
+from redacto.report import RunReport
 
 MIN_SHARED_RUN = 5
 _UNFINISHED_PLACEHOLDER = re.compile(r"\[[A-Z0-9_]*$")
@@ -62,6 +63,24 @@ class TextRedaction:
     not_located: tuple[Detection, ...]
     model_answer_accepted: bool
     model_pieces: tuple[tuple[Span, Detection], ...] = ()
+
+
+def redaction_result(
+    report: RunReport, redaction: ImageRedaction | TextRedaction
+) -> PipelineResult:
+    """The result a redaction gives: `report` counts what it shows (and holds its boxes, in
+    image mode), beside the redacted output. Shared by the run and a person's review."""
+    if isinstance(redaction, ImageRedaction):
+        report.boxes = list(redaction.boxes)
+        report.count_shown = len(redaction.boxes)
+        return PipelineResult(
+            report=report,
+            redacted_text=redaction.text,
+            redacted_elements=redaction.elements,
+            boxes=redaction.boxes,
+        )
+    report.count_shown = len(redaction.replacements)
+    return PipelineResult(report=report, redacted_text=redaction.text)
 
 
 def redact_elements(

@@ -14,7 +14,13 @@ from redacto.pipeline.detect import detect
 from redacto.pipeline.detections import union_detections
 from redacto.pipeline.parsing import Verdict
 from redacto.pipeline.policy import options_for_model
-from redacto.pipeline.redact import ImageRedaction, TextRedaction, redact_elements, redact_text
+from redacto.pipeline.redact import (
+    ImageRedaction,
+    TextRedaction,
+    redact_elements,
+    redact_text,
+    redaction_result,
+)
 from redacto.pipeline.state import OnEvent, PipelineOptions, PipelineResult, StepContext
 from redacto.pipeline.validate import validate
 from redacto.prompts import PromptLibrary
@@ -129,18 +135,9 @@ class _Run:
         )
         report = self.report(status)
         report.not_located = list(redaction.not_located)
-        if isinstance(redaction, ImageRedaction):
-            report.boxes = list(redaction.boxes)
-            report.count_shown = len(redaction.boxes)
-            return PipelineResult(
-                report=report,
-                redacted_text=redaction.text,
-                redacted_elements=redaction.elements,
-                boxes=redaction.boxes,
-            )
-        report.count_shown = len(redaction.replacements)
-        report.redact_fallback = not redaction.model_answer_accepted and bool(self.detections)
-        return PipelineResult(report=report, redacted_text=redaction.text)
+        if isinstance(redaction, TextRedaction):
+            report.redact_fallback = not redaction.model_answer_accepted and bool(self.detections)
+        return redaction_result(report, redaction)
 
     def failed(self, error: EngineError) -> PipelineResult:
         report = self.report(Status.ERROR)
