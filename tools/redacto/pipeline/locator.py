@@ -106,10 +106,18 @@ class Locator:
         self._skeleton = "".join(chars)
         self._zeroed = _o_as_zero(self._skeleton)
         self._origin = origin
+        # Detect asks whether a value is in the text before placing it; a value found nowhere
+        # runs every level, the fuzzy ones included, so each answer is kept for the text.
+        self._located: dict[str, Located | None] = {}
 
     def locate(self, value: str) -> Located | None:
         """Find `value`'s spans, or None when it is not located."""
         value = value.strip()
+        if value not in self._located:
+            self._located[value] = self._locate(value)
+        return self._located[value]
+
+    def _locate(self, value: str) -> Located | None:
         if not value:
             return None
         exact = self._exact(value)

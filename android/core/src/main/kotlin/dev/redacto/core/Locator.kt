@@ -136,9 +136,18 @@ class Locator(
         origin = origins.toIntArray()
     }
 
+    // Detect asks whether a value is in the text before placing it; a value found nowhere
+    // runs every level, the fuzzy ones included, so each answer is kept for the text.
+    private val located = HashMap<String, Located?>()
+
     /** Finds [value]'s spans, or null when it is not located. */
     fun locate(value: String): Located? {
         val stripped = PyText.strip(value)
+        if (stripped !in located) located[stripped] = locateStripped(stripped)
+        return located[stripped]
+    }
+
+    private fun locateStripped(stripped: String): Located? {
         if (stripped.isEmpty()) return null
         val exact = exact(codePointsOf(stripped))
         val target = codePointsOf(skeleton(stripped))
