@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from redacto.document import Element
 from redacto.rules.catalog import Pattern, PreserveRule, Recognizer
+from redacto.rules.prefilter import recognizers_that_could_match
 
 _WORD = re.compile(r"[A-Za-z0-9]+", re.ASCII)
 _DIGIT = re.compile(r"[0-9]")
@@ -187,13 +188,16 @@ def _pattern_matches(
 
 
 def _list_continuations(
-    text: str, words: _Words, recognizers: Sequence[Recognizer], kept: Sequence[TextMatch]
+    text: str,
+    words: _Words,
+    ranked: Sequence[tuple[int, Recognizer]],
+    kept: Sequence[TextMatch],
 ) -> list[TextMatch]:
     """The second pass: matches of context patterns whose context is that of a list they
     continue. Only kept matches (overlaps resolved) start a list, so a phone number that
     also reads as a record number does not lend "patient" to the code after it."""
     found: list[TextMatch] = []
-    for priority, recognizer in enumerate(recognizers):
+    for priority, recognizer in ranked:
         earlier = sorted((m.start, m.end) for m in kept if m.recognizer == recognizer.name)
         if not earlier:
             continue
@@ -216,19 +220,31 @@ def _resolve_overlaps(matches: list[TextMatch]) -> list[TextMatch]:
 
 
 def scan_text(
-    text: str, recognizers: Sequence[Recognizer], preserve: Sequence[PreserveRule] = ()
+    text: str,
+    recognizers: Sequence[Recognizer],
+    preserve: Sequence[PreserveRule] = (),
+    *,
+    prefilter: bool = True,
 ) -> list[TextMatch]:
     """All non-overlapping verified matches in `text`, in order, minus the preserved ones.
 
     `recognizers` are in priority order; their position is the tie-breaker between
     matches of equal length. Patterns, validators and preserve rules read `text` through
     `read_ocr_zeros`; context words are read from `text` itself. Offsets are into `text`.
+    Recognizers that cannot match `text` are skipped first (`prefilter`: the same result,
+    found sooner; False runs every pattern, for the tests that check that).
     """
+    ranked = list(enumerate(recognizers))
+    if prefilter:
+        could = {id(r) for r in recognizers_that_could_match(text, recognizers)}
+        ranked = [(priority, r) for priority, r in ranked if id(r) in could]
+        if not ranked:
+            return []
     words = _Words(text)
     searched = read_ocr_zeros(text)
     found = [
         match
-        for priority, recognizer in enumerate(recognizers)
+        for priority, recognizer in ranked
         for pattern in recognizer.patterns
         for match in _pattern_matches(searched, words, recognizer, pattern, priority)
     ]
@@ -236,7 +252,7 @@ def scan_text(
     first_pass = set(found)
     continued = [
         match
-        for match in _list_continuations(searched, words, recognizers, kept)
+        for match in _list_continuations(searched, words, ranked, kept)
         if match not in first_pass
     ]
     if continued:
