@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Everything Redacto needs on a fresh Debian machine, idempotent: a second run only checks.
 #   Debian: Tesseract (second OCR engine), fonts (corpus rendering), JUnit 5 (Kotlin tests),
-#           Chromium and its driver (the review page's browser test; nothing downloads a browser)
+#           Chromium and its driver (the review page's browser test; nothing downloads a browser),
+#           wrk (the proxy's load benchmark)
 #   .venv:  torch 2.13.0 CPU first (any other version pulls a multi-GB CUDA build), then the
 #           package with all extras, pinned by requirements/constraints.txt
 #   .cache/kotlin: the Kotlin compiler from npm (Maven Central is unreachable here)
@@ -12,7 +13,7 @@ root=$(pwd)
 say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 
 apt_packages=(tesseract-ocr tesseract-ocr-eng fonts-dejavu-core fonts-liberation junit5 libgoogle-gson-java
-  chromium chromium-driver)
+  chromium chromium-driver wrk)
 missing=()
 for package in "${apt_packages[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
@@ -38,7 +39,7 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$inputs_hash" ]; then
   # chain converts and runs with them: tests/models builds and runs the tiny model).
   # Pass 2 names only the extras that need the newer typing-extensions (Presidio, and
   # selenium for the browser test): asking for litert again would re-resolve xdsl.
-  .venv/bin/pip install -q -c requirements/constraints.txt -e ".[litert,ocr,pdf,tune,dev]"
+  .venv/bin/pip install -q -c requirements/constraints.txt -e ".[litert,ocr,pdf,tune,proxy,dev]"
   .venv/bin/pip install -q -c requirements/constraints.txt -e ".[peer,browser]"
   echo "$inputs_hash" > "$stamp"
 fi

@@ -1,0 +1,64 @@
+"""A real echo upstream and a real proxy in front of it, each on its own thread."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import httpx
+import pytest
+from echo_upstream import EchoUpstream
+
+from redacto.proxy import Proxy, ProxyConfig, build_proxy, serve
+
+
+@dataclass
+class RunningProxy:
+    proxy: Proxy
+    url: str
+    loop: asyncio.AbstractEventLoop
+    thread: threading.Thread
+
+    def client(self, timeout: float = 30.0) -> httpx.Client:
+        return httpx.Client(base_url=self.url, timeout=timeout)
+
+    def stop(self) -> None:
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(5)
+
+
+def start_proxy(proxy: Proxy) -> RunningProxy:
+    ready = threading.Event()
+    holder: dict[str, object] = {}
+
+    def run() -> None:
+        loop = asyncio.new_event_loop()
+        holder["loop"] = loop
+        server = loop.run_until_complete(serve(proxy, "127.0.0.1", 0))
+        holder["port"] = server.sockets[0].getsockname()[1]
+        ready.set()
+        loop.run_forever()
+        server.close()
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    assert ready.wait(10)
+    loop = holder["loop"]
+    assert isinstance(loop, asyncio.AbstractEventLoop)
+    return RunningProxy(proxy, f"http://127.0.0.1:{holder['port']}", loop, thread)
+
+
+@pytest.fixture
+def upstream() -> Iterator[EchoUpstream]:
+    server = EchoUpstream.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def running(upstream: EchoUpstream) -> Iterator[RunningProxy]:
+    proxy = start_proxy(build_proxy(ProxyConfig(upstream=upstream.url, read_timeout_s=2.0)))
+    yield proxy
+    proxy.stop()

@@ -1,0 +1,74 @@
+"""`redacto proxy`: de-identify prompts on their way to a self-hosted model, restore them on
+the way back.
+
+An OpenAI-compatible client talks to the proxy as if it were the inference server (vLLM,
+llama.cpp's server, Ollama). Each request's text goes through the rules tier and, with a
+model, the model tier; values become per-conversation placeholders (`vault`); images go
+through the photo pipeline (`images`). The upstream answer, whole or streamed, has the
+values put back (`restore`). docs/proxy.md has the design and the measured figures.
+
+    proxy = build_proxy(ProxyConfig(upstream="http://127.0.0.1:8000"))
+    run_forever(proxy, "127.0.0.1", 8090)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from redacto.document import Category
+from redacto.engines import Engine
+from redacto.prompts import PromptLibrary
+from redacto.proxy.detectors import ModelTier, RuleTier
+from redacto.proxy.images import ImageRedactor
+from redacto.proxy.payload import RequestRedactor
+from redacto.proxy.server import Proxy, model_worker, run_forever, serve
+from redacto.proxy.upstream import UpstreamPool
+from redacto.proxy.vault import VaultStore
+
+__all__ = ["Proxy", "ProxyConfig", "build_proxy", "run_forever", "serve"]
+
+
+@dataclass(frozen=True)
+class ProxyConfig:
+    """What `redacto proxy` is started with."""
+
+    upstream: str
+    category: Category = Category.GENERAL
+    """Whose rules the rules tier runs (and what the model tier is told the text is)."""
+    forward_review: bool = False
+    """Forward an image whose redaction ended NEEDS_REVIEW (default: refuse it)."""
+    ocr: str = "ppocr"
+    connect_timeout_s: float = 5.0
+    read_timeout_s: float = 120.0
+    max_conversations: int = 1_000
+    conversation_ttl_s: float = 3_600.0
+    max_values: int = 10_000
+    access_log: bool = False
+
+
+def build_proxy(
+    config: ProxyConfig, engine: Engine | None = None, prompts: PromptLibrary | None = None
+) -> Proxy:
+    """A proxy for `config`; with `engine`, the model tier and images are on."""
+    redactor = RequestRedactor(rules=RuleTier(config.category))
+    if engine is not None:
+        library = prompts or PromptLibrary.load()
+        redactor.model = ModelTier(engine, library, category=config.category)
+        redactor.images = ImageRedactor(
+            engine, library, ocr=config.ocr, forward_review=config.forward_review
+        )
+        redactor.run_blocking = model_worker()
+    return Proxy(
+        upstream=UpstreamPool(
+            config.upstream,
+            connect_timeout=config.connect_timeout_s,
+            read_timeout=config.read_timeout_s,
+        ),
+        redactor=redactor,
+        vaults=VaultStore(
+            max_conversations=config.max_conversations,
+            ttl_s=config.conversation_ttl_s,
+            max_values=config.max_values,
+        ),
+        access_log=config.access_log,
+    )

@@ -1,0 +1,88 @@
+"""The proxy's detectors: the rules tier always, the model tier where configured.
+
+The rules tier is the project's checksum-validated recognizers (`redacto.rules`), with
+their prefilter: a text that holds nothing a recognizer needs costs a few microseconds.
+The model tier runs the text-mode pipeline (classify, detect, validate) on each text the
+conversation has not shown it before, on a worker thread, one call at a time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from redacto.document import Category, Document, Status
+from redacto.engines import Engine
+from redacto.pipeline import PipelineOptions, run_pipeline
+from redacto.pipeline.state import MAX_ROUNDS
+from redacto.prompts import PromptLibrary
+from redacto.rules import CATEGORY_RULES, recognizers_for
+from redacto.rules.matching import scan_text
+
+
+class DetectionFailed(RuntimeError):
+    """A detector could not read a text: the request must not be forwarded."""
+
+
+@dataclass(frozen=True)
+class Found:
+    """One value to hide: its label, its text, and where it is (None: every occurrence)."""
+
+    label: str
+    value: str
+    start: int | None = None
+    end: int | None = None
+
+
+class TextDetector(Protocol):
+    """A detector tier: the values to hide in one text."""
+
+    def find(self, text: str) -> list[Found]: ...
+
+
+class RuleTier:
+    """The rule safety net over plain text, for one category's recognizers."""
+
+    def __init__(self, category: Category = Category.GENERAL) -> None:
+        self.category = category
+        self._recognizers = recognizers_for(category)
+        self._preserve = CATEGORY_RULES[category].preserve
+
+    def find(self, text: str) -> list[Found]:
+        return [
+            Found(match.label, text[match.start : match.end], match.start, match.end)
+            for match in scan_text(text, self._recognizers, self._preserve)
+        ]
+
+
+class ModelTier:
+    """The text-mode pipeline on one engine; `find` blocks (call it off the event loop)."""
+
+    def __init__(
+        self,
+        engine: Engine,
+        prompts: PromptLibrary,
+        *,
+        category: Category | None = None,
+        max_rounds: int = MAX_ROUNDS,
+    ) -> None:
+        self.engine = engine
+        self.prompts = prompts
+        # The rules tier has run already; a known category skips the classify call.
+        self.options = PipelineOptions(max_rounds=max_rounds, rules=False, category=category)
+
+    def find(self, text: str) -> list[Found]:
+        result = run_pipeline(
+            Document.from_text(text), self.engine, self.prompts, options=self.options
+        )
+        report = result.report
+        if report.status is Status.ERROR:
+            raise DetectionFailed("the model tier could not read a text")
+        found = []
+        for detection in report.detections:
+            if detection.span is not None:
+                start, end = detection.span.start, detection.span.end
+                found.append(Found(detection.label, text[start:end], start, end))
+            elif detection.value:
+                found.append(Found(detection.label, detection.value))
+        return found

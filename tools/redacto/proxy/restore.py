@@ -1,0 +1,185 @@
+"""Put the original values back into what the model answers.
+
+A whole answer: every string in the JSON has the vault's placeholders replaced. A stream:
+placeholders can be split anywhere — across server-sent events, across network reads, in
+the middle of `[` or of a multi-byte character — so `StreamRestorer` holds back only a
+suffix that could still become a placeholder and lets everything else through at once.
+Look-alikes the vault did not hand out (`[NAME_99]`, `[TODO_1]`) pass through untouched.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+from redacto.proxy.vault import PLACEHOLDER, Vault
+
+_PREFIX = re.compile(r"\[(?:[A-Z][A-Z_]*(?:_[0-9]+)?)?\Z")
+"""A text that could still grow into a placeholder: `[`, `[NA`, `[NAME_`, `[NAME_12`."""
+MAX_PLACEHOLDER = 48
+"""No placeholder is longer: a longer possible prefix is plain text, let through."""
+
+
+def restore_text(text: str, vault: Vault) -> str:
+    """`text` with every placeholder of `vault` replaced by its value."""
+    if "[" not in text:
+        return text
+    return PLACEHOLDER.sub(lambda found: vault.original(found.group(0)) or found.group(0), text)
+
+
+def restore_json(value: Any, vault: Vault) -> Any:
+    """A JSON value with every string restored (keys are the API's own, left as they are)."""
+    if isinstance(value, str):
+        return restore_text(value, vault)
+    if isinstance(value, list):
+        return [restore_json(item, vault) for item in value]
+    if isinstance(value, dict):
+        return {key: restore_json(item, vault) for key, item in value.items()}
+    return value
+
+
+@dataclass
+class StreamRestorer:
+    """Restores a text that arrives in pieces; `feed` returns what may be shown now."""
+
+    vault: Vault
+    _held: str = ""
+
+    def feed(self, piece: str) -> str:
+        text = self._held + piece
+        cut = text.rfind("[")
+        if cut >= 0 and len(text) - cut < MAX_PLACEHOLDER and _PREFIX.match(text, cut):
+            self._held = text[cut:]
+            text = text[:cut]
+        else:
+            self._held = ""
+        return restore_text(text, self.vault)
+
+    def flush(self) -> str:
+        """The end of the stream: whatever was held is plain text."""
+        held, self._held = self._held, ""
+        return held
+
+
+_STREAMED_FIELDS = (("delta", "content"), ("delta", "reasoning_content"), ("text",))
+"""Where a streamed chunk carries answer text: chat deltas, and completions' text."""
+
+
+@dataclass
+class SseRestorer:
+    """Rewrites an OpenAI-style server-sent event stream, restoring the answer text.
+
+    Bytes go in as the network delivers them; whole events come out. Each choice's text is
+    restored by its own `StreamRestorer`; any other string in an event is restored whole.
+    What a choice still holds is sent with its `finish_reason`, or, at `[DONE]` or the end
+    of the stream, in one extra event shaped like the last one.
+    """
+
+    vault: Vault
+    _buffer: bytes = b""
+    _streams: dict[tuple[Any, ...], StreamRestorer] = field(default_factory=dict)
+    _last_event: dict[str, Any] | None = None
+
+    def feed(self, data: bytes) -> bytes:
+        self._buffer += data
+        out = []
+        while True:
+            end, size = _event_end(self._buffer)
+            if end < 0:
+                break
+            event, self._buffer = self._buffer[:end], self._buffer[end + size :]
+            out.append(self._event(event))
+        return b"".join(out)
+
+    def close(self) -> bytes:
+        """The upstream ended: the unfinished event (if any) and everything held."""
+        tail = self._event(self._buffer) if self._buffer.strip() else b""
+        self._buffer = b""
+        return tail + self._flush_all()
+
+    def _event(self, event: bytes) -> bytes:
+        lines = event.replace(b"\r\n", b"\n").split(b"\n")
+        data = [line[5:].removeprefix(b" ") for line in lines if line.startswith(b"data:")]
+        if not data:
+            return event + b"\n\n"  # a comment or a keep-alive: nothing to restore
+        payload = b"\n".join(data)
+        if payload.strip() == b"[DONE]":
+            return self._flush_all() + b"data: [DONE]\n\n"
+        try:
+            chunk = orjson.loads(payload)
+        except orjson.JSONDecodeError:
+            return event + b"\n\n"
+        if not isinstance(chunk, dict):
+            return event + b"\n\n"
+        others = [line for line in lines if line and not line.startswith(b"data:")]
+        restored = self._chunk(chunk)
+        return b"".join(line + b"\n" for line in others) + _data(restored)
+
+    def _chunk(self, chunk: dict[str, Any]) -> dict[str, Any]:
+        choices = chunk.get("choices")
+        rest = restore_json({k: v for k, v in chunk.items() if k != "choices"}, self.vault)
+        if not isinstance(choices, list):
+            return rest
+        restored = []
+        for choice in choices:
+            if not isinstance(choice, dict):
+                restored.append(choice)
+                continue
+            choice = dict(choice)
+            number = choice.get("index", 0)
+            finished = choice.get("finish_reason") is not None
+            for path in _STREAMED_FIELDS:
+                self._restore_field(choice, number, path, finished)
+            restored.append(choice)
+        rest["choices"] = restored
+        self._last_event = rest
+        return rest
+
+    def _restore_field(
+        self, choice: dict[str, Any], number: int, path: tuple[str, ...], finished: bool
+    ) -> None:
+        holder: Any = choice
+        for key in path[:-1]:
+            holder = holder.get(key) if isinstance(holder, dict) else None
+        if not isinstance(holder, dict):
+            return
+        key = path[-1]
+        stream = self._streams.setdefault((number, *path), StreamRestorer(self.vault))
+        text = holder.get(key)
+        if isinstance(text, str):
+            holder[key] = stream.feed(text)
+        if finished:
+            held = stream.flush()
+            if held:
+                holder[key] = (holder.get(key) or "") + held
+
+    def _flush_all(self) -> bytes:
+        out = []
+        for (number, *path), stream in self._streams.items():
+            held = stream.flush()
+            if held:
+                out.append(_data(self._extra_event(number, path, held)))
+        return b"".join(out)
+
+    def _extra_event(self, number: int, path: list[str], text: str) -> dict[str, Any]:
+        template = {k: v for k, v in (self._last_event or {}).items() if k != "choices"}
+        choice: dict[str, Any] = {"index": number, "finish_reason": None}
+        holder = choice
+        for key in path[:-1]:
+            holder = holder.setdefault(key, {})
+        holder[path[-1]] = text
+        return {**template, "choices": [choice]}
+
+
+def _event_end(buffer: bytes) -> tuple[int, int]:
+    """Where the first complete event ends and how long its blank-line separator is."""
+    ends = [(buffer.find(separator), len(separator)) for separator in (b"\n\n", b"\r\n\r\n")]
+    found = [(end, size) for end, size in ends if end >= 0]
+    return min(found) if found else (-1, 0)
+
+
+def _data(chunk: dict[str, Any]) -> bytes:
+    return b"data: " + orjson.dumps(chunk) + b"\n\n"

@@ -1,0 +1,229 @@
+"""A small HTTP/1.1 client for the upstream model server: kept-alive connections, chunked
+or sized bodies read as they arrive, and timeouts that end a request, never hang it.
+
+Written on asyncio protocols and httptools (the parser uvicorn uses) rather than a general
+client library: the proxy's added latency is most of what it is judged by, and a general
+client costs several times more per request (docs/proxy.md has the profile).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import cast
+from urllib.parse import urlsplit
+
+import httptools
+
+HOP_BY_HOP = frozenset(
+    {
+        b"connection",
+        b"keep-alive",
+        b"proxy-connection",
+        b"transfer-encoding",
+        b"te",
+        b"trailer",
+        b"upgrade",
+        b"content-length",
+        b"host",
+        b"accept-encoding",
+    }
+)
+"""Headers a proxy must not pass on (RFC 9110 §7.6.1), plus the ones it sets itself.
+`accept-encoding` is dropped so the upstream answers uncompressed: the proxy must read it."""
+
+
+class UpstreamError(RuntimeError):
+    """The upstream could not be reached or did not answer in time."""
+
+    def __init__(self, message: str, *, timeout: bool = False) -> None:
+        super().__init__(message)
+        self.timeout = timeout
+
+
+@dataclass
+class UpstreamResponse:
+    """Status and headers, then the body as it arrives (`chunks`), de-chunked."""
+
+    status: int
+    headers: list[tuple[bytes, bytes]]
+    _connection: _Connection
+    _body: asyncio.Queue[bytes | Exception | None]
+    """This response's own queue: the connection may serve the next request meanwhile."""
+    _read_timeout: float
+
+    @property
+    def content_type(self) -> bytes:
+        for name, value in self.headers:
+            if name.lower() == b"content-type":
+                return value.lower()
+        return b""
+
+    async def chunks(self) -> AsyncIterator[bytes]:
+        while True:
+            try:
+                item = await asyncio.wait_for(self._body.get(), self._read_timeout)
+            except TimeoutError:
+                self._connection.close()
+                raise UpstreamError("the upstream stopped sending", timeout=True) from None
+            if item is None:
+                return
+            if isinstance(item, Exception):
+                raise item
+            yield item
+
+    def discard(self) -> None:
+        """Nobody will read the rest: an unfinished response takes its connection along."""
+        if not self._connection.complete:
+            self._connection.close()
+
+    async def read(self) -> bytes:
+        return b"".join([chunk async for chunk in self.chunks()])
+
+
+@dataclass(eq=False)
+class _Connection(asyncio.Protocol):
+    pool: UpstreamPool
+    transport: asyncio.Transport | None = None
+    body: asyncio.Queue[bytes | Exception | None] = field(default_factory=asyncio.Queue)
+    head: asyncio.Future[tuple[int, list[tuple[bytes, bytes]]]] | None = None
+    _headers: list[tuple[bytes, bytes]] = field(default_factory=list)
+    _parser: httptools.HttpResponseParser | None = None
+    complete: bool = False
+    reusable: bool = False
+    lost: bool = False
+
+    def start(self) -> None:
+        """Ready for the next response on this connection."""
+        self.body = asyncio.Queue()
+        self.head = asyncio.get_running_loop().create_future()
+        self._headers = []
+        self._parser = httptools.HttpResponseParser(self)
+        self.complete = False
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = cast(asyncio.Transport, transport)  # uvloop's is not a subclass
+
+    def data_received(self, data: bytes) -> None:
+        if self._parser is None:
+            self.close()  # bytes nobody asked for: the connection cannot be trusted
+            return
+        try:
+            self._parser.feed_data(data)
+        except httptools.HttpParserError as error:
+            self._fail(UpstreamError(f"the upstream sent bad HTTP: {error}"))
+            self.close()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.lost = True
+        if not self.complete:
+            self._fail(UpstreamError("the upstream closed the connection"))
+
+    def _fail(self, error: Exception) -> None:
+        if self.head is not None and not self.head.done():
+            self.head.set_exception(error)
+        else:
+            self.body.put_nowait(error)
+
+    # httptools callbacks
+    def on_header(self, name: bytes, value: bytes) -> None:
+        self._headers.append((name, value))
+
+    def on_headers_complete(self) -> None:
+        assert self._parser is not None and self.head is not None
+        if not self.head.done():
+            self.head.set_result((self._parser.get_status_code(), self._headers))
+
+    def on_body(self, body: bytes) -> None:
+        self.body.put_nowait(bytes(body))
+
+    def on_message_complete(self) -> None:
+        assert self._parser is not None
+        self.complete = True
+        self.reusable = self._parser.should_keep_alive()
+        self._parser = None
+        self.body.put_nowait(None)
+        if self.reusable and not self.lost:
+            self.pool.release(self)
+
+    def close(self) -> None:
+        self.reusable = False
+        if self.transport is not None:
+            self.transport.close()
+
+
+@dataclass
+class UpstreamPool:
+    """Kept-alive connections to one upstream base URL."""
+
+    base_url: str
+    connect_timeout: float = 5.0
+    read_timeout: float = 120.0
+    max_idle: int = 64
+    _idle: list[_Connection] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        parts = urlsplit(self.base_url)
+        if parts.scheme != "http" or not parts.hostname:
+            raise ValueError(f"the upstream must be an http:// URL, not {self.base_url!r}")
+        self.host = parts.hostname
+        self.port = parts.port or 80
+        self.prefix = parts.path.rstrip("/")
+        self.host_header = parts.netloc.encode()
+
+    async def request(
+        self, method: bytes, path: bytes, headers: list[tuple[bytes, bytes]], body: bytes
+    ) -> UpstreamResponse:
+        """Send one request; returns once the status and headers are in."""
+        head = [method + b" " + self.prefix.encode() + path + b" HTTP/1.1\r\n"]
+        head.append(b"host: " + self.host_header + b"\r\n")
+        head.extend(
+            name + b": " + value + b"\r\n"
+            for name, value in headers
+            if name.lower() not in HOP_BY_HOP
+        )
+        head.append(b"content-length: " + str(len(body)).encode() + b"\r\n\r\n")
+        payload = b"".join(head) + body
+        connection = await self._connection()
+        connection.start()
+        assert connection.transport is not None and connection.head is not None
+        connection.transport.write(payload)
+        try:
+            status, response_headers = await asyncio.wait_for(connection.head, self.read_timeout)
+        except TimeoutError:
+            connection.close()
+            raise UpstreamError("the upstream did not answer in time", timeout=True) from None
+        return UpstreamResponse(
+            status, response_headers, connection, connection.body, self.read_timeout
+        )
+
+    async def _connection(self) -> _Connection:
+        while self._idle:
+            connection = self._idle.pop()
+            if not connection.lost:
+                return connection
+        loop = asyncio.get_running_loop()
+        try:
+            _transport, protocol = await asyncio.wait_for(
+                loop.create_connection(lambda: _Connection(self), self.host, self.port),
+                self.connect_timeout,
+            )
+        except TimeoutError:
+            raise UpstreamError(
+                "the upstream did not accept a connection in time", timeout=True
+            ) from None
+        except OSError as error:
+            raise UpstreamError(f"the upstream cannot be reached: {error.strerror}") from None
+        return protocol
+
+    def release(self, connection: _Connection) -> None:
+        if len(self._idle) < self.max_idle:
+            self._idle.append(connection)
+        else:
+            connection.close()
+
+    def close(self) -> None:
+        for connection in self._idle:
+            connection.close()
+        self._idle.clear()
