@@ -25,8 +25,17 @@ class RunningProxy:
         return httpx.Client(base_url=self.url, timeout=timeout)
 
     def stop(self) -> None:
-        self.loop.call_soon_threadsafe(self.loop.stop)
+        asyncio.run_coroutine_threadsafe(stop_loop(), self.loop).result(5)
         self.thread.join(5)
+
+
+async def stop_loop() -> None:
+    """Cancel every task of the running loop, let them end, then stop it."""
+    tasks = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    asyncio.get_running_loop().stop()
 
 
 def start_proxy(proxy: Proxy) -> RunningProxy:
@@ -41,6 +50,8 @@ def start_proxy(proxy: Proxy) -> RunningProxy:
         ready.set()
         loop.run_forever()
         server.close()
+        loop.run_until_complete(server.wait_closed())
+        loop.close()
 
     thread = threading.Thread(target=run, daemon=True)
     thread.start()

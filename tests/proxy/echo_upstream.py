@@ -184,6 +184,8 @@ class EchoUpstream:
             ready.set()
             loop.run_forever()
             server.close()
+            loop.run_until_complete(server.wait_closed())
+            loop.close()
 
         upstream._thread = threading.Thread(target=run, daemon=True)
         upstream._thread.start()
@@ -192,9 +194,17 @@ class EchoUpstream:
 
     def stop(self) -> None:
         if self._loop is not None:
-            self._loop.call_soon_threadsafe(self._loop.stop)
+            asyncio.run_coroutine_threadsafe(_stop_loop(), self._loop).result(5)
         if self._thread is not None:
             self._thread.join(5)
+
+
+async def _stop_loop() -> None:
+    tasks = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    asyncio.get_running_loop().stop()
 
 
 if __name__ == "__main__":  # python tests/proxy/echo_upstream.py PORT (the benchmark's upstream)

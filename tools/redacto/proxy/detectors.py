@@ -68,8 +68,11 @@ class ModelTier:
     ) -> None:
         self.engine = engine
         self.prompts = prompts
-        # The rules tier has run already; a known category skips the classify call.
-        self.options = PipelineOptions(max_rounds=max_rounds, rules=False, category=category)
+        # The rules tier has run already; a known category skips the classify call; the
+        # locator's deterministic pass places the values (no model rewrite of the text).
+        self.options = PipelineOptions(
+            max_rounds=max_rounds, rules=False, category=category, model_redact=False
+        )
 
     def find(self, text: str) -> list[Found]:
         result = run_pipeline(

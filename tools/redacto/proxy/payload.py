@@ -67,11 +67,12 @@ class RequestRedactor:
     run_blocking: RunBlocking | None = None
 
     async def redact(self, endpoint: str, body: dict[str, Any], vault: Vault) -> int:
-        """Redact `body` in place; returns how many values were hidden. Raises `Refused`."""
+        """Redact `body` in place; returns how many values and images it replaced (0: the
+        body is unchanged and may be forwarded as received). Raises `Refused`."""
         slots = _chat_slots(body) if endpoint == "chat" else _completion_slots(body)
         if slots.images:
             await self._redact_images(slots.images)
-        hidden = 0
+        hidden = len(slots.images)
         for slot in slots.texts:
             text = slot.text
             found = self.rules.find(text)

@@ -114,6 +114,7 @@ class Proxy:
             raise Refused(
                 503, f"detection failed, nothing was forwarded: {error}", "detection_failed"
             ) from None
+        # Nothing replaced: the client's own bytes go on, unparsed and unchanged.
         forwarded = orjson.dumps(body) if hidden else request.body
         response = await self.upstream.request(
             request.method, request.path, request.headers, forwarded

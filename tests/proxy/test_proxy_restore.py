@@ -1,0 +1,115 @@
+"""Answers come back with the values in place, however the stream is cut."""
+
+from __future__ import annotations
+
+import orjson
+import pytest
+
+from redacto.proxy.restore import SseRestorer, StreamRestorer, restore_json, restore_text
+from redacto.proxy.vault import Vault
+
+
+def vault() -> Vault:
+    book = Vault()
+    book.placeholder_for("EMAIL", "jane.doe@example.com")
+    book.placeholder_for("NAME", "Zoë Ångström")
+    return book
+
+
+ANSWER = "Write to [EMAIL_1] — [NAME_1] said so; [NAME_9] and [TODO_1] stay, as do [ and ]."
+RESTORED = (
+    "Write to jane.doe@example.com — Zoë Ångström said so; [NAME_9] and [TODO_1] stay, "
+    "as do [ and ]."
+)
+
+
+def test_whole_text_and_json_are_restored_and_look_alikes_pass_through() -> None:
+    assert restore_text(ANSWER, vault()) == RESTORED
+    answer = {"choices": [{"message": {"content": ANSWER}}], "id": "[EMAIL_1]"}
+    assert restore_json(answer, vault()) == {
+        "choices": [{"message": {"content": RESTORED}}],
+        "id": "jane.doe@example.com",
+    }
+
+
+@pytest.mark.parametrize("cut", range(len(ANSWER) + 1))
+def test_a_text_cut_anywhere_is_restored(cut: int) -> None:
+    stream = StreamRestorer(vault())
+    shown = stream.feed(ANSWER[:cut]) + stream.feed(ANSWER[cut:]) + stream.flush()
+    assert shown == RESTORED
+
+
+def test_a_text_fed_a_character_at_a_time_holds_back_only_a_possible_placeholder() -> None:
+    stream = StreamRestorer(vault())
+    shown = []
+    for char in ANSWER:
+        shown.append(stream.feed(char))
+    assert "".join(shown) + stream.flush() == RESTORED
+    # Nothing is held while the text cannot be a placeholder: "W" shows at once.
+    assert shown[0] == "W"
+    assert StreamRestorer(vault()).feed("[EMAIL_") == ""
+    assert StreamRestorer(vault()).feed("[email") == "[email"
+
+
+def events(text: str, piece: int, chat: bool = True) -> bytes:
+    out = []
+    pieces = [text[i : i + piece] for i in range(0, len(text), piece)]
+    for number, part in enumerate(pieces):
+        choice: dict = {"index": 0, "finish_reason": "stop" if number == len(pieces) - 1 else None}
+        if chat:
+            choice["delta"] = {"content": part}
+        else:
+            choice["text"] = part
+        out.append(b"data: " + orjson.dumps({"id": "x", "choices": [choice]}) + b"\n\n")
+    return b"".join(out) + b": keep-alive\n\ndata: [DONE]\n\n"
+
+
+def shown_text(stream: bytes, chat: bool = True) -> str:
+    text = []
+    for event in stream.split(b"\n\n"):
+        if event.startswith(b"data: {"):
+            choice = orjson.loads(event[6:])["choices"][0]
+            text.append(choice["delta"]["content"] if chat else choice["text"])
+    return "".join(text)
+
+
+@pytest.mark.parametrize("chat", [True, False], ids=["chat", "completion"])
+def test_an_event_stream_cut_at_every_byte_offset_is_restored(chat: bool) -> None:
+    raw = events(ANSWER, 5, chat)
+    for cut in range(len(raw) + 1):
+        restorer = SseRestorer(vault())
+        out = restorer.feed(raw[:cut]) + restorer.feed(raw[cut:]) + restorer.close()
+        assert shown_text(out, chat) == RESTORED, cut
+        assert out.endswith(b"data: [DONE]\n\n")
+        assert b"[EMAIL_1]" not in out and b": keep-alive" in out
+
+
+@pytest.mark.parametrize("piece", [1, 2, 3, 7, 100])
+def test_an_event_stream_fed_a_byte_at_a_time_is_restored(piece: int) -> None:
+    raw = events(ANSWER, piece)
+    restorer = SseRestorer(vault())
+    out = b"".join(restorer.feed(raw[i : i + 1]) for i in range(len(raw))) + restorer.close()
+    assert shown_text(out) == RESTORED
+
+
+def test_what_is_held_when_a_stream_ends_without_done_or_finish_is_sent() -> None:
+    chunk = {"id": "x", "choices": [{"index": 0, "delta": {"content": "see [NAME_"}}]}
+    restorer = SseRestorer(vault())
+    out = restorer.feed(b"data: " + orjson.dumps(chunk) + b"\n\n") + restorer.close()
+    assert shown_text(out) == "see [NAME_"
+
+
+def test_two_choices_are_restored_apart() -> None:
+    def chunk(index: int, text: str) -> bytes:
+        body = {"choices": [{"index": index, "delta": {"content": text}}]}
+        return b"data: " + orjson.dumps(body) + b"\n\n"
+
+    restorer = SseRestorer(vault())
+    out = restorer.feed(chunk(0, "[EMA") + chunk(1, "[NAM") + chunk(0, "IL_1]") + chunk(1, "E_1]"))
+    out += restorer.close()
+    by_choice: dict[int, str] = {0: "", 1: ""}
+    for event in out.split(b"\n\n"):
+        if event.startswith(b"data: {"):
+            choice = orjson.loads(event[6:])["choices"][0]
+            by_choice[choice["index"]] += choice["delta"]["content"]
+    assert by_choice == {0: "jane.doe@example.com", 1: "Zoë Ångström"}
