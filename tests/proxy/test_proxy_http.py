@@ -239,3 +239,23 @@ def test_keep_alive_serves_many_requests_on_one_connection(
             for i in range(50)
         ]
     assert [a.json()["choices"][0]["text"] for a in answers] == [f"n {i}" for i in range(50)]
+
+
+def test_a_client_that_expects_100_continue_is_not_kept_waiting(
+    running: RunningProxy, upstream: EchoUpstream
+) -> None:
+    import socket
+
+    body = orjson.dumps(chat(PII + " " * 2000))
+    host, port = running.url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=5) as connection:
+        connection.sendall(
+            b"POST /v1/chat/completions HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n"
+            b"expect: 100-continue\r\ncontent-length: %d\r\n\r\n" % len(body)
+        )
+        assert connection.recv(100).startswith(b"HTTP/1.1 100 Continue")
+        connection.sendall(body)
+        answer = b""
+        while b"finish_reason" not in answer:
+            answer += connection.recv(65536)
+    assert answer.startswith(b"HTTP/1.1 200") and b"jane.doe@example.com" in answer

@@ -281,6 +281,15 @@ class _ClientConnection(asyncio.Protocol):
     def on_header(self, name: bytes, value: bytes) -> None:
         self.headers.append((name, value))
 
+    def on_headers_complete(self) -> None:
+        # curl and others wait for this before sending a body over 1 KB.
+        expects = any(
+            name.lower() == b"expect" and value.lower() == b"100-continue"
+            for name, value in self.headers
+        )
+        if expects and self.transport is not None:
+            self.transport.write(b"HTTP/1.1 100 Continue\r\n\r\n")
+
     def on_body(self, body: bytes) -> None:
         self.size += len(body)
         if self.size <= MAX_BODY:

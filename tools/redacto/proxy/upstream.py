@@ -28,10 +28,12 @@ HOP_BY_HOP = frozenset(
         b"content-length",
         b"host",
         b"accept-encoding",
+        b"expect",
     }
 )
 """Headers a proxy must not pass on (RFC 9110 §7.6.1), plus the ones it sets itself.
-`accept-encoding` is dropped so the upstream answers uncompressed: the proxy must read it."""
+`accept-encoding` is dropped so the upstream answers uncompressed: the proxy must read it;
+`expect` because the proxy sends the whole body at once (it answered the client's)."""
 
 
 class UpstreamError(RuntimeError):
