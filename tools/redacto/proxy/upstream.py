@@ -76,8 +76,9 @@ class UpstreamResponse:
             yield item
 
     def discard(self) -> None:
-        """Nobody will read the rest: an unfinished response takes its connection along."""
-        if not self._connection.complete:
+        """Nobody will read the rest: an unfinished response takes its connection along.
+        A finished one leaves it be: it may be serving the next request by now."""
+        if self._connection.body is self._body and not self._connection.complete:
             self._connection.close()
 
     async def read(self) -> bytes:
@@ -189,15 +190,19 @@ class UpstreamPool:
         payload = b"".join(head) + body
         connection = await self._connection()
         connection.start()
-        assert connection.transport is not None and connection.head is not None
+        # This exchange's own head and body, taken now: a response that arrives in one read
+        # is complete, and its connection back in the pool (perhaps already taken by the
+        # next request, with a new head and body), before this coroutine resumes.
+        answer_head, answer_body = connection.head, connection.body
+        assert connection.transport is not None and answer_head is not None
         connection.transport.write(payload)
         try:
-            status, response_headers = await asyncio.wait_for(connection.head, self.read_timeout)
+            status, response_headers = await asyncio.wait_for(answer_head, self.read_timeout)
         except TimeoutError:
             connection.close()
             raise UpstreamError("the upstream did not answer in time", timeout=True) from None
         return UpstreamResponse(
-            status, response_headers, connection, connection.body, self.read_timeout
+            status, response_headers, connection, answer_body, self.read_timeout
         )
 
     async def _connection(self) -> _Connection:
