@@ -35,7 +35,7 @@ def reply_text(path: bytes, body: dict[str, Any]) -> str:
     if path.endswith(b"/chat/completions"):
         return _text_of(body["messages"][-1].get("content"))
     prompt = body.get("prompt")
-    return prompt if isinstance(prompt, str) else " ".join(prompt)
+    return prompt if isinstance(prompt, str) else " ".join(prompt or ())
 
 
 def whole_answer(path: bytes, text: str) -> dict[str, Any]:
@@ -221,7 +221,7 @@ if __name__ == "__main__":  # python tests/proxy/echo_upstream.py PORT (the benc
         print(f"echo upstream on {server.sockets[0].getsockname()[1]}", flush=True)
         await server.serve_forever()
 
-    class _Forgetful(list):  # type: ignore[type-arg]
+    class _Forgetful(list[Any]):
         def append(self, item: Any) -> None:
             pass
 
