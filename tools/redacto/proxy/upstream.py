@@ -2,8 +2,8 @@
 or sized bodies read as they arrive, and timeouts that end a request, never hang it.
 
 Written on asyncio protocols and httptools (the parser uvicorn uses) rather than a general
-client library: the proxy's added latency is most of what it is judged by, and a general
-client costs several times more per request (docs/proxy.md has the profile).
+client library: the proxy's added latency is most of what it is judged by, and the whole
+HTTP side (this client, the server, JSON) costs about 120 µs a request (docs/proxy.md).
 """
 
 from __future__ import annotations
@@ -63,17 +63,29 @@ class UpstreamResponse:
         return b""
 
     async def chunks(self) -> AsyncIterator[bytes]:
+        """The body in pieces: each is everything that had arrived by then, so a burst of
+        events costs one wait and one write, not one per event."""
         while True:
-            try:
-                item = await asyncio.wait_for(self._body.get(), self._read_timeout)
-            except TimeoutError:
-                self._connection.close()
-                raise UpstreamError("the upstream stopped sending", timeout=True) from None
+            if self._body.empty():
+                try:
+                    item = await asyncio.wait_for(self._body.get(), self._read_timeout)
+                except TimeoutError:
+                    self._connection.close()
+                    raise UpstreamError("the upstream stopped sending", timeout=True) from None
+            else:
+                item = self._body.get_nowait()
+            pieces: list[bytes] = []
+            while isinstance(item, bytes):
+                pieces.append(item)
+                if self._body.empty():
+                    break
+                item = self._body.get_nowait()
+            if pieces:
+                yield b"".join(pieces)
             if item is None:
                 return
             if isinstance(item, Exception):
                 raise item
-            yield item
 
     def discard(self) -> None:
         """Nobody will read the rest: an unfinished response takes its connection along.
