@@ -77,17 +77,7 @@ class _Words:
     """
 
     def __init__(self, text: str) -> None:
-        self.text = text
-        self._lowered: str | None = None
-        self._indexed = False
-        self._phrases: dict[str, tuple[list[int], list[int]]] = {}
-
-    def _index(self) -> None:
-        """Built on first use: most scans never ask for a context word."""
-        if self._indexed:
-            return
-        self._indexed = True
-        found = list(_WORD.finditer(self.text))
+        found = list(_WORD.finditer(text))
         self.words = [m.group(0).lower() for m in found]
         self.ends = [m.end() for m in found]
         self.positions: dict[str, list[int]] = {}
@@ -99,19 +89,15 @@ class _Words:
             is_value = len(_DIGIT.findall(word)) >= 3
             self.after_value.append(position + 1 if is_value else self.after_value[-1])
 
+        self._phrases: dict[str, tuple[list[int], list[int]]] = {}
+
     def mentions(self, recognizer: Recognizer) -> bool:
         """Whether any context phrase occurs in the text at all."""
-        if self._lowered is None:
-            self._lowered = self.text.lower()
-        lowered = self._lowered
-        if not any(phrase[0] in lowered for phrase in recognizer.context_phrases):
-            return False  # not even as part of a word: no need to index the words
         return bool(self._occurrences(recognizer)[0])
 
     def context_before(self, start: int, recognizer: Recognizer) -> bool:
         """Whether a context phrase lies within the `window` words that end by `start`."""
         assert recognizer.context is not None
-        self._index()
         count = bisect.bisect_right(self.ends, start)
         first = max(self.after_value[count], count - recognizer.context.window)
         phrase_ends, phrase_starts = self._occurrences(recognizer)
@@ -126,7 +112,6 @@ class _Words:
         """Word ranges [start, end) where the recognizer's phrases occur, sorted by end."""
         cached = self._phrases.get(recognizer.name)
         if cached is None:
-            self._index()
             found = sorted(
                 (position + len(phrase), position)
                 for phrase in recognizer.context_phrases
