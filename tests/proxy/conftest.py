@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import httpx
 import pytest
-from echo_upstream import EchoUpstream
+from echo_upstream import EchoUpstream, stop_loop
 
 from redacto.proxy import Proxy, ProxyConfig, build_proxy, serve
 
@@ -27,15 +27,6 @@ class RunningProxy:
     def stop(self) -> None:
         asyncio.run_coroutine_threadsafe(stop_loop(), self.loop).result(5)
         self.thread.join(5)
-
-
-async def stop_loop() -> None:
-    """Cancel every task of the running loop, let them end, then stop it."""
-    tasks = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
-    for task in tasks:
-        task.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
-    asyncio.get_running_loop().stop()
 
 
 def start_proxy(proxy: Proxy) -> RunningProxy:

@@ -194,12 +194,13 @@ class EchoUpstream:
 
     def stop(self) -> None:
         if self._loop is not None:
-            asyncio.run_coroutine_threadsafe(_stop_loop(), self._loop).result(5)
+            asyncio.run_coroutine_threadsafe(stop_loop(), self._loop).result(5)
         if self._thread is not None:
             self._thread.join(5)
 
 
-async def _stop_loop() -> None:
+async def stop_loop() -> None:
+    """Cancel every task of the running loop, let them end, then stop it."""
     tasks = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
     for task in tasks:
         task.cancel()
