@@ -92,6 +92,21 @@ def test_placeholders_stay_the_same_for_a_whole_conversation(
     ]
 
 
+def test_chats_that_open_alike_share_nothing_unless_the_client_names_them(
+    running: RunningProxy, upstream: EchoUpstream
+) -> None:
+    system = {"role": "system", "content": "You are a helpful assistant."}
+    alice = {"model": "m", "messages": [system, {"role": "user", "content": "I am a@x.org"}]}
+    # Bob's model invents "[EMAIL_1]": it must not come back as Alice's address.
+    bob = {"model": "m", "messages": [system, {"role": "user", "content": "hello"}]}
+    with running.client() as client:
+        client.post("/v1/chat/completions", json=alice)
+        answer = client.post(
+            "/v1/chat/completions", json=bob, headers={"x-echo-reply": "[EMAIL_1]"}
+        )
+    assert answer.json()["choices"][0]["message"]["content"] == "[EMAIL_1]"
+
+
 def test_a_value_known_to_the_conversation_is_hidden_where_no_rule_finds_it(
     running: RunningProxy, upstream: EchoUpstream
 ) -> None:

@@ -13,7 +13,6 @@ name the endpoint, the status, the time and how many values were hidden — neve
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 import time
 from collections.abc import Callable, Sequence
@@ -105,7 +104,7 @@ class Proxy:
                 return response.status, 0
             raise Refused(404, "the proxy forwards POST /v1/chat/completions and /v1/completions")
         body = _json_object(request.body)
-        vault = self.vaults.vault(_conversation(request, endpoint, body))
+        vault = self.vaults.vault(_conversation(request))
         try:
             hidden = await self.redactor.redact(endpoint, body, vault)
         except VaultFull as error:
@@ -164,17 +163,17 @@ def _json_object(raw: bytes) -> dict[str, Any]:
     return body
 
 
-def _conversation(request: _Request, endpoint: str, body: dict[str, Any]) -> str | None:
-    """Which conversation a request continues: the client's header, or, for chat, its first
-    message (a conversation resends its history, so the first message names it)."""
+def _conversation(request: _Request) -> str | None:
+    """The conversation a request continues, as the client names it; None: its own vault.
+
+    Never guessed from the content: two users whose chats open with the same system prompt
+    would share a vault, and a placeholder the model invents for one could be restored to
+    the other's value. Without the header, placeholders still stay the same from turn to
+    turn — each request resends its history and values are numbered in order of first
+    appearance — but the model tier reads that history again.
+    """
     named = request.header(CONVERSATION_HEADER)
-    if named is not None:
-        return "h:" + named.decode(errors="replace")
-    messages = body.get("messages")
-    if endpoint != "chat" or not isinstance(messages, list) or not messages:
-        return None
-    first = orjson.dumps([body.get("model"), messages[0]], option=orjson.OPT_SORT_KEYS)
-    return "m:" + hashlib.blake2b(first, digest_size=16).hexdigest()
+    return None if named is None else named.decode(errors="replace")
 
 
 def _error(message: str, code: str) -> bytes:
