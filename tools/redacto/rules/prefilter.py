@@ -6,9 +6,9 @@ does not have (a digit, an `@`, a `:`). Each pattern's *required characters* are
 its parsed regex: a set such that every match contains at least one of them (or, for a
 positive lookaround, the text does); a pattern that needs context words needs one of them in
 the text too. A recognizer none of whose patterns has what it needs cannot match, so it is
-skipped; the result is exactly what the full
-scan finds (the tests compare both on the corpus). Where the regex does not let this be
-proved (a negated class, `\\w`, a back-reference), the pattern always runs.
+skipped; the result is exactly what the full scan finds (the tests compare both on the
+corpus). Where the regex does not let this be proved (a negated class, `\\w`, a
+back-reference), the pattern always runs.
 
     active = recognizers_that_could_match(text, recognizers)
     matches = scan_text(text, active, preserve)
