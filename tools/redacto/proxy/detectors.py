@@ -16,8 +16,7 @@ from redacto.engines import Engine
 from redacto.pipeline import PipelineOptions, run_pipeline
 from redacto.pipeline.state import MAX_ROUNDS
 from redacto.prompts import PromptLibrary
-from redacto.rules import CATEGORY_RULES, recognizers_for
-from redacto.rules.matching import scan_text
+from redacto.rules import find_rule_matches
 
 
 class DetectionFailed(RuntimeError):
@@ -45,14 +44,13 @@ class RuleTier:
 
     def __init__(self, category: Category = Category.GENERAL) -> None:
         self.category = category
-        self._recognizers = recognizers_for(category)
-        self._preserve = CATEGORY_RULES[category].preserve
 
     def find(self, text: str) -> list[Found]:
-        return [
-            Found(match.label, text[match.start : match.end], match.start, match.end)
-            for match in scan_text(text, self._recognizers, self._preserve)
-        ]
+        found = []
+        for match in find_rule_matches(Document.from_text(text), self.category):
+            assert match.span is not None  # text mode: every match has its span
+            found.append(Found(match.label, match.value, match.span.start, match.span.end))
+        return found
 
 
 class ModelTier:
