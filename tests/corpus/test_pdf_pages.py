@@ -8,23 +8,14 @@ import numpy as np
 import pypdfium2 as pdfium
 import pytest
 from PIL import Image
+from test_render import DOCUMENTS  # one document per layout, as the render tests take
 
-from redacto.corpus import CorpusDocument, load_suite, render_page
+from redacto.corpus import CorpusDocument, render_page
 from redacto.corpus.pdf_pages import page_points, render_input
 from redacto.corpus.render import render_clean
 from redacto.corpus.schema import PageInput, RenderedPage
 from redacto.document import Box
 from redacto.pdf.read import PDF_DPI, page_pixels, read_pdf
-
-
-def _one_per_layout() -> list[CorpusDocument]:
-    chosen: dict[str, CorpusDocument] = {}
-    for document in load_suite("smoke") + load_suite("hard"):
-        chosen.setdefault(document.layout, document)
-    return list(chosen.values())
-
-
-DOCUMENTS = _one_per_layout()
 
 
 class NoOcr:

@@ -11,16 +11,21 @@ import json
 import numpy as np
 import pypdfium2 as pdfium
 import pytest
-from traps import COVERED, HIDDEN, NAME, NEVER_SHOWN, SILENT_REPLIES, TRAP_REPLIES, WHITE, trap_pdf
+from traps import (
+    COVERED,
+    HIDDEN,
+    NAME,
+    NEVER_SHOWN,
+    SILENT_REPLIES,
+    TRAP_REPLIES,
+    WHITE,
+    redact_scripted,
+    trap_pdf,
+)
 
 from cli_runs import digest
-from redacto.document import ImageReading
-from redacto.engines.scripted import ScriptedEngine
 from redacto.imaging import pixel_bounds
 from redacto.pdf import render_page
-from redacto.pipeline import PipelineOptions
-from redacto.prompts import PromptLibrary
-from redacto.redact_file import redact_file
 from redacto.report import RunReport, Status
 
 pytestmark = pytest.mark.slow  # PP-OCR reads the scanned page
@@ -31,14 +36,7 @@ def run(tmp_path_factory):
     root = tmp_path_factory.mktemp("traps")
     source = trap_pdf(root / "letter.pdf")
     before = digest(source)
-    engine = ScriptedEngine.from_mapping(TRAP_REPLIES)
-    outcome = redact_file(
-        source,
-        engine,
-        PromptLibrary.load(),
-        root / "out",
-        options=PipelineOptions(image_reading=ImageReading.TEXT),
-    )
+    outcome = redact_scripted(source, TRAP_REPLIES, root / "out")
     return source, before, outcome
 
 
@@ -169,13 +167,7 @@ def test_a_name_inside_an_image_on_a_born_digital_page_is_burned_black(tmp_path)
         "detect": ["NAME: Jane Smith\nNAME: Oscar Pemberton"],
         "validate": ["PASS"],
     }
-    outcome = redact_file(
-        source,
-        ScriptedEngine.from_mapping(replies),
-        PromptLibrary.load(),
-        tmp_path / "out",
-        options=PipelineOptions(image_reading=ImageReading.TEXT),
-    )
+    outcome = redact_scripted(source, replies, tmp_path / "out")
     report = outcome.report
     assert report.status is Status.PASS
     assert report.pdf is not None and report.pdf.pages[0].source == "text_layer_and_ocr"
@@ -188,13 +180,7 @@ def test_text_the_pages_do_not_show_is_not_in_redacted_txt_when_the_model_names_
     tmp_path,
 ):
     source = trap_pdf(tmp_path / "letter.pdf")
-    outcome = redact_file(
-        source,
-        ScriptedEngine.from_mapping(SILENT_REPLIES),
-        PromptLibrary.load(),
-        tmp_path / "out",
-        options=PipelineOptions(image_reading=ImageReading.TEXT),
-    )
+    outcome = redact_scripted(source, SILENT_REPLIES, tmp_path / "out")
     report = outcome.report
     assert report.status is Status.PASS, report.error
     assert report.detections == []

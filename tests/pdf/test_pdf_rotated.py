@@ -11,13 +11,9 @@ import numpy as np
 import pypdfium2 as pdfium
 import pytest
 from pdf_builder import PAGE_H, PAGE_W, Doc, Page
+from traps import redact_scripted
 
-from redacto.document import ImageReading
-from redacto.engines.scripted import ScriptedEngine
 from redacto.pdf import PDF_DPI, render_page
-from redacto.pipeline import PipelineOptions
-from redacto.prompts import PromptLibrary
-from redacto.redact_file import redact_file
 from redacto.report import Status
 
 pytestmark = pytest.mark.slow  # PP-OCR reads the page
@@ -52,13 +48,7 @@ def test_a_rotated_page_is_read_upright_and_boxed_where_the_name_shows(tmp_path)
         "detect": ["NAME: Jane Smith"],
         "validate": ["PASS"],
     }
-    outcome = redact_file(
-        source,
-        ScriptedEngine.from_mapping(replies),
-        PromptLibrary.load(),
-        tmp_path / "out",
-        options=PipelineOptions(image_reading=ImageReading.TEXT),
-    )
+    outcome = redact_scripted(source, replies, tmp_path / "out")
     report = outcome.report
     assert report.status is Status.PASS, report.error
     assert report.pdf is not None

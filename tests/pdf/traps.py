@@ -20,6 +20,12 @@ from pathlib import Path
 from pdf_builder import PAGE_H, PAGE_W, Doc, Page, draw_image, text
 from PIL import Image, ImageDraw, ImageFont
 
+from redacto.document import ImageReading
+from redacto.engines.scripted import ScriptedEngine
+from redacto.pipeline import PipelineOptions
+from redacto.prompts import PromptLibrary
+from redacto.redact_file import RedactOutcome, redact_file
+
 NAME = "Jane Smith"
 HIDDEN = "Wolfgang Hiddenberg"  # under the image
 WHITE = "Whitney Whitefield"  # white on white
@@ -84,3 +90,15 @@ placed on every word it covers, across line and page breaks)."""
 
 SILENT_REPLIES = {"classify": ["CATEGORY: Medical"], "detect": ["NONE"], "validate": ["PASS"]}
 """A model that names nothing: whatever stays out of `redacted.txt` did so by reading."""
+
+
+def redact_scripted(source: Path, replies: dict[str, list[str]], out: Path) -> RedactOutcome:
+    """`redact_file` on a PDF with canned replies per step, the page read as text: how
+    every end-to-end PDF test runs the pipeline."""
+    return redact_file(
+        source,
+        ScriptedEngine.from_mapping(replies),
+        PromptLibrary.load(),
+        out,
+        options=PipelineOptions(image_reading=ImageReading.TEXT),
+    )
