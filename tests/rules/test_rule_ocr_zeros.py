@@ -7,11 +7,15 @@ report the original text, and leave words and codes with an O alone.
 
 from __future__ import annotations
 
+import random
+import re
+
 import pytest
 
 from redacto.document import Category, Document, Element
 from redacto.rules import find_rule_detections, find_rule_matches
 from redacto.rules.matching import read_ocr_zeros
+from rule_texts import corpus_texts
 
 
 @pytest.mark.parametrize(
@@ -94,3 +98,31 @@ def test_a_number_split_over_elements_is_read_element_by_element() -> None:
         (2, "PHONE", "(5O3) 555-O199"),
         (3, "PHONE", "(5O3) 555-O199"),
     ]
+
+
+def read_token_by_token(text: str) -> str:
+    """The reading as the docstring states it, one token at a time (the slow, plain way)."""
+
+    def token_read(found: re.Match[str]) -> str:
+        token = found.group(0)
+        letters = [char for char in token if char.isalpha()]
+        if not re.search("[0-9]", token) or any(char not in "Oo" for char in letters):
+            return token
+        return token.replace("O", "0").replace("o", "0")
+
+    return re.sub(r"\S+", token_read, text, flags=re.ASCII)
+
+
+def test_the_reading_is_the_token_by_token_reading_on_the_corpus_and_random_texts() -> None:
+    rng = random.Random(7)
+    pieces = [*"0O1o Oo-.\t\n\v/()xé", "Ohio", "2O24", "(8OO)", "MO-44", "Ö5"]
+    texts = [
+        *corpus_texts(),
+        *("".join(rng.choice(pieces) for _ in range(rng.randint(0, 25))) for _ in range(3000)),
+    ]
+    changed = 0
+    for text in texts:
+        read = read_ocr_zeros(text)
+        assert read == read_token_by_token(text), text
+        changed += read != text
+    assert changed > 100

@@ -16,14 +16,17 @@ import bisect
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from redacto.document import Element
 from redacto.rules.catalog import Pattern, PreserveRule, Recognizer
-from redacto.rules.prefilter import recognizers_that_could_match
+from redacto.rules.prefilter import patterns_that_could_match, words_of
 
 _WORD = re.compile(r"[A-Za-z0-9]+", re.ASCII)
 _DIGIT = re.compile(r"[0-9]")
-_TOKEN = re.compile(r"\S+", re.ASCII)  # \s is [ \t\n\r\f\v] here, as in java.util.regex
+_SPACE = " \t\n\r\f\v"
+"""ASCII whitespace: what `\\s` is under `re.ASCII` and in java.util.regex."""
+_WHITESPACE = re.compile(r"\s", re.ASCII)
 _LETTER_O_AS_ZERO = str.maketrans("Oo", "00")
 OCR_ZERO_MIN_DIGITS = 1
 """How many ASCII digits a token needs before its letter O's are read as zeros."""
@@ -43,11 +46,22 @@ def read_ocr_zeros(text: str) -> str:
     """
     if "O" not in text and "o" not in text:
         return text
-    return _TOKEN.sub(_zeros_in_token, text)
+    pieces: list[str] = []
+    done = position = 0
+    # Only a token that holds a digit can change: visit each such token once.
+    while (digit := _DIGIT.search(text, position)) is not None:
+        start = 1 + max(text.rfind(space, 0, digit.start()) for space in _SPACE)
+        after = _WHITESPACE.search(text, digit.end())
+        end = len(text) if after is None else after.start()
+        token = text[start:end]
+        if (read := _zeros_in_token(token)) != token:
+            pieces += (text[done:start], read)
+            done = end
+        position = end
+    return "".join([*pieces, text[done:]]) if pieces else text
 
 
-def _zeros_in_token(found: re.Match[str]) -> str:
-    token = found.group(0)
+def _zeros_in_token(token: str) -> str:
     if "O" not in token and "o" not in token:
         return token
     if len(_DIGIT.findall(token)) < OCR_ZERO_MIN_DIGITS:
@@ -69,37 +83,61 @@ class TextMatch:
     priority: int
 
 
+@dataclass(frozen=True, slots=True)
+class _WordIndex:
+    """Each word, where it ends, where each occurs, and (`after_value[n]`) where the context
+    of a match preceded by `words[:n]` may begin."""
+
+    words: list[str]
+    ends: list[int]
+    positions: dict[str, list[int]]
+    after_value: list[int]
+
+
 class _Words:
-    """The words of a text (runs of [A-Za-z0-9], lower-cased), indexed once per scan.
+    """The words of a text (runs of [A-Za-z0-9], lower-cased), indexed on first use.
 
     A word with three or more digits is a value: the context of a match never reaches back
     past one, so in "MRN: 4471829. Order 4471830" the context belongs to the first number.
+    Only a pattern that needs context words reads them, so a scan without one never builds
+    the index.
     """
 
     def __init__(self, text: str) -> None:
-        found = list(_WORD.finditer(text))
-        self.words = [m.group(0).lower() for m in found]
-        self.ends = [m.end() for m in found]
-        self.positions: dict[str, list[int]] = {}
-        for position, word in enumerate(self.words):
-            self.positions.setdefault(word, []).append(position)
-        # after_value[n]: where the context of a match preceded by words[:n] may begin.
-        self.after_value = [0]
-        for position, word in enumerate(self.words):
-            is_value = len(_DIGIT.findall(word)) >= 3
-            self.after_value.append(position + 1 if is_value else self.after_value[-1])
-
+        self._text = text
         self._phrases: dict[str, tuple[list[int], list[int]]] = {}
+
+    @cached_property
+    def _index(self) -> _WordIndex:
+        found = list(_WORD.finditer(self._text))
+        words = [m.group(0).lower() for m in found]
+        ends = [m.end() for m in found]
+        positions: dict[str, list[int]] = {}
+        for position, word in enumerate(words):
+            positions.setdefault(word, []).append(position)
+        after_value = [0]
+        for position, word in enumerate(words):
+            is_value = not word.isalpha() and len(_DIGIT.findall(word)) >= 3
+            after_value.append(position + 1 if is_value else after_value[-1])
+        return _WordIndex(words, ends, positions, after_value)
 
     def mentions(self, recognizer: Recognizer) -> bool:
         """Whether any context phrase occurs in the text at all."""
+        words = self._word_set
+        if not any(all(word in words for word in phrase) for phrase in recognizer.context_phrases):
+            return False  # the usual answer, found without indexing every word
         return bool(self._occurrences(recognizer)[0])
+
+    @cached_property
+    def _word_set(self) -> frozenset[str]:
+        return words_of(self._text)
 
     def context_before(self, start: int, recognizer: Recognizer) -> bool:
         """Whether a context phrase lies within the `window` words that end by `start`."""
         assert recognizer.context is not None
-        count = bisect.bisect_right(self.ends, start)
-        first = max(self.after_value[count], count - recognizer.context.window)
+        index = self._index
+        count = bisect.bisect_right(index.ends, start)
+        first = max(index.after_value[count], count - recognizer.context.window)
         phrase_ends, phrase_starts = self._occurrences(recognizer)
         position = bisect.bisect_right(phrase_ends, count) - 1
         while position >= 0 and phrase_ends[position] > first:
@@ -112,11 +150,12 @@ class _Words:
         """Word ranges [start, end) where the recognizer's phrases occur, sorted by end."""
         cached = self._phrases.get(recognizer.name)
         if cached is None:
+            index = self._index
             found = sorted(
                 (position + len(phrase), position)
                 for phrase in recognizer.context_phrases
-                for position in self.positions.get(phrase[0], ())
-                if tuple(self.words[position : position + len(phrase)]) == phrase
+                for position in index.positions.get(phrase[0], ())
+                if tuple(index.words[position : position + len(phrase)]) == phrase
             )
             cached = ([end for end, _ in found], [start for _, start in found])
             self._phrases[recognizer.name] = cached
@@ -167,7 +206,7 @@ def _pattern_matches(
         return
     position = 0
     while position <= len(text):
-        found = pattern.regex.search(text, position)
+        found = pattern.search.search(text, position)
         if found is None:
             return
         start = found.start()
@@ -190,18 +229,18 @@ def _pattern_matches(
 def _list_continuations(
     text: str,
     words: _Words,
-    ranked: Sequence[tuple[int, Recognizer]],
+    ranked: Sequence[tuple[int, Recognizer, tuple[Pattern, ...]]],
     kept: Sequence[TextMatch],
 ) -> list[TextMatch]:
     """The second pass: matches of context patterns whose context is that of a list they
     continue. Only kept matches (overlaps resolved) start a list, so a phone number that
     also reads as a record number does not lend "patient" to the code after it."""
     found: list[TextMatch] = []
-    for priority, recognizer in ranked:
+    for priority, recognizer, patterns in ranked:
         earlier = sorted((m.start, m.end) for m in kept if m.recognizer == recognizer.name)
         if not earlier:
             continue
-        for pattern in recognizer.patterns:
+        for pattern in patterns:
             if pattern.needs_context:
                 found.extend(_pattern_matches(text, words, recognizer, pattern, priority, earlier))
     return found
@@ -231,21 +270,27 @@ def scan_text(
     `recognizers` are in priority order; their position is the tie-breaker between
     matches of equal length. Patterns, validators and preserve rules read `text` through
     `read_ocr_zeros`; context words are read from `text` itself. Offsets are into `text`.
-    Recognizers that cannot match `text` are skipped first (`prefilter`: the same result,
+    Patterns that cannot match `text` are skipped first (`prefilter`: the same result,
     found sooner; False runs every pattern, for the tests that check that).
     """
-    ranked = list(enumerate(recognizers))
-    if prefilter:
-        could = {id(r) for r in recognizers_that_could_match(text, recognizers)}
-        ranked = [(priority, r) for priority, r in ranked if id(r) in could]
-        if not ranked:
-            return []
-    words = _Words(text)
     searched = read_ocr_zeros(text)
+    could = (
+        patterns_that_could_match(text, searched, recognizers)
+        if prefilter
+        else [recognizer.patterns for recognizer in recognizers]
+    )
+    ranked = [
+        (priority, recognizer, patterns)
+        for priority, (recognizer, patterns) in enumerate(zip(recognizers, could, strict=True))
+        if patterns
+    ]
+    if not ranked:
+        return []
+    words = _Words(text)
     found = [
         match
-        for priority, recognizer in ranked
-        for pattern in recognizer.patterns
+        for priority, recognizer, patterns in ranked
+        for pattern in patterns
         for match in _pattern_matches(searched, words, recognizer, pattern, priority)
     ]
     kept = _resolve_overlaps(found)

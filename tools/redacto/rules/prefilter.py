@@ -5,13 +5,15 @@ de-identifying proxy sees hold no identifier, and most patterns need a character
 does not have (a digit, an `@`, a `:`). Each pattern's *required characters* are read from
 its parsed regex: a set such that every match contains at least one of them (or, for a
 positive lookaround, the text does); a pattern that needs context words needs one of them in
-the text too. A recognizer none of whose patterns has what it needs cannot match, so it is
-skipped; the result is exactly what the full scan finds (the tests compare both on the
-corpus). Where the regex does not let this be proved (a negated class, `\\w`, a
-back-reference), the pattern always runs.
+the text too. A pattern is also skipped when the text has no stretch short enough that
+holds enough digits: a 9-digit SSN pattern cannot match prose whose longest number is a
+year, however many years it names (`required_digits`: at least D digits in any match, no
+match longer than W characters). A pattern that cannot match is skipped, and a recognizer
+none of whose patterns can; the result is exactly what the full scan finds (the tests
+compare both on the corpus). Where the regex does not let this be proved (a negated
+class, `\\w`, a back-reference), the pattern always runs.
 
-    active = recognizers_that_could_match(text, recognizers)
-    matches = scan_text(text, active, preserve)
+    could = patterns_that_could_match(text, read_ocr_zeros(text), recognizers)
 """
 
 from __future__ import annotations
@@ -22,11 +24,13 @@ import re._parser as sre_parse  # type: ignore[import-not-found]
 import string
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
-from redacto.rules.catalog import Recognizer
+from redacto.rules.catalog import Pattern, Recognizer
 
 _DIGITS = frozenset("0123456789")
+_DIGIT = re.compile("[0-9]")
 _PROSE = frozenset(" \t\n\r.,;:'\"()-!?" + string.ascii_letters)
 """Characters nearly every text holds: a requirement made of them saves nothing."""
 _MAX_CLASS = 64
@@ -48,6 +52,36 @@ def required_needles(regex: re.Pattern[str]) -> Needles | None:
     if found is not None and found & _DIGITS:
         found = found | _DIGITS
     return found
+
+
+def required_digits(regex: re.Pattern[str]) -> tuple[int, int | None]:
+    """(D, W): every match holds at least D ASCII digits and is at most W characters long
+    (None: no bound). Only characters a match consumes count, and only from classes that
+    hold nothing but digits; a lookaround or back-reference counts as none."""
+    parsed = sre_parse.parse(regex.pattern, regex.flags)
+    _low, high = parsed.getwidth()
+    return _digits(list(parsed.data), regex.flags), None if high >= sre.MAXREPEAT else high
+
+
+def _digits(items: list[tuple[Any, Any]], flags: int) -> int:
+    """The fewest digits a match of the sequence `items` consumes."""
+    total = 0
+    for op, arg in items:
+        if op is sre.LITERAL:
+            total += chr(arg) in _DIGITS
+        elif op is sre.IN:
+            chars = _class(arg, flags)
+            total += bool(chars) and chars <= _DIGITS  # type: ignore[operator]
+        elif op in (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT):
+            low, _high, body = arg
+            total += low * _digits(list(body), flags)
+        elif op is sre.SUBPATTERN:
+            total += _digits(list(arg[3]), flags)
+        elif op is sre.ATOMIC_GROUP:
+            total += _digits(list(arg), flags)
+        elif op is sre.BRANCH:
+            total += min(_digits(list(alternative), flags) for alternative in arg[1])
+    return total
 
 
 def _sequence(items: list[tuple[Any, Any]], flags: int) -> Needles | None:
@@ -126,91 +160,177 @@ def _cased(chars: frozenset[str], flags: int) -> frozenset[str]:
     return frozenset(c for char in chars for c in (char, char.lower(), char.upper()))
 
 
-def _context_words(recognizer: Recognizer) -> frozenset[str] | None:
-    """Lower-case words one of which the text holds whenever a context pattern can match."""
-    if not recognizer.context_phrases:
-        return None
-    return frozenset(phrase[0] for phrase in recognizer.context_phrases)
+_WORD = re.compile(r"[A-Za-z0-9]+", re.ASCII)
+
+
+def words_of(text: str) -> frozenset[str]:
+    """The text's words as context phrases are compared with them: runs of [A-Za-z0-9],
+    lower-cased. A context pattern can match only where all words of a phrase are here."""
+    if text.isascii():  # lower-casing cannot then join or split a run of [A-Za-z0-9]
+        return frozenset(_WORD.findall(text.lower()))
+    return frozenset(word.lower() for word in _WORD.findall(text))
+
+
+@dataclass(frozen=True)
+class _Phrases:
+    """A recognizer's context phrases, grouped by their first word."""
+
+    first_words: frozenset[str]
+    by_first_word: dict[str, tuple[tuple[str, ...], ...]]
+
+    @classmethod
+    def of(cls, recognizer: Recognizer) -> _Phrases:
+        grouped: dict[str, list[tuple[str, ...]]] = {}
+        for phrase in recognizer.context_phrases:
+            grouped.setdefault(phrase[0], []).append(phrase)
+        return cls(frozenset(grouped), {first: tuple(p) for first, p in grouped.items()})
 
 
 @dataclass(frozen=True)
 class _Need:
-    """What one pattern needs of a text: one of its needles (none: nothing provable) and,
-    for a pattern that needs context, one of its context words in the lower-cased text."""
+    """What one pattern needs of a text: one of its needles (none: nothing provable), for a
+    pattern that needs context every word of one of its recognizer's context phrases, and
+    `digits` digits within some `width` characters of the text as searched."""
 
-    chars: re.Pattern[str] | None
+    pattern: Pattern
+    chars: frozenset[str]
     runs: frozenset[str]
-    words: frozenset[str] | None
+    phrases: _Phrases | None
+    digits: int
+    width: int | None
 
     @classmethod
-    def of(cls, needles: Needles | None, words: frozenset[str] | None) -> _Need:
-        if needles is None:
-            return cls(None, frozenset(), words)
-        chars = sorted(needle for needle in needles if len(needle) == 1)
+    def of(cls, pattern: Pattern, phrases: _Phrases | None) -> _Need:
+        needles = required_needles(pattern.regex)
+        digits, width = required_digits(pattern.regex)
         return cls(
-            re.compile("[" + "".join(map(re.escape, chars)) + "]") if chars else None,
-            frozenset(needle for needle in needles if len(needle) > 1),
-            words,
+            pattern,
+            frozenset(needle for needle in needles or () if len(needle) == 1),
+            frozenset(needle for needle in needles or () if len(needle) > 1),
+            phrases,
+            digits,
+            width,
         )
 
-    def met(self, text: str, lowered: _Lowered, seen: dict[str, bool]) -> bool:
-        if self.chars is not None or self.runs:
-            found = False
-            if self.chars is not None:
-                key = self.chars.pattern
-                found = seen.get(key)  # type: ignore[assignment]
-                if found is None:
-                    found = seen[key] = self.chars.search(text) is not None
-            if not found and not any(run in lowered.text for run in self.runs):
-                return False
-        return self.words is None or any(word in lowered.text for word in self.words)
+    def met(self, read: _Read) -> bool:
+        if (
+            (self.chars or self.runs)
+            and read.characters.isdisjoint(self.chars)
+            and not any(run in read.lowered for run in self.runs)
+        ):
+            return False
+        if self.digits and not read.has_digits(self.digits, self.width):
+            return False
+        return self.phrases is None or read.mentions(self.phrases)
 
 
-class _Lowered:
-    """The lower-cased text, made only if a context pattern asks for it."""
+class _Read:
+    """What the needs read of a text, each made only when one asks for it: its characters,
+    its lower-cased text and words, and where the text as searched (OCR's O read as zero)
+    has its digits."""
 
-    def __init__(self, text: str) -> None:
-        self._source = text
-        self._text: str | None = None
+    def __init__(self, text: str, searched: str) -> None:
+        self._text = text
+        self._searched = searched
+        self._narrowest: dict[int, int] = {}
+        self._mentioned: dict[int, bool] = {}
 
-    @property
-    def text(self) -> str:
-        if self._text is None:
-            self._text = self._source.lower()
-        return self._text
+    @cached_property
+    def characters(self) -> frozenset[str]:
+        return frozenset(self._text)
+
+    @cached_property
+    def lowered(self) -> str:
+        return self._text.lower()
+
+    @cached_property
+    def _words(self) -> frozenset[str]:
+        return words_of(self._text)
+
+    def mentions(self, phrases: _Phrases) -> bool:
+        """Whether every word of one of the phrases is a word of the text."""
+        found = self._mentioned.get(id(phrases))
+        if found is None:
+            words = self._words
+            found = self._mentioned[id(phrases)] = any(
+                all(word in words for word in phrase)
+                for first in phrases.first_words & words
+                for phrase in phrases.by_first_word[first]
+            )
+        return found
+
+    @cached_property
+    def _digit_positions(self) -> list[int]:
+        return [found.start() for found in _DIGIT.finditer(self._searched)]
+
+    def has_digits(self, count: int, width: int | None) -> bool:
+        """Whether some `width` characters in a row (None: the whole text) hold `count` digits."""
+        positions = self._digit_positions
+        if len(positions) < count:
+            return False
+        if width is None:
+            return True
+        span = self._narrowest.get(count)
+        if span is None:
+            # The fewest characters in a row that hold `count` of the digits.
+            span = self._narrowest[count] = 1 + min(
+                last - first for first, last in zip(positions, positions[count - 1 :], strict=False)
+            )
+        return span <= width
 
 
-_PLANS: dict[tuple[str, ...], tuple[tuple[_Need, ...], ...]] = {}
+@dataclass(frozen=True)
+class _RecognizerNeeds:
+    """Its patterns' needs, and the characters one of which every one of them needs (None:
+    some pattern needs no character), so that most texts dismiss it with one test."""
+
+    needs: tuple[_Need, ...]
+    any_of: frozenset[str] | None
+
+    @classmethod
+    def of(cls, recognizer: Recognizer) -> _RecognizerNeeds:
+        phrases = _Phrases.of(recognizer)
+        needs = tuple(
+            _Need.of(pattern, phrases if pattern.needs_context else None)
+            for pattern in recognizer.patterns
+        )
+        every_needs_a_char = all(need.chars and not need.runs for need in needs)
+        any_of = frozenset().union(*(need.chars for need in needs)) if every_needs_a_char else None
+        return cls(needs, any_of)
+
+    def could_match(self, read: _Read) -> tuple[Pattern, ...]:
+        if self.any_of is not None and read.characters.isdisjoint(self.any_of):
+            return ()
+        return tuple(need.pattern for need in self.needs if need.met(read))
 
 
-def _needs(recognizers: Sequence[Recognizer]) -> tuple[tuple[_Need, ...], ...]:
+_PLANS: dict[tuple[str, ...], tuple[_RecognizerNeeds, ...]] = {}
+
+
+def _plan(recognizers: Sequence[Recognizer]) -> tuple[_RecognizerNeeds, ...]:
     key = tuple(recognizer.name for recognizer in recognizers)
     plan = _PLANS.get(key)
     if plan is None:
-        plan = _PLANS[key] = tuple(
-            tuple(
-                _Need.of(
-                    required_needles(pattern.regex),
-                    _context_words(recognizer) if pattern.needs_context else None,
-                )
-                for pattern in recognizer.patterns
-            )
-            for recognizer in recognizers
-        )
+        plan = _PLANS[key] = tuple(_RecognizerNeeds.of(r) for r in recognizers)
     return plan
 
 
-def recognizers_that_could_match(
-    text: str, recognizers: Sequence[Recognizer]
-) -> tuple[Recognizer, ...]:
-    """The recognizers, in their order, with a pattern that could match `text`.
+def patterns_that_could_match(
+    text: str, searched: str, recognizers: Sequence[Recognizer]
+) -> list[tuple[Pattern, ...]]:
+    """For each recognizer, in order, those of its patterns that could match `text`.
 
-    Each distinct character class is searched once per call.
+    `searched` is `text` as the patterns search it (`read_ocr_zeros`: the same length).
     """
-    seen: dict[str, bool] = {}
-    lowered = _Lowered(text)
+    read = _Read(text, searched)
+    return [needs.could_match(read) for needs in _plan(recognizers)]
+
+
+def recognizers_that_could_match(
+    text: str, searched: str, recognizers: Sequence[Recognizer]
+) -> tuple[Recognizer, ...]:
+    """The recognizers, in their order, with a pattern that could match `text`."""
+    could = patterns_that_could_match(text, searched, recognizers)
     return tuple(
-        recognizer
-        for recognizer, needs in zip(recognizers, _needs(recognizers), strict=True)
-        if any(need.met(text, lowered, seen) for need in needs)
+        recognizer for recognizer, patterns in zip(recognizers, could, strict=True) if patterns
     )

@@ -1,0 +1,73 @@
+"""`quick_start` rearranges a pattern without changing what it matches: every recognizer
+pattern's rearranged form finds what the pattern as written finds, on the corpus, from
+every start position of awkward random texts, and beside the boundaries its lookbehinds test."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from redacto.rules import RECOGNIZERS
+from redacto.rules.catalog import REGEX_FLAGS, Pattern
+from redacto.rules.quick_start import quick_start
+from rule_texts import corpus_texts
+
+PATTERNS = [
+    pytest.param(pattern, id=f"{name}.{pattern.name}")
+    for name, recognizer in RECOGNIZERS.items()
+    for pattern in recognizer.patterns
+]
+PIECES = [*"0123456789 -./()+:@OoxAZ\n", "www.", "a@b.", "555", "2023", "Jan "]
+
+
+def spans(regex: re.Pattern[str], text: str) -> list[tuple[int, int]]:
+    return [found.span() for found in regex.finditer(text)]
+
+
+def test_most_patterns_are_rearranged() -> None:
+    rearranged = [p for p in PATTERNS if p.values[0].search is not p.values[0].regex]
+    assert len(rearranged) >= len(PATTERNS) * 2 // 3
+
+
+@pytest.mark.parametrize("pattern", PATTERNS)
+def test_the_corpus_matches_alike(pattern: Pattern) -> None:
+    for text in corpus_texts():
+        assert spans(pattern.search, text) == spans(pattern.regex, text)
+
+
+@pytest.mark.parametrize("pattern", PATTERNS)
+def test_random_texts_match_alike_from_every_position(pattern: Pattern) -> None:
+    rng = random.Random(pattern.name)
+    for _ in range(150):
+        text = "".join(rng.choice(PIECES) for _ in range(rng.randint(1, 30)))
+        for position in range(len(text) + 1):
+            written = pattern.regex.search(text, position)
+            rearranged = pattern.search.search(text, position)
+            assert (rearranged and rearranged.span()) == (written and written.span()), text
+
+
+@pytest.mark.parametrize(
+    ("regex", "texts"),
+    [
+        (r"(?<![0-9])[0-9]{3}", ["123", "a123", "1234", "12", "x 456 7890"]),
+        (r"(?<![A-Za-z-])(?<![0-9] )[0-9]{2}-[0-9]", ["12-3", "5 12-3", "a12-3", "-12-3"]),
+        (r"(?<=#)[A-Z][0-9]+?", ["#A1", "A1", "##B22"]),
+        (r"(?<!x)a{1,1}b", ["ab", "xab", "aab"]),
+    ],
+)
+def test_shapes_it_rearranges(regex: str, texts: list[str]) -> None:
+    written = re.compile(regex, REGEX_FLAGS)
+    rearranged = quick_start(written)
+    assert rearranged is not written
+    for text in texts:
+        assert spans(rearranged, text) == spans(written, text)
+
+
+@pytest.mark.parametrize(
+    "regex", [r"[0-9]{3}", r"(?<!x)(?:ab|cd)", r"(?<!x)a?b", r"(?<!x)(?=a)ab", r"(?<!x)"]
+)
+def test_shapes_it_leaves_alone(regex: str) -> None:
+    written = re.compile(regex, REGEX_FLAGS)
+    assert quick_start(written) is written
