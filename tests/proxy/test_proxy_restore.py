@@ -113,3 +113,99 @@ def test_two_choices_are_restored_apart() -> None:
             choice = orjson.loads(event[6:])["choices"][0]
             by_choice[choice["index"]] += choice["delta"]["content"]
     assert by_choice == {0: "jane.doe@example.com", 1: "Zoë Ångström"}
+
+
+QUOTED = 'Ann "Nan" Lee \\ Jr.'
+ARGUMENTS = '{"to": "[EMAIL_1]", "name": "[NAME_2]", "note": "[NAME_9] stays"}'
+
+
+def tool_vault() -> Vault:
+    book = vault()
+    book.placeholder_for("NAME", QUOTED)
+    return book
+
+
+def expected_arguments() -> dict[str, str]:
+    return {"to": "jane.doe@example.com", "name": QUOTED, "note": "[NAME_9] stays"}
+
+
+def test_whole_answer_tool_call_arguments_get_json_escaped_values() -> None:
+    answer = {
+        "choices": [
+            {
+                "message": {
+                    "content": None,
+                    "tool_calls": [
+                        {"id": "c1", "function": {"name": "send", "arguments": ARGUMENTS}}
+                    ],
+                }
+            }
+        ]
+    }
+    restored = restore_json(answer, tool_vault())
+    arguments = restored["choices"][0]["message"]["tool_calls"][0]["function"]["arguments"]
+    assert orjson.loads(arguments) == expected_arguments()
+
+
+def tool_events(arguments: str, cut: int, finish: bool) -> bytes:
+    def event(delta: dict, finish_reason: str | None = None) -> bytes:
+        choice = {"index": 0, "delta": delta, "finish_reason": finish_reason}
+        return b"data: " + orjson.dumps({"id": "x", "choices": [choice]}) + b"\n\n"
+
+    head = {"index": 0, "id": "c1", "type": "function", "function": {"name": "send"}}
+    pieces = [
+        event(
+            {
+                "role": "assistant",
+                "tool_calls": [{**head, "function": {"name": "send", "arguments": ""}}],
+            }
+        )
+    ]
+    for part in (arguments[:cut], arguments[cut:]):
+        pieces.append(event({"tool_calls": [{"index": 0, "function": {"arguments": part}}]}))
+    if finish:
+        pieces.append(event({}, "tool_calls"))
+    return b"".join(pieces) + b"data: [DONE]\n\n"
+
+
+def streamed_arguments(stream: bytes) -> str:
+    arguments = []
+    for event in stream.split(b"\n\n"):
+        if event.startswith(b"data: {"):
+            delta = orjson.loads(event[6:])["choices"][0].get("delta") or {}
+            for call in delta.get("tool_calls") or []:
+                arguments.append(call["function"].get("arguments", ""))
+    return "".join(arguments)
+
+
+@pytest.mark.parametrize("finish", [True, False], ids=["finish_reason", "done-only"])
+def test_streamed_tool_call_arguments_cut_anywhere_are_restored(finish: bool) -> None:
+    for cut in range(len(ARGUMENTS) + 1):
+        restorer = SseRestorer(tool_vault())
+        raw = tool_events(ARGUMENTS, cut, finish)
+        out = restorer.feed(raw[: len(raw) // 2]) + restorer.feed(raw[len(raw) // 2 :])
+        out += restorer.close()
+        assert orjson.loads(streamed_arguments(out)) == expected_arguments(), cut
+        assert b"[EMAIL_1]" not in out and b"[NAME_2]" not in out
+
+
+def test_two_tool_calls_are_restored_apart() -> None:
+    def chunk(index: int, arguments: str) -> bytes:
+        call = {"index": index, "function": {"arguments": arguments}}
+        body = {"choices": [{"index": 0, "delta": {"tool_calls": [call]}}]}
+        return b"data: " + orjson.dumps(body) + b"\n\n"
+
+    restorer = SseRestorer(tool_vault())
+    out = restorer.feed(
+        chunk(0, '"[EMA') + chunk(1, '"[NAM') + chunk(0, 'IL_1]"') + chunk(1, 'E_2]"')
+    )
+    out += restorer.close()
+    by_call: dict[int, str] = {0: "", 1: ""}
+    for event in out.split(b"\n\n"):
+        if event.startswith(b"data: {"):
+            for call in orjson.loads(event[6:])["choices"][0]["delta"]["tool_calls"]:
+                by_call[call["index"]] += call["function"]["arguments"]
+    assert {k: orjson.loads(v) for k, v in by_call.items()} == {
+        0: "jane.doe@example.com",
+        1: QUOTED,
+    }

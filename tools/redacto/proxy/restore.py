@@ -5,6 +5,10 @@ placeholders can be split anywhere — across server-sent events, across network
 the middle of `[` or of a multi-byte character — so `StreamRestorer` holds back only a
 suffix that could still become a placeholder and lets everything else through at once.
 Look-alikes the vault did not hand out (`[NAME_99]`, `[TODO_1]`) pass through untouched.
+
+A tool call's `arguments` is JSON text inside a JSON string: a value put back there is
+JSON-escaped (a quote in a name must not end the argument's string), in whole answers and
+in streamed tool-call deltas alike.
 """
 
 from __future__ import annotations
@@ -23,21 +27,36 @@ MAX_PLACEHOLDER = 48
 """No placeholder is longer: a longer possible prefix is plain text, let through."""
 
 
-def restore_text(text: str, vault: Vault) -> str:
-    """`text` with every placeholder of `vault` replaced by its value."""
+ARGUMENTS = "arguments"
+"""The key whose string value is JSON text (tool calls' and function calls' arguments)."""
+
+
+def restore_text(text: str, vault: Vault, *, json_text: bool = False) -> str:
+    """`text` with every placeholder of `vault` replaced by its value (JSON-escaped, for
+    `json_text`: a text that is itself JSON, such as a tool call's arguments)."""
     if "[" not in text:
         return text
-    return PLACEHOLDER.sub(lambda found: vault.original(found.group(0)) or found.group(0), text)
+
+    def value(found: re.Match[str]) -> str:
+        original = vault.original(found.group(0))
+        if original is None:
+            return found.group(0)
+        return orjson.dumps(original).decode()[1:-1] if json_text else original
+
+    return PLACEHOLDER.sub(value, text)
 
 
-def restore_json(value: Any, vault: Vault) -> Any:
+def restore_json(value: Any, vault: Vault, *, json_text: bool = False) -> Any:
     """A JSON value with every string restored (keys are the API's own, left as they are)."""
     if isinstance(value, str):
-        return restore_text(value, vault)
+        return restore_text(value, vault, json_text=json_text)
     if isinstance(value, list):
         return [restore_json(item, vault) for item in value]
     if isinstance(value, dict):
-        return {key: restore_json(item, vault) for key, item in value.items()}
+        return {
+            key: restore_json(item, vault, json_text=key == ARGUMENTS)
+            for key, item in value.items()
+        }
     return value
 
 
@@ -46,6 +65,8 @@ class StreamRestorer:
     """Restores a text that arrives in pieces; `feed` returns what may be shown now."""
 
     vault: Vault
+    json_text: bool = False
+    """The text is JSON (a streamed tool call's arguments): values go back JSON-escaped."""
     _held: str = ""
 
     def feed(self, piece: str) -> str:
@@ -56,7 +77,7 @@ class StreamRestorer:
             text = text[:cut]
         else:
             self._held = ""
-        return restore_text(text, self.vault)
+        return restore_text(text, self.vault, json_text=self.json_text)
 
     def flush(self) -> str:
         """The end of the stream: whatever was held is plain text."""
@@ -72,10 +93,11 @@ _STREAMED_FIELDS = (("delta", "content"), ("delta", "reasoning_content"), ("text
 class SseRestorer:
     """Rewrites an OpenAI-style server-sent event stream, restoring the answer text.
 
-    Bytes go in as the network delivers them; whole events come out. Each choice's text is
-    restored by its own `StreamRestorer`; any other string in an event is restored whole.
-    What a choice still holds is sent with its `finish_reason`, or, at `[DONE]` or the end
-    of the stream, in one extra event shaped like the last one.
+    Bytes go in as the network delivers them; whole events come out. Each choice's text,
+    and each of its tool calls' arguments, is restored by its own `StreamRestorer`; any
+    other string outside the choices is restored whole. What a choice still holds is sent
+    with its `finish_reason`, or, at `[DONE]` or the end of the stream, in one extra event
+    shaped like the last one.
     """
 
     vault: Vault
@@ -133,6 +155,7 @@ class SseRestorer:
             finished = choice.get("finish_reason") is not None
             for path in _STREAMED_FIELDS:
                 self._restore_field(choice, number, path, finished)
+            self._restore_tool_calls(choice, number, finished)
             restored.append(choice)
         rest["choices"] = restored
         self._last_event = rest
@@ -156,6 +179,24 @@ class SseRestorer:
             if held:
                 holder[key] = (holder.get(key) or "") + held
 
+    def _restore_tool_calls(self, choice: dict[str, Any], number: int, finished: bool) -> None:
+        """Each streamed tool call's `arguments` pieces, by the call's `index`."""
+        delta = choice.get("delta")
+        calls = delta.get("tool_calls") if isinstance(delta, dict) else None
+        for position, call in enumerate(calls if isinstance(calls, list) else ()):
+            function = call.get("function") if isinstance(call, dict) else None
+            if isinstance(function, dict) and isinstance(function.get(ARGUMENTS), str):
+                key = (number, _TOOL_CALL, call.get("index", position))
+                stream = self._streams.setdefault(key, StreamRestorer(self.vault, json_text=True))
+                function[ARGUMENTS] = stream.feed(function[ARGUMENTS])
+        if not finished:
+            return
+        for (stream_number, kind, *rest), stream in self._streams.items():
+            if stream_number == number and kind == _TOOL_CALL and (held := stream.flush()):
+                if not isinstance(choice.get("delta"), dict):
+                    choice["delta"] = {}
+                choice["delta"].setdefault("tool_calls", []).append(_tool_call_piece(rest[0], held))
+
     def _flush_all(self) -> bytes:
         out = []
         for (number, *path), stream in self._streams.items():
@@ -164,14 +205,26 @@ class SseRestorer:
                 out.append(_data(self._extra_event(number, path, held)))
         return b"".join(out)
 
-    def _extra_event(self, number: int, path: list[str], text: str) -> dict[str, Any]:
+    def _extra_event(self, number: int, path: list[Any], text: str) -> dict[str, Any]:
         template = {k: v for k, v in (self._last_event or {}).items() if k != "choices"}
         choice: dict[str, Any] = {"index": number, "finish_reason": None}
+        if path[0] == _TOOL_CALL:
+            choice["delta"] = {"tool_calls": [_tool_call_piece(path[1], text)]}
+            return {**template, "choices": [choice]}
         holder = choice
         for key in path[:-1]:
             holder = holder.setdefault(key, {})
         holder[path[-1]] = text
         return {**template, "choices": [choice]}
+
+
+_TOOL_CALL = "tool_call"
+"""The stream key's kind for a tool call's arguments: (choice, `_TOOL_CALL`, call index)."""
+
+
+def _tool_call_piece(index: Any, arguments: str) -> dict[str, Any]:
+    """A streamed tool-call delta carrying only more of the call's arguments."""
+    return {"index": index, "function": {ARGUMENTS: arguments}}
 
 
 def _event_end(buffer: bytes) -> tuple[int, int]:

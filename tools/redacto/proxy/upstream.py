@@ -44,6 +44,47 @@ class UpstreamError(RuntimeError):
         self.timeout = timeout
 
 
+@dataclass(eq=False)
+class _Body:
+    """One response's body as it arrives: its pieces so far, then its end (or an error).
+
+    A plain list and one waiter, not a queue: a streamed answer arrives in hundreds of
+    small HTTP chunks, and the reader takes whatever has come in one go."""
+
+    pieces: list[bytes] = field(default_factory=list)
+    ended: bool = False
+    error: Exception | None = None
+    _waiter: asyncio.Future[None] | None = None
+
+    def add(self, piece: bytes) -> None:
+        self.pieces.append(piece)
+        self._wake()
+
+    def end(self, error: Exception | None = None) -> None:
+        self.ended, self.error = True, error
+        self._wake()
+
+    def take(self) -> bytes:
+        """Everything received since the last take."""
+        taken = b"".join(self.pieces)
+        self.pieces.clear()
+        return taken
+
+    async def wait(self, timeout: float) -> None:
+        """Until a piece or the end arrives (TimeoutError after `timeout` seconds)."""
+        if self.pieces or self.ended:
+            return
+        self._waiter = asyncio.get_running_loop().create_future()
+        try:
+            await asyncio.wait_for(self._waiter, timeout)
+        finally:
+            self._waiter = None
+
+    def _wake(self) -> None:
+        if self._waiter is not None and not self._waiter.done():
+            self._waiter.set_result(None)
+
+
 @dataclass
 class UpstreamResponse:
     """Status and headers, then the body as it arrives (`chunks`), de-chunked."""
@@ -51,8 +92,8 @@ class UpstreamResponse:
     status: int
     headers: list[tuple[bytes, bytes]]
     _connection: _Connection
-    _body: asyncio.Queue[bytes | Exception | None]
-    """This response's own queue: the connection may serve the next request meanwhile."""
+    _body: _Body
+    """This response's own body: the connection may serve the next request meanwhile."""
     _read_timeout: float
 
     @property
@@ -65,27 +106,19 @@ class UpstreamResponse:
     async def chunks(self) -> AsyncIterator[bytes]:
         """The body in pieces: each is everything that had arrived by then, so a burst of
         events costs one wait and one write, not one per event."""
+        body = self._body
         while True:
-            if self._body.empty():
-                try:
-                    item = await asyncio.wait_for(self._body.get(), self._read_timeout)
-                except TimeoutError:
-                    self._connection.close()
-                    raise UpstreamError("the upstream stopped sending", timeout=True) from None
-            else:
-                item = self._body.get_nowait()
-            pieces: list[bytes] = []
-            while isinstance(item, bytes):
-                pieces.append(item)
-                if self._body.empty():
-                    break
-                item = self._body.get_nowait()
-            if pieces:
-                yield b"".join(pieces)
-            if item is None:
+            try:
+                await body.wait(self._read_timeout)
+            except TimeoutError:
+                self._connection.close()
+                raise UpstreamError("the upstream stopped sending", timeout=True) from None
+            if body.pieces:
+                yield body.take()
+            elif body.error is not None:
+                raise body.error
+            elif body.ended:
                 return
-            if isinstance(item, Exception):
-                raise item
 
     def discard(self) -> None:
         """Nobody will read the rest: an unfinished response takes its connection along.
@@ -101,7 +134,7 @@ class UpstreamResponse:
 class _Connection(asyncio.Protocol):
     pool: UpstreamPool
     transport: asyncio.Transport | None = None
-    body: asyncio.Queue[bytes | Exception | None] = field(default_factory=asyncio.Queue)
+    body: _Body = field(default_factory=_Body)
     head: asyncio.Future[tuple[int, list[tuple[bytes, bytes]]]] | None = None
     _headers: list[tuple[bytes, bytes]] = field(default_factory=list)
     _parser: httptools.HttpResponseParser | None = None
@@ -111,7 +144,7 @@ class _Connection(asyncio.Protocol):
 
     def start(self) -> None:
         """Ready for the next response on this connection."""
-        self.body = asyncio.Queue()
+        self.body = _Body()
         self.head = asyncio.get_running_loop().create_future()
         self._headers = []
         self._parser = httptools.HttpResponseParser(self)
@@ -139,7 +172,7 @@ class _Connection(asyncio.Protocol):
         if self.head is not None and not self.head.done():
             self.head.set_exception(error)
         else:
-            self.body.put_nowait(error)
+            self.body.end(error)
 
     # httptools callbacks
     def on_header(self, name: bytes, value: bytes) -> None:
@@ -151,14 +184,14 @@ class _Connection(asyncio.Protocol):
             self.head.set_result((self._parser.get_status_code(), self._headers))
 
     def on_body(self, body: bytes) -> None:
-        self.body.put_nowait(bytes(body))
+        self.body.add(bytes(body))
 
     def on_message_complete(self) -> None:
         assert self._parser is not None
         self.complete = True
         self.reusable = self._parser.should_keep_alive()
         self._parser = None
-        self.body.put_nowait(None)
+        self.body.end()
         if self.reusable and not self.lost:
             self.pool.release(self)
 
