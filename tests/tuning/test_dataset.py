@@ -9,8 +9,10 @@ from redacto.corpus import RENDER_CACHE_DIR, CorpusDocument, load_suite, render_
 from redacto.document import Document, Element, Mode, Status, Step
 from redacto.engines import ChatRequest, Engine, Reply
 from redacto.engines.base import ModelIdentity, ReplyStats
-from redacto.pipeline import PipelineOptions, run_pipeline
+from redacto.pipeline import ImageReading, PipelineOptions, run_pipeline
 from redacto.pipeline.chunking import CHUNK_SIZE
+from redacto.pipeline.locator import Locator
+from redacto.pipeline.page_text import PageText
 from redacto.pipeline.parsing import parse_text_line
 from redacto.prompts import PromptLibrary
 from redacto.rules import recognizers_for
@@ -48,9 +50,16 @@ def examples(smoke):
     return build_examples(smoke)
 
 
-@pytest.mark.parametrize("mode", [Mode.TEXT, Mode.IMAGE])
-def test_gold_answers_to_the_generated_prompts_carry_the_pipeline_to_pass(smoke, examples, mode):
+@pytest.mark.parametrize(
+    ("mode", "reading"),
+    [(Mode.TEXT, None), (Mode.IMAGE, ImageReading.INDEXED), (Mode.IMAGE, ImageReading.TEXT)],
+    ids=["text", "image-indexed", "image-read-as-text"],
+)
+def test_gold_answers_to_the_generated_prompts_carry_the_pipeline_to_pass(
+    smoke, examples, mode, reading
+):
     prompts = PromptLibrary.load()
+    options = PipelineOptions(rules=False, image_reading=reading)
     for corpus_document in smoke:
         mine = [e for e in examples if e.document_id == corpus_document.id]
         engine = OracleEngine(mine)
@@ -61,7 +70,7 @@ def test_gold_answers_to_the_generated_prompts_carry_the_pipeline_to_pass(smoke,
             document = Document.from_elements(
                 [Element(index=w.index, text=w.text, box=w.box) for w in words]
             )
-        result = run_pipeline(document, engine, prompts, options=PipelineOptions(rules=False))
+        result = run_pipeline(document, engine, prompts, options=options)
         assert engine.unknown == [], f"{corpus_document.id}: a call no example covers"
         assert result.report.status is Status.PASS
         assert result.report.category == corpus_document.category
@@ -70,6 +79,26 @@ def test_gold_answers_to_the_generated_prompts_carry_the_pipeline_to_pass(smoke,
             redacted = result.redacted_text or ""
             for span in corpus_document.pii:
                 assert corpus_document.span_text(span) not in redacted.split()
+        else:
+            labelled = word_labels(corpus_document, words)
+            assert set(labelled) <= {d.index for d in result.report.detections}
+
+
+def test_the_page_read_as_text_trains_on_page_lines_and_values(smoke, examples):
+    document = smoke[0]
+    words = render_page(document, RENDER_CACHE_DIR).words
+    page = PageText.of([Element(index=w.index, text=w.text, box=w.box) for w in words])
+    mine = [e for e in examples if e.document_id == document.id and "page-text" in e.id]
+    detect = [e for e in mine if e.step is Step.DETECT]
+    assert detect and all(e.mode is Mode.IMAGE and e.read_as_text for e in mine)
+    assert not any(e.read_as_text for e in examples if "page-text" not in e.id)
+    assert page.text in detect[0].user  # the page's own lines, as the pipeline sends them
+    labels = frozenset(PromptLibrary.load().labels.names)
+    for line in detect[0].answer.splitlines():
+        item = parse_text_line(line, labels)
+        assert item is not None and page.locate(item.value), line
+    kinds = {e.id.split("/")[1].split("-chunk")[0] for e in mine}
+    assert {"detect-page-text", "validate-page-text-pass", "validate-page-text-fail"} <= kinds
 
 
 def test_fail_examples_name_exactly_what_their_redaction_left_readable(examples):
@@ -84,6 +113,9 @@ def test_fail_examples_name_exactly_what_their_redaction_left_readable(examples)
             if example.mode is Mode.TEXT:
                 item = parse_text_line(line, labels)
                 assert item is not None and item.value in body
+            elif "page-text" in example.id:  # a value may wrap onto the next page line
+                item = parse_text_line(line, labels)
+                assert item is not None and Locator(body).locate(item.value), example.id
             else:
                 index, label = line.split(":")
                 assert f"[{index}] [{label}_" not in body  # still readable, not a placeholder
@@ -98,12 +130,10 @@ def test_single_leftover_fails_outnumber_passes_and_favour_what_no_rule_finds(sm
     by_id = {d.id: d for d in smoke}
     for example in ones:
         missed = example.answer.splitlines()[1:]
-        labels = {
-            line.split(":")[1].strip() if example.mode is Mode.IMAGE else line.split(":")[0]
-            for line in missed
-        }
+        indexed = example.mode is Mode.IMAGE and "page-text" not in example.id
+        labels = {line.split(":")[1 if indexed else 0].strip() for line in missed}
         assert len(labels) == 1, example.id  # one value: its words share its label
-        if example.mode is Mode.TEXT:
+        if not indexed:
             assert len(missed) == 1, example.id
         rule_labels = {r.label for r in recognizers_for(by_id[example.document_id].category)}
         gold_labels = {s.label for s in by_id[example.document_id].pii}

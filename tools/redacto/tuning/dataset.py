@@ -11,6 +11,10 @@ would give:
   `LABEL: value` line per distinct gold value, per 150-word chunk of the text;
 - redact (text): per chunk that holds a gold value, the chunk with `[LABEL_N]` placeholders,
   numbered by the pipeline's redact step over the whole text;
+- image mode read as text (`ImageReading.TEXT`, the embedded default's reading): detect
+  and validate get the page's lines (`PageText`) through the text-mode prompts and answer
+  `LABEL: value` per distinct gold value; the redaction the validator reads is the one
+  the pipeline builds from those values (located on the words, `redacted_lines`);
 - validate: `PASS` on the fully redacted output, and `FAIL` plus the missed gold items on
   two deliberately incomplete redactions, per chunk: every third distinct value left
   readable, and a single value left readable (preferably one the category's rules cannot
@@ -48,6 +52,10 @@ from redacto.pipeline.chunking import (
     classify_text,
     format_elements,
 )
+from redacto.pipeline.detections import item_detections, union_detections
+from redacto.pipeline.locator import Locator
+from redacto.pipeline.page_text import PageText, redacted_lines
+from redacto.pipeline.parsing import TextItem
 from redacto.pipeline.placeholders import value_key
 from redacto.pipeline.redact import (
     Replacement,
@@ -58,7 +66,7 @@ from redacto.pipeline.redact import (
     redact_listing,
     redact_text,
 )
-from redacto.pipeline.state import PipelineOptions, StepContext
+from redacto.pipeline.state import ImageReading, PipelineOptions, StepContext
 from redacto.prompts import PromptLibrary
 from redacto.rules import recognizers_for
 
@@ -81,6 +89,8 @@ class TrainingExample(Frozen):
     system: str
     user: str
     answer: str
+    read_as_text: bool = False
+    """An image-mode call of the page read as text (`ImageReading.TEXT`)."""
 
 
 def build_examples(
@@ -88,11 +98,12 @@ def build_examples(
     prompts: PromptLibrary | None = None,
     render_dir: Path = RENDER_CACHE_DIR,
     modes: tuple[Mode, ...] = (Mode.IMAGE, Mode.TEXT),
+    image_readings: tuple[ImageReading, ...] = (ImageReading.INDEXED, ImageReading.TEXT),
 ) -> list[TrainingExample]:
     """Every step's examples for every document, in document order.
 
     Image-mode examples read the gold words of the document's rendered page (rendered
-    into `render_dir` on first use, as the eval does).
+    into `render_dir` on first use, as the eval does), in each of `image_readings`.
     """
     library = prompts or PromptLibrary.load()
     context = StepContext(engine=ScriptedEngine({}), prompts=library, options=PipelineOptions())
@@ -103,7 +114,10 @@ def build_examples(
             examples.extend(builder.text_examples())
         if Mode.IMAGE in modes:
             page = render_page(document, render_dir)
-            examples.extend(builder.image_examples(page.words))
+            if ImageReading.INDEXED in image_readings:
+                examples.extend(builder.image_examples(page.words))
+            if ImageReading.TEXT in image_readings:
+                examples.extend(builder.page_text_examples(page.words))
     return examples
 
 
@@ -144,7 +158,15 @@ class _DocumentExamples:
         self.prompts = context.prompts
         self.chunk_size = context.options.chunk_size
 
-    def _example(self, name: str, step: Step, mode: Mode, prompt: tuple[str, str], answer: str):
+    def _example(
+        self,
+        name: str,
+        step: Step,
+        mode: Mode,
+        prompt: tuple[str, str],
+        answer: str,
+        read_as_text: bool = False,
+    ) -> TrainingExample:
         system, user = prompt
         return TrainingExample(
             id=f"{self.document.id}/{name}",
@@ -155,17 +177,23 @@ class _DocumentExamples:
             system=system,
             user=user,
             answer=answer,
+            read_as_text=read_as_text,
         )
 
-    def _classify(self, pipeline_document: Document) -> TrainingExample:
-        template = self.prompts.prompt(Step.CLASSIFY, pipeline_document.mode)
-        prompt = template.render(document=classify_text(pipeline_document, self.chunk_size))
+    def _classify(self, shown: Document, name: str | None = None) -> TrainingExample:
+        """The classify call on `shown` (a page read as text is shown as a text, and its
+        example is named apart: `name`, mode image)."""
+        template = self.prompts.prompt(Step.CLASSIFY, shown.mode)
+        prompt = template.render(document=classify_text(shown, self.chunk_size))
         answer = (
             f"DOCUMENT_TYPE: {self.document.document_type}\n"
             f"CATEGORY: {self.document.category.value}"
         )
-        mode = pipeline_document.mode
-        return self._example(f"classify-{mode}", Step.CLASSIFY, mode, prompt, answer)
+        if name is None:
+            return self._example(
+                f"classify-{shown.mode}", Step.CLASSIFY, shown.mode, prompt, answer
+            )
+        return self._example(name, Step.CLASSIFY, Mode.IMAGE, prompt, answer, read_as_text=True)
 
     # Text mode ---------------------------------------------------------------------------
 
@@ -326,6 +354,93 @@ class _DocumentExamples:
                 answer if in_chunk else "PASS",
             )
 
+    # Image mode, the page read as text ---------------------------------------------------
+
+    def page_text_examples(self, words: tuple[GoldWord, ...]) -> Iterator[TrainingExample]:
+        """Classify, detect and validate of a page read as text: each sees the page's lines
+        through the text-mode prompt."""
+        elements = [Element(index=w.index, text=w.text, box=w.box) for w in words]
+        document = Document.from_elements(elements)
+        page = PageText.of(document.elements)
+        yield self._classify(Document.from_text(page.text), name="classify-page-text")
+        category = self.document.category
+        values = self._page_values(words, page)
+        detect = self.prompts.prompt(Step.DETECT, Mode.TEXT, category)
+        chunks = chunk_text(page.text, self.chunk_size)
+        named = _chunk_namer(len(chunks))
+        for chunk in chunks:
+            listed = [
+                item for item, starts in values if any(chunk.start <= s < chunk.end for s in starts)
+            ]
+            listing = "\n".join(f"{item.label}: {item.value}" for item in listed)
+            yield self._example(
+                named("detect-page-text", chunk),
+                Step.DETECT,
+                Mode.IMAGE,
+                detect.render(document=chunk.of(page.text)),
+                listing or NONE_ANSWER,
+                read_as_text=True,
+            )
+        detections: list[Detection] = []
+        for item, _starts in values:
+            found = item_detections(item, Source.DETECT, 1, page)
+            detections, _added = union_detections(detections, found)
+        if not detections:
+            return
+        yield from self._page_validate(document, detections, [], "pass")
+        for outcome, (kept, left) in self._incomplete(detections, _value_of):
+            yield from self._page_validate(document, kept, left, outcome)
+
+    def _page_values(
+        self, words: tuple[GoldWord, ...], page: PageText
+    ) -> list[tuple[TextItem, list[int]]]:
+        """Each distinct gold value as the detector should name it (its words joined by
+        single spaces) and where its words start in the page text, in page order."""
+        found: dict[str, tuple[TextItem, list[int]]] = {}
+        for span in self.document.pii:
+            overlapping = [w for w in words if w.start < span.end and span.start < w.end]
+            if not overlapping:
+                continue
+            value = " ".join(self.document.span_text(span).split())
+            _item, starts = found.setdefault(value_key(value), (TextItem(span.label, value), []))
+            starts.extend(page.joined.starts[w.index] for w in overlapping)
+        return sorted(found.values(), key=lambda entry: min(entry[1]))
+
+    def _page_validate(
+        self,
+        document: Document,
+        redacted: list[Detection],
+        missed: list[Detection],
+        outcome: str,
+    ) -> Iterator[TrainingExample]:
+        """The validator's calls on the page text with `redacted` hidden, as the pipeline
+        builds it; a FAIL names the `missed` values readable in each chunk."""
+        redaction = redact_elements(document, redacted, self.context, 1)
+        hidden = {d.index: d for d in redacted if d.index in redaction.shown}
+        text = redacted_lines(document.elements, hidden)
+        validate = self.prompts.prompt(Step.VALIDATE, Mode.TEXT, self.document.category)
+        chunks = chunk_text(text, self.chunk_size)
+        named = _chunk_namer(len(chunks))
+        for chunk in chunks:
+            readable = Locator(chunk.of(text))
+            in_chunk = _distinct_values(
+                [d for d in missed if readable.locate(d.value or "") is not None], _value_of
+            )
+            if outcome != "pass" and not in_chunk:
+                continue  # nothing left readable here: the complete redaction's PASS covers it
+            values = {_value_of(d): d.value for d in missed}
+            answer = "\n".join(
+                ["FAIL", *(f"{label}: {values[key]}" for key, label in in_chunk.items())]
+            )
+            yield self._example(
+                named("validate-page-text", chunk, f"-{outcome}"),
+                Step.VALIDATE,
+                Mode.IMAGE,
+                validate.render(document=chunk.of(text)),
+                answer if in_chunk else "PASS",
+                read_as_text=True,
+            )
+
 
 def _chunk_namer(chunks: int):
     """Example names: `detect-text` for a text of one chunk, `detect-text-chunk1` otherwise."""
@@ -393,6 +508,6 @@ def examples_summary(examples: Iterable[TrainingExample]) -> dict[str, int]:
     """How many examples per `step-mode`, for the data card."""
     counts: dict[str, int] = {}
     for example in examples:
-        name = f"{example.step}-{example.mode}"
+        name = f"{example.step}-{example.mode}" + ("-read-as-text" if example.read_as_text else "")
         counts[name] = counts.get(name, 0) + 1
     return dict(sorted(counts.items()))
