@@ -93,6 +93,26 @@ def test_tune_stops_continues_and_its_adapter_builds_into_a_working_model(worksp
     publish_adapter(again, config, steps, {"classify-text": 1}, "a test", "tiny", adapter)
     assert "| 1–" in (adapter / "README.md").read_text()
 
+    # A new run can start where the published adapter stopped (another machine, new data).
+    fresh = config.model_copy(update={"run_dir": tmp_path / "from-adapter", "max_steps": 0})
+    assert not _same_weights(tune(fresh, [example]).adapter_dir, adapter)
+    started = tune(
+        fresh.model_copy(update={"run_dir": tmp_path / "started", "start_adapter": adapter}),
+        [example],
+    )
+    assert _same_weights(started.adapter_dir, adapter)
+    card = tmp_path / "card"
+    started_config = fresh.model_copy(update={"run_dir": tmp_path / "started"})
+    publish_adapter(started, started_config, [], {"classify-text": 1}, "a test", "tiny", card)
+    assert "| started from |" in (card / "README.md").read_text()
+    with pytest.raises(ValueError, match="rank"):
+        tune(
+            fresh.model_copy(
+                update={"run_dir": tmp_path / "r4", "start_adapter": adapter, "lora_rank": 4}
+            ),
+            [example],
+        )
+
     record = build_model("tiny-tuned")
     stages = {stage.name: stage for stage in record.stages}
     assert list(stages) == ["checkpoint", "merge", "export", "verify"]
@@ -123,6 +143,14 @@ def test_a_missing_adapter_says_how_to_make_one(workspace):
 
     with pytest.raises(ModelError, match="redacto model tune"):
         load_manifest("tiny-tuned").fingerprint("int8")
+
+
+def _same_weights(one: Path, other: Path) -> bool:
+    from safetensors.torch import load_file
+
+    first = load_file(one / "adapter_model.safetensors")
+    second = load_file(other / "adapter_model.safetensors")
+    return first.keys() == second.keys() and all(bool((first[k] == second[k]).all()) for k in first)
 
 
 def _weights_differ(base: Path, merged: Path) -> bool:

@@ -28,6 +28,10 @@ def tune(
             help="Copy the adapter and its data card here, e.g. models/adapters/redacto-270m."
         ),
     ] = None,
+    from_adapter: Annotated[
+        Path | None,
+        typer.Option(help="A new run starts from this published adapter (e.g. the committed one)."),
+    ] = None,
     max_steps: Annotated[int, typer.Option(help="Stop after this many steps in all.")] = 300,
     max_minutes: Annotated[
         float, typer.Option(help="Stop this call after so many minutes.")
@@ -73,6 +77,7 @@ def tune(
             suite=suite,
             split=split,
             adapter_out=adapter_out,
+            start_adapter=from_adapter,
             settings=settings,
             on_step=show,
         )

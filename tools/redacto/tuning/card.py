@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
-from redacto.tuning.train import ADAPTER_FILES, StepLog, TuneConfig, TuneResult
+from redacto.tuning.train import ADAPTER_FILES, STARTED_FROM, StepLog, TuneConfig, TuneResult
 
 LOSS_ROWS = 10
 
@@ -24,6 +25,18 @@ def loss_table(steps: list[StepLog], rows: int = LOSS_ROWS) -> str:
     return "\n".join(lines)
 
 
+def _started_from(config: TuneConfig) -> list[str]:
+    """The card's row for the adapter the run started from, if it did (STARTED_FROM)."""
+    record = config.run_dir / STARTED_FROM
+    if not record.exists():
+        return []
+    started = json.loads(record.read_text())
+    return [
+        f"| started from | `{started['adapter']}`, sha256 {started['sha256'][:12]} (its own "
+        "card, with the steps before these, is in the project's history) |"
+    ]
+
+
 def publish_adapter(
     result: TuneResult,
     config: TuneConfig,
@@ -34,6 +47,7 @@ def publish_adapter(
     target: Path,
 ) -> None:
     """Copy the run's adapter to `target` and write its README (the data card)."""
+    started = _started_from(config)
     target.mkdir(parents=True, exist_ok=True)
     for name in ADAPTER_FILES:
         shutil.copyfile(result.adapter_dir / name, target / name)
@@ -48,6 +62,7 @@ def publish_adapter(
             "steps, batch 1, grad-norm clip 1.0 |",
             "| loss | cross-entropy on the answer tokens and `<end_of_turn>` only, weighted "
             f"per {config.loss_weighting} (`TuneConfig.loss_weighting`) |",
+            *started,
             f"| steps | {result.steps} (one example per step; "
             f"stopped by {result.stopped_because}) |",
             f"| wall time | {result.total_seconds / 60:.1f} min on {config.threads} CPU threads |",

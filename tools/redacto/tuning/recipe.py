@@ -45,6 +45,7 @@ def tune_model(
     suite: str = "main",
     split: str = "train",
     adapter_out: Path | None = None,
+    start_adapter: Path | None = None,
     settings: TuneSettings | None = None,
     on_step: OnStep | None = None,
     render_dir: Path = RENDER_CACHE_DIR,
@@ -54,8 +55,10 @@ def tune_model(
     The examples are written to `run_dir/examples.jsonl` on the first call and read back
     on a resumed one, so a continued run trains on exactly the same data. To continue on
     new data (the generator changed), move that file aside: the next call writes the
-    current examples and continues from the checkpoint, in a new seeded order. With
-    `adapter_out`, the adapter and its data card are copied there.
+    current examples and continues from the checkpoint, in a new seeded order. A run folder
+    without a checkpoint starts from `start_adapter` when given (a committed adapter, e.g.),
+    else from a fresh LoRA. With `adapter_out`, the adapter and its data card are copied
+    there.
     """
     manifest = load_manifest(base)
     template = manifest.chat_template_text()
@@ -74,6 +77,7 @@ def tune_model(
         base_checkpoint=base_checkpoint(base),
         chat_template=template,
         run_dir=run_dir,
+        start_adapter=start_adapter,
         **(settings or TuneSettings()).model_dump(),
     )
     result = tune(config, examples, on_step=on_step)

@@ -19,8 +19,9 @@ import resource
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from hashlib import sha256
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel
 
@@ -34,6 +35,9 @@ if TYPE_CHECKING:  # torch and peft are the `tune` extra's, imported where a run
 END_OF_TURN = "<end_of_turn>"
 LORA_TARGETS = ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj")
 ADAPTER_FILES = ("adapter_model.safetensors", "adapter_config.json")
+STARTED_FROM = "started_from.json"
+"""In a run folder: the adapter the run started from (`TuneConfig.start_adapter`) and its
+digest, written when the run begins, for the data card."""
 
 
 class TuneSettings(Frozen):
@@ -64,6 +68,10 @@ class TuneConfig(TuneSettings):
     base_checkpoint: Path
     chat_template: str
     run_dir: Path
+    start_adapter: Path | None = None
+    """A published adapter (`--adapter-out`'s folder) a run without a checkpoint starts from,
+    with a fresh optimizer: so training continues where a committed adapter stopped, on
+    another machine or on new data. A run with a checkpoint resumes from that instead."""
 
 
 class StepLog(BaseModel):
@@ -172,6 +180,12 @@ def tune(
     trainable = [p for p in model.parameters() if p.requires_grad]
     optimizer = torch.optim.AdamW(trainable, lr=config.learning_rate, weight_decay=0.0)
     step, previous_seconds, previous_peak = _load_checkpoint(config.run_dir, model, optimizer)
+    if step == 0 and config.start_adapter is not None:
+        _load_adapter(config.start_adapter, model, config.lora_rank)
+        config.run_dir.mkdir(parents=True, exist_ok=True)
+        weights = (config.start_adapter / "adapter_model.safetensors").read_bytes()
+        started_from = {"adapter": str(config.start_adapter), "sha256": sha256(weights).hexdigest()}
+        (config.run_dir / STARTED_FROM).write_text(json.dumps(started_from))
     model.train()
 
     log_path = config.run_dir / "steps.jsonl"
@@ -313,6 +327,27 @@ def _load_checkpoint(
     optimizer.load_state_dict(torch.load(target / "optimizer.pt", weights_only=True))
     state = json.loads((target / "state.json").read_text())
     return int(state["step"]), float(state["seconds"]), float(state.get("peak_rss_mb", 0.0))
+
+
+def _load_adapter(folder: Path, model: PeftModel, rank: int) -> None:
+    """Set the LoRA weights to a published adapter's (same rank, same target modules)."""
+    from peft import set_peft_model_state_dict
+    from safetensors.torch import load_file
+
+    settings = json.loads((folder / "adapter_config.json").read_text())
+    if settings.get("r") != rank or sorted(settings.get("target_modules", ())) != sorted(
+        LORA_TARGETS
+    ):
+        raise ValueError(
+            f"{folder} is a rank-{settings.get('r')} adapter on {settings.get('target_modules')}; "
+            f"this run trains rank {rank} on {list(LORA_TARGETS)}"
+        )
+    result: Any = set_peft_model_state_dict(model, load_file(folder / "adapter_model.safetensors"))
+    missing = [key for key in result.missing_keys if "lora_" in key]
+    if missing or result.unexpected_keys:
+        raise ValueError(
+            f"{folder} does not fit this model: {(missing or result.unexpected_keys)[:3]}"
+        )
 
 
 def _remove_tree(path: Path) -> None:
