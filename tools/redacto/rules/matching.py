@@ -20,7 +20,7 @@ from functools import cached_property
 
 from redacto.document import Element
 from redacto.rules.catalog import Pattern, PreserveRule, Recognizer
-from redacto.rules.prefilter import patterns_that_could_match, words_of
+from redacto.rules.prefilter import patterns_that_could_match
 
 _WORD = re.compile(r"[A-Za-z0-9]+", re.ASCII)
 _DIGIT = re.compile(r"[0-9]")
@@ -123,14 +123,7 @@ class _Words:
 
     def mentions(self, recognizer: Recognizer) -> bool:
         """Whether any context phrase occurs in the text at all."""
-        words = self._word_set
-        if not any(all(word in words for word in phrase) for phrase in recognizer.context_phrases):
-            return False  # the usual answer, found without indexing every word
         return bool(self._occurrences(recognizer)[0])
-
-    @cached_property
-    def _word_set(self) -> frozenset[str]:
-        return words_of(self._text)
 
     def context_before(self, start: int, recognizer: Recognizer) -> bool:
         """Whether a context phrase lies within the `window` words that end by `start`."""

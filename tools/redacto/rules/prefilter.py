@@ -163,7 +163,7 @@ def _cased(chars: frozenset[str], flags: int) -> frozenset[str]:
 _WORD = re.compile(r"[A-Za-z0-9]+", re.ASCII)
 
 
-def words_of(text: str) -> frozenset[str]:
+def _words_of(text: str) -> frozenset[str]:
     """The text's words as context phrases are compared with them: runs of [A-Za-z0-9],
     lower-cased. A context pattern can match only where all words of a phrase are here."""
     if text.isascii():  # lower-casing cannot then join or split a run of [A-Za-z0-9]
@@ -245,7 +245,7 @@ class _Read:
 
     @cached_property
     def _words(self) -> frozenset[str]:
-        return words_of(self._text)
+        return _words_of(self._text)
 
     def mentions(self, phrases: _Phrases) -> bool:
         """Whether every word of one of the phrases is a word of the text."""
