@@ -18,7 +18,7 @@ per distinct value (`redacted_lines`), not one placeholder per word.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -79,6 +79,15 @@ class PageText:
             for index in self.joined.indices_between(span.start, span.end)
         }
         return tuple(sorted(indices))
+
+
+def redacted_page(
+    elements: Sequence[Element], detections: Sequence[Detection], shown: Collection[int]
+) -> str:
+    """What the validator of a page read as text sees after a redaction: the page text with
+    each detection hidden whose element the redaction shows as a placeholder (`shown`)."""
+    hidden = {d.index: d for d in detections if d.index is not None and d.index in shown}
+    return redacted_lines(elements, hidden)
 
 
 def redacted_lines(elements: Sequence[Element], hidden: Mapping[int, Detection]) -> str:

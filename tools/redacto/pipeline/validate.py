@@ -25,7 +25,7 @@ from redacto.pipeline.detections import (
     item_line,
 )
 from redacto.pipeline.locator import Locator
-from redacto.pipeline.page_text import PageText, redacted_lines
+from redacto.pipeline.page_text import PageText, redacted_page
 from redacto.pipeline.parsing import (
     IndexItem,
     LineRejected,
@@ -227,8 +227,8 @@ def validate(
         if context.options.image_reading is ImageReading.TEXT:
             page = PageText.of(document.elements)
             judge: _Judge = _PageJudge(context, category, round_number, known, page=page)
-            hidden = {d.index: d for d in detections if d.index in redaction.shown}
-            return _judge_text(judge, redacted_lines(document.elements, hidden))
+            redacted = redacted_page(document.elements, detections, redaction.shown)
+            return _judge_text(judge, redacted)
         template = context.prompts.prompt(Step.VALIDATE, Mode.IMAGE, category)
         labels = frozenset(template.labels)
         chunks = chunk_elements(redaction.elements, context.options.chunk_size)

@@ -14,7 +14,7 @@ would give:
 - image mode read as text (`ImageReading.TEXT`, the embedded default's reading): detect
   and validate get the page's lines (`PageText`) through the text-mode prompts and answer
   `LABEL: value` per distinct gold value; the redaction the validator reads is the one
-  the pipeline builds from those values (located on the words, `redacted_lines`);
+  the pipeline builds from those values (located on the words, `redacted_page`);
 - validate: `PASS` on the fully redacted output, and `FAIL` plus the missed gold items on
   two deliberately incomplete redactions, per chunk: every third distinct value left
   readable, and a single value left readable (preferably one the category's rules cannot
@@ -54,7 +54,7 @@ from redacto.pipeline.chunking import (
 )
 from redacto.pipeline.detections import item_detections, union_detections
 from redacto.pipeline.locator import Locator
-from redacto.pipeline.page_text import PageText, redacted_lines
+from redacto.pipeline.page_text import PageText, redacted_page
 from redacto.pipeline.parsing import TextItem
 from redacto.pipeline.placeholders import value_key
 from redacto.pipeline.redact import (
@@ -416,11 +416,11 @@ class _DocumentExamples:
         """The validator's calls on the page text with `redacted` hidden, as the pipeline
         builds it; a FAIL names the `missed` values readable in each chunk."""
         redaction = redact_elements(document, redacted, self.context, 1)
-        hidden = {d.index: d for d in redacted if d.index in redaction.shown}
-        text = redacted_lines(document.elements, hidden)
+        text = redacted_page(document.elements, redacted, redaction.shown)
         validate = self.prompts.prompt(Step.VALIDATE, Mode.TEXT, self.document.category)
         chunks = chunk_text(text, self.chunk_size)
         named = _chunk_namer(len(chunks))
+        values = {_value_of(d): d.value for d in missed}
         for chunk in chunks:
             readable = Locator(chunk.of(text))
             in_chunk = _distinct_values(
@@ -428,7 +428,6 @@ class _DocumentExamples:
             )
             if outcome != "pass" and not in_chunk:
                 continue  # nothing left readable here: the complete redaction's PASS covers it
-            values = {_value_of(d): d.value for d in missed}
             answer = "\n".join(
                 ["FAIL", *(f"{label}: {values[key]}" for key, label in in_chunk.items())]
             )
