@@ -19,6 +19,10 @@ class OnnxPpOcrModels(
     assets: AssetManager,
 ) : PpOcrModels {
     private val environment = OrtEnvironment.getEnvironment()
+
+    // ONNX Runtime: "The SessionOptions object must not be closed until all sessions which use
+    // it are closed" (OrtSession.SessionOptions); it is closed after both sessions in close().
+    private val options = OrtSession.SessionOptions()
     private val detector = session(assets, "ppocr/PP-OCRv6_det_small.onnx")
     private val recognizer = session(assets, "ppocr/PP-OCRv6_rec_small.onnx")
 
@@ -63,6 +67,7 @@ class OnnxPpOcrModels(
     override fun close() {
         detector.close()
         recognizer.close()
+        options.close()
     }
 
     private fun session(
@@ -71,8 +76,7 @@ class OnnxPpOcrModels(
     ): OrtSession =
         try {
             val bytes = assets.open(name).use { it.readBytes() }
-            // The session keeps what it needs: the options' native handle is freed at once.
-            OrtSession.SessionOptions().use { options -> environment.createSession(bytes, options) }
+            environment.createSession(bytes, options)
         } catch (error: Exception) {
             throw OcrException("could not load $name (run android/app/scripts/copy_ocr_models.sh): ${error::class.simpleName}", error)
         } catch (error: LinkageError) {

@@ -52,12 +52,18 @@ fun workingCopy(photo: Bitmap): RgbImage {
     return RgbImage(width, height, pixels)
 }
 
-/** A new bitmap: [photo] with every box blacked out (rounded outward to whole pixels). */
+/**
+ * A new bitmap: [photo] with every box blacked out (rounded outward to whole pixels). Throws
+ * [OutOfMemoryError] when there is no memory for the copy.
+ */
 fun burnBoxes(
     photo: Bitmap,
     boxes: List<Box>,
 ): Bitmap {
-    val burned = photo.copy(Bitmap.Config.ARGB_8888, true)
+    // Bitmap.copy returns null (API 36: @Nullable) when the new pixels cannot be allocated.
+    val burned =
+        photo.copy(Bitmap.Config.ARGB_8888, true)
+            ?: throw OutOfMemoryError("no memory for the burned copy")
     val canvas = Canvas(burned)
     val black =
         Paint().apply {
