@@ -76,6 +76,11 @@ class Pattern:
     search: re.Pattern[str]
 
 
+CONTEXT_WORD = re.compile(r"[A-Za-z0-9]+", re.ASCII)
+"""A word of a text as context phrases are compared with it (lower-cased): the context test
+(`matching`) and the prefilter's check that a phrase is present (`prefilter`) must agree."""
+
+
 @dataclass(frozen=True, slots=True)
 class Recognizer:
     """A named detector of one kind of identifier: patterns, validators, context, label.

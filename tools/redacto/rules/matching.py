@@ -19,10 +19,9 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from redacto.document import Element
-from redacto.rules.catalog import Pattern, PreserveRule, Recognizer
+from redacto.rules.catalog import CONTEXT_WORD, Pattern, PreserveRule, Recognizer
 from redacto.rules.prefilter import patterns_that_could_match
 
-_WORD = re.compile(r"[A-Za-z0-9]+", re.ASCII)
 _DIGIT = re.compile(r"[0-9]")
 _SPACE = " \t\n\r\f\v"
 """ASCII whitespace: what `\\s` is under `re.ASCII` and in java.util.regex."""
@@ -109,7 +108,7 @@ class _Words:
 
     @cached_property
     def _index(self) -> _WordIndex:
-        found = list(_WORD.finditer(self._text))
+        found = list(CONTEXT_WORD.finditer(self._text))
         words = [m.group(0).lower() for m in found]
         ends = [m.end() for m in found]
         positions: dict[str, list[int]] = {}

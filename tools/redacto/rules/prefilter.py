@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from redacto.rules.catalog import Pattern, Recognizer
+from redacto.rules.catalog import CONTEXT_WORD, Pattern, Recognizer
 
 _DIGITS = frozenset("0123456789")
 _DIGIT = re.compile("[0-9]")
@@ -160,15 +160,12 @@ def _cased(chars: frozenset[str], flags: int) -> frozenset[str]:
     return frozenset(c for char in chars for c in (char, char.lower(), char.upper()))
 
 
-_WORD = re.compile(r"[A-Za-z0-9]+", re.ASCII)
-
-
 def _words_of(text: str) -> frozenset[str]:
     """The text's words as context phrases are compared with them: runs of [A-Za-z0-9],
     lower-cased. A context pattern can match only where all words of a phrase are here."""
     if text.isascii():  # lower-casing cannot then join or split a run of [A-Za-z0-9]
-        return frozenset(_WORD.findall(text.lower()))
-    return frozenset(word.lower() for word in _WORD.findall(text))
+        return frozenset(CONTEXT_WORD.findall(text.lower()))
+    return frozenset(word.lower() for word in CONTEXT_WORD.findall(text))
 
 
 @dataclass(frozen=True)
