@@ -81,7 +81,9 @@ def test_labels_and_kinds_are_known(suites, library) -> None:
 
 
 def test_documents_fit_a_phone_page(suites) -> None:
-    for documents in suites.values():
+    for name, documents in suites.items():
+        if name == "outside":
+            continue  # short texts, some with nothing to find, by design (test_outside.py)
         for document in documents:
             words = len(document.text.split())
             assert 40 <= words <= 250, (document.id, words)

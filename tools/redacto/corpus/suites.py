@@ -11,9 +11,11 @@ import hashlib
 import json
 from collections import Counter
 from pathlib import Path
+from typing import Literal
 
 from redacto.corpus.generate import GENERATOR_VERSION, generate_suite
 from redacto.corpus.hard import hard_suite
+from redacto.corpus.outside import generate_outside_suite
 from redacto.corpus.schema import CorpusDocument
 from redacto.document import Frozen
 from redacto.resources import SOURCE_ROOT
@@ -23,11 +25,16 @@ RENDER_CACHE_DIR = SOURCE_ROOT / ".cache" / "corpus"
 
 
 class SuiteRecipe(Frozen):
-    """How a suite is made: generated from a seed, or the hand-written hard set."""
+    """How a suite is made: generated from a seed (the main corpus's templates, or the
+    outside generator's), or the hand-written hard set."""
 
     name: str
+    generator: Literal["corpus", "outside", "hard"] = "corpus"
     seed: int | None = None
     per_category: int | None = None
+    """The corpus generator: documents per category."""
+    split_sizes: tuple[int, int] | None = None
+    """The outside generator: (train, test) documents."""
     description: str
 
 
@@ -46,7 +53,21 @@ RECIPES: dict[str, SuiteRecipe] = {
             per_category=1,
             description="one generated test-split document per category, for quick runs",
         ),
-        SuiteRecipe(name="hard", description="hand-written hard cases (see redacto.corpus.hard)"),
+        SuiteRecipe(
+            name="hard",
+            generator="hard",
+            description="hand-written hard cases (see redacto.corpus.hard)",
+        ),
+        SuiteRecipe(
+            name="outside",
+            generator="outside",
+            seed=20261201,
+            split_sizes=(360, 120),
+            description=(
+                "short international texts from a generator apart from the corpus's "
+                "(redacto.corpus.outside); the test split is the outside dev set"
+            ),
+        ),
     )
 }
 
@@ -85,8 +106,16 @@ def build_suite(name: str) -> list[CorpusDocument]:
     recipe = RECIPES.get(name)
     if recipe is None:
         raise KeyError(f"unknown suite {name!r}; known: {', '.join(RECIPES)}")
-    if recipe.seed is None or recipe.per_category is None:
+    if recipe.generator == "hard":
         return hard_suite()
+    if recipe.seed is None:
+        raise ValueError(f"suite {name!r}: a generated suite needs a seed")
+    if recipe.generator == "outside":
+        if recipe.split_sizes is None:
+            raise ValueError(f"suite {name!r}: the outside generator needs split_sizes")
+        return generate_outside_suite(name, recipe.seed, *recipe.split_sizes)
+    if recipe.per_category is None:
+        raise ValueError(f"suite {name!r}: the corpus generator needs per_category")
     return generate_suite(name, recipe.seed, recipe.per_category)
 
 
