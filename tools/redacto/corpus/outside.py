@@ -189,9 +189,7 @@ class OutsideValues:
         return self._own(self._fake(NAME_LOCALES).license_plate)
 
     def password(self) -> str:
-        return self._own(
-            lambda: self._fake(("en_GB",)).password(length=self.rng.randrange(8, 13))
-        )
+        return self._own(lambda: self._fake(("en_GB",)).password(length=self.rng.randrange(8, 13)))
 
     def pin(self) -> str:
         return self._own(lambda: f"{self.rng.randrange(10000):04d}")
@@ -233,9 +231,8 @@ class OutsideValues:
         def make() -> str:
             d = self._day(past_years)
             month = FRENCH_MONTHS[d.month - 1]
-            return self.rng.choice(
-                (f"{d.day} {month}", f"{d.day} {month} {d.year}", f"{d.day:02d}/{d.month:02d}/{d.year}")
-            )
+            numeric = f"{d.day:02d}/{d.month:02d}/{d.year}"
+            return self.rng.choice((f"{d.day} {month}", f"{d.day} {month} {d.year}", numeric))
 
         return self._own(make)
 
@@ -285,7 +282,8 @@ def outside_templates(split: Split | None = None) -> tuple[OutsideTemplate, ...]
 def generate_outside_suite(name: str, seed: int, train: int, test: int) -> list[CorpusDocument]:
     """`train` and `test` documents, templates taken in turn, values seeded per document."""
     documents: list[CorpusDocument] = []
-    for split, count in (("train", train), ("test", test)):
+    sizes: tuple[tuple[Split, int], ...] = (("train", train), ("test", test))
+    for split, count in sizes:
         templates = outside_templates(split)
         for number in range(count):
             template = templates[number % len(templates)]
