@@ -36,7 +36,7 @@ def sms_plain(v: OutsideValues) -> str:
 def chat_rewrite(v: OutsideValues) -> str:
     me, landlord = v.person(), v.person()
     return f"""
-        Can you make this message more polite? "{pii('NAME', landlord.full)}, the heating at {pii('ADDRESS', v.address(me))} has been broken since {pii('DATE', v.date_en())}. Fix it or I stop paying. {pii('NAME', me.first)}"
+        Can you make this message more polite? "{pii("NAME", landlord.full)}, the heating at {pii("ADDRESS", v.address(me))} has been broken since {pii("DATE", v.date_en())}. Fix it or I stop paying. {pii("NAME", me.first)}"
         """
 
 
@@ -49,12 +49,12 @@ def chat_summary_plain(v: OutsideValues) -> str:
 def email_intro(v: OutsideValues) -> str:
     sender, contact = v.person(), v.person()
     return f"""
-        Hi {pii('NAME', contact.first)},
+        Hi {pii("NAME", contact.first)},
 
-        {pii('NAME', sender.first)} here from {keep('institution', v.company())}. My colleague {pii('NAME', v.person().full)} gave me your address. Could we talk on {pii('DATE', v.date_en())}? You can reach me on {pii('PHONE', v.phone(sender.locale))} or {pii('EMAIL', v.email(sender))}.
+        {pii("NAME", sender.first)} here from {keep("institution", v.company())}. My colleague {pii("NAME", v.person().full)} gave me your address. Could we talk on {pii("DATE", v.date_en())}? You can reach me on {pii("PHONE", v.phone(sender.locale))} or {pii("EMAIL", v.email(sender))}.
 
         Best,
-        {pii('NAME', sender.full)}
+        {pii("NAME", sender.full)}
         """
 
 
@@ -62,12 +62,12 @@ def email_intro(v: OutsideValues) -> str:
 def form_signup(v: OutsideValues) -> str:
     who = v.person()
     return f"""
-        Full name: {pii('NAME', who.full)}
-        Date of birth: {pii('DATE', v.birth_date())}
-        Address: {pii('ADDRESS', v.street(who))}
-        {pii('ADDRESS', v.postcode_city(who))}
-        Mobile: {pii('PHONE', v.phone(who.locale))}
-        Passport no.: {pii('ID', v.passport())}
+        Full name: {pii("NAME", who.full)}
+        Date of birth: {pii("DATE", v.birth_date())}
+        Address: {pii("ADDRESS", v.street(who))}
+        {pii("ADDRESS", v.postcode_city(who))}
+        Mobile: {pii("PHONE", v.phone(who.locale))}
+        Passport no.: {pii("ID", v.passport())}
         """
 
 
@@ -75,15 +75,15 @@ def form_signup(v: OutsideValues) -> str:
 def letter_fr(v: OutsideValues) -> str:
     me, them = v.person("fr_FR"), v.person("fr_FR")
     return f"""
-        {pii('NAME', me.full)}
-        {pii('ADDRESS', v.address(me))}
+        {pii("NAME", me.full)}
+        {pii("ADDRESS", v.address(me))}
 
-        Le {pii('DATE', v.date_fr())}
+        Le {pii("DATE", v.date_fr())}
 
-        Madame {pii('NAME', them.last)},
-        Suite à notre entretien, je vous confirme ma démission. Vous pouvez me joindre au {pii('PHONE', v.phone('fr_FR'))}. Mon numéro de sécurité sociale est le {pii('SSN', v.national_id())}.
+        Madame {pii("NAME", them.last)},
+        Suite à notre entretien, je vous confirme ma démission. Vous pouvez me joindre au {pii("PHONE", v.phone("fr_FR"))}. Mon numéro de sécurité sociale est le {pii("SSN", v.national_id())}.
         Cordialement,
-        {pii('NAME', me.first)}
+        {pii("NAME", me.first)}
         """
 
 
@@ -96,7 +96,7 @@ def sms_fr_plain(v: OutsideValues) -> str:
 def bank_chat(v: OutsideValues) -> str:
     who = v.person()
     return f"""
-        I need to change the account my salary goes to. Old IBAN {pii('ACCOUNT', v.iban())}, new one {pii('ACCOUNT', v.iban())}. I'm {pii('NAME', who.full)}, my last salary was {keep('amount', v.amount())}. Call me on {pii('PHONE', v.phone(who.locale))}.
+        I need to change the account my salary goes to. Old IBAN {pii("ACCOUNT", v.iban())}, new one {pii("ACCOUNT", v.iban())}. I'm {pii("NAME", who.full)}, my last salary was {keep("amount", v.amount())}. Call me on {pii("PHONE", v.phone(who.locale))}.
         """
 
 
@@ -104,7 +104,7 @@ def bank_chat(v: OutsideValues) -> str:
 def doctor_message(v: OutsideValues) -> str:
     who = v.person()
     return f"""
-        Dear Dr {pii('NAME', v.person().last)}, my son {pii('NAME', v.person(who.locale).first)} still has a fever after the {keep('medication', 'amoxicillin')}. Could we come in on {pii('DATE', v.date_en())}? {pii('NAME', who.full)}, {pii('PHONE', v.phone(who.locale))}
+        Dear Dr {pii("NAME", v.person().last)}, my son {pii("NAME", v.person(who.locale).first)} still has a fever after the {keep("medication", "amoxicillin")}. Could we come in on {pii("DATE", v.date_en())}? {pii("NAME", who.full)}, {pii("PHONE", v.phone(who.locale))}
         """
 
 
@@ -117,7 +117,7 @@ def plain_question(v: OutsideValues) -> str:
 def delivery_note(v: OutsideValues) -> str:
     who = v.person()
     return f"""
-        Parcel for {pii('NAME', who.full)}, {pii('ADDRESS', v.address(who))}. Leave with neighbour {pii('NAME', v.person(who.locale).last)} if out. Gate code {pii('CREDENTIAL', v.pin())}.
+        Parcel for {pii("NAME", who.full)}, {pii("ADDRESS", v.address(who))}. Leave with neighbour {pii("NAME", v.person(who.locale).last)} if out. Gate code {pii("CREDENTIAL", v.pin())}.
         """
 
 
@@ -148,14 +148,16 @@ def sms_birthday(v: OutsideValues) -> str:
 
 @outside_template("outside.chat_plain_recipe", GENERAL, "Chat Request", "test")
 def chat_plain_recipe(v: OutsideValues) -> str:
-    return "Give me a vegetarian lasagne recipe for six people, with a shopping list sorted by aisle."
+    return (
+        "Give me a vegetarian lasagne recipe for six people, with a shopping list sorted by aisle."
+    )
 
 
 @outside_template("outside.chat_complaint", GENERAL, "Chat Request", "test")
 def chat_complaint(v: OutsideValues) -> str:
     me = v.person()
     return f"""
-        Help me write a complaint to {keep('institution', v.company())}. My order was sent to {pii('ADDRESS', v.address(me))} on {pii('DATE', v.date_en())} but never arrived. Order email: {pii('EMAIL', v.email(me))}. Sign it {pii('NAME', me.full)}.
+        Help me write a complaint to {keep("institution", v.company())}. My order was sent to {pii("ADDRESS", v.address(me))} on {pii("DATE", v.date_en())} but never arrived. Order email: {pii("EMAIL", v.email(me))}. Sign it {pii("NAME", me.full)}.
         """
 
 
@@ -165,10 +167,10 @@ def email_reference(v: OutsideValues) -> str:
     return f"""
         Dear hiring team,
 
-        I am happy to recommend {pii('NAME', candidate.full)}, who worked with me for three years. She lives at {pii('ADDRESS', v.street(candidate))} and can start on {pii('DATE', v.date_en())}. Do call me at {pii('PHONE', v.phone(writer.locale))}.
+        I am happy to recommend {pii("NAME", candidate.full)}, who worked with me for three years. She lives at {pii("ADDRESS", v.street(candidate))} and can start on {pii("DATE", v.date_en())}. Do call me at {pii("PHONE", v.phone(writer.locale))}.
 
         Kind regards,
-        {pii('NAME', writer.full)}
+        {pii("NAME", writer.full)}
         """
 
 
@@ -176,12 +178,12 @@ def email_reference(v: OutsideValues) -> str:
 def form_rental(v: OutsideValues) -> str:
     who = v.person()
     return f"""
-        Tenant: {pii('NAME', who.full)}
-        Born: {pii('DATE', v.birth_date())}
-        Current address: {pii('ADDRESS', v.address(who))}
-        Phone: {pii('PHONE', v.phone(who.locale))}
-        ID number: {pii('SSN', v.national_id())}
-        Deposit: {keep('amount', v.amount())}
+        Tenant: {pii("NAME", who.full)}
+        Born: {pii("DATE", v.birth_date())}
+        Current address: {pii("ADDRESS", v.address(who))}
+        Phone: {pii("PHONE", v.phone(who.locale))}
+        ID number: {pii("SSN", v.national_id())}
+        Deposit: {keep("amount", v.amount())}
         """
 
 
@@ -200,7 +202,7 @@ def mail_fr_plain(v: OutsideValues) -> str:
 def transfer_request(v: OutsideValues) -> str:
     who, payee = v.person(), v.person()
     return f"""
-        Draft a note to my bank: please send {keep('amount', v.amount())} from {pii('ACCOUNT', v.iban())} to {pii('NAME', payee.full)}, IBAN {pii('ACCOUNT', v.iban())}, before {pii('DATE', v.date_en())}. Card on file {pii('CARD', v.card())}. {pii('NAME', who.full)}
+        Draft a note to my bank: please send {keep("amount", v.amount())} from {pii("ACCOUNT", v.iban())} to {pii("NAME", payee.full)}, IBAN {pii("ACCOUNT", v.iban())}, before {pii("DATE", v.date_en())}. Card on file {pii("CARD", v.card())}. {pii("NAME", who.full)}
         """
 
 
@@ -208,7 +210,7 @@ def transfer_request(v: OutsideValues) -> str:
 def clinic_message(v: OutsideValues) -> str:
     who = v.person()
     return f"""
-        Hello, this is {pii('NAME', who.full)} (born {pii('DATE', v.birth_date())}). The pharmacy says my {keep('medication', 'metformin')} prescription expired. My number is {pii('PHONE', v.phone(who.locale))}.
+        Hello, this is {pii("NAME", who.full)} (born {pii("DATE", v.birth_date())}). The pharmacy says my {keep("medication", "metformin")} prescription expired. My number is {pii("PHONE", v.phone(who.locale))}.
         """
 
 
@@ -221,7 +223,7 @@ def plain_travel(v: OutsideValues) -> str:
 def neighbour_note(v: OutsideValues) -> str:
     who = v.person()
     return f"""
-        To the residents of {pii('ADDRESS', v.street(who))}: a parcel for {pii('NAME', v.person(who.locale).full)} was left with me. Knock at flat 3 or text {pii('PHONE', v.phone(who.locale))}. {pii('NAME', who.first)}
+        To the residents of {pii("ADDRESS", v.street(who))}: a parcel for {pii("NAME", v.person(who.locale).full)} was left with me. Knock at flat 3 or text {pii("PHONE", v.phone(who.locale))}. {pii("NAME", who.first)}
         """
 
 
