@@ -1,59 +1,35 @@
 """Redact an OpenAI-style request body: every text a model would read, and every image.
 
-Chat requests: each message's `content` (a string, or parts of type `text` and
-`image_url`) and earlier tool calls' `arguments`. Completions: `prompt` and `suffix`.
-What cannot be inspected is refused, never forwarded as is: token-id prompts, audio or
-file parts, images given by URL (the proxy fetches nothing), unknown shapes.
+`fields` walks the body against the allow-list of documented request fields: user text is
+redacted here (the rules tier, the model tier where configured, and every value the
+conversation's vault knows), inline images go through the photo pipeline, identifiers
+are checked (one that holds a value refuses the request: it cannot be rewritten), and
+anything else has been refused by the walk already. Nothing is forwarded as is unless it
+went through one of these.
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
 from redacto.proxy.detectors import Found, ModelTier, TextDetector
+from redacto.proxy.errors import Refused
+from redacto.proxy.fields import chat_slots, completion_slots
+from redacto.proxy.kinds import Name, Slot
 from redacto.proxy.vault import Vault
+
+__all__ = ["ImageTier", "Refused", "RequestRedactor", "RunBlocking"]
 
 RunBlocking = Callable[[Callable[[], Any]], Awaitable[Any]]
 """Runs a blocking call on the proxy's model worker and awaits it."""
 
-
-class Refused(Exception):
-    """The request cannot be forwarded; `status` and the message go back to the client."""
-
-    def __init__(self, status: int, message: str, code: str = "redacto_refused") -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-
-
 ImageTier = Callable[[str], str]
 """Takes an image data URL, returns the redacted image's data URL; raises `Refused`.
 Blocking: it runs on the model worker."""
-
-
-@dataclass
-class _Slot:
-    """A string in the body that a model reads, and where to write its redacted form."""
-
-    holder: dict[str, Any] | list[Any]
-    key: str | int
-
-    @property
-    def text(self) -> str:
-        return self.holder[self.key]  # type: ignore[index]
-
-    def write(self, text: str) -> None:
-        self.holder[self.key] = text  # type: ignore[index]
-
-
-@dataclass
-class _Slots:
-    texts: list[_Slot] = field(default_factory=list)
-    images: list[_Slot] = field(default_factory=list)
 
 
 @dataclass
@@ -69,7 +45,7 @@ class RequestRedactor:
     async def redact(self, endpoint: str, body: dict[str, Any], vault: Vault) -> int:
         """Redact `body` in place; returns how many values and images it replaced (0: the
         body is unchanged and may be forwarded as received). Raises `Refused`."""
-        slots = _chat_slots(body) if endpoint == "chat" else _completion_slots(body)
+        slots = chat_slots(body) if endpoint == "chat" else completion_slots(body)
         if slots.images:
             await self._redact_images(slots.images)
         hidden = len(slots.images)
@@ -78,11 +54,25 @@ class RequestRedactor:
             found = self.rules.find(text)
             if self.model is not None:
                 found += await self._model_finds(text, vault)
-            redacted, count = _apply(text, found, vault)
-            if count:
-                slot.write(redacted)
-                hidden += count
+            hidden += _rewrite(slot, found, vault)
+        for slot in slots.ids:  # machine-made: the model tier would only add seconds
+            hidden += _rewrite(slot, self.rules.find(slot.text), vault)
+        self._check_names(slots.names, vault)
         return hidden
+
+    def _check_names(self, names: list[Name], vault: Vault) -> None:
+        """Identifiers go on unchanged, so one that holds a value refuses the request.
+
+        Checked after the texts, so a value this very request shows is known by then."""
+        for name in names:
+            if self.rules.find(name.text) or vault.hide_known(name.text):
+                raise Refused(
+                    422,
+                    f"{name.path}: an identifier (a name, an id or a key) that holds what "
+                    "looks like personal data; identifiers are forwarded unchanged, so "
+                    "nothing was forwarded",
+                    "personal_data_in_identifier",
+                )
 
     async def _model_finds(self, text: str, vault: Vault) -> list[Found]:
         seen = _text_hash(text)
@@ -94,7 +84,7 @@ class RequestRedactor:
         vault.seen_texts.add(seen)
         return found
 
-    async def _redact_images(self, slots: list[_Slot]) -> None:
+    async def _redact_images(self, slots: list[Slot]) -> None:
         if self.images is None or self.run_blocking is None:
             raise Refused(422, "image parts need the proxy started with --model")
         tier = self.images
@@ -104,6 +94,13 @@ class RequestRedactor:
 
 def _text_hash(text: str) -> int:
     return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big")
+
+
+def _rewrite(slot: Slot, found: list[Found], vault: Vault) -> int:
+    redacted, count = _apply(slot.text, found, vault)
+    if count:
+        slot.write(redacted)
+    return count
 
 
 def _apply(text: str, found: list[Found], vault: Vault) -> tuple[str, int]:
@@ -139,59 +136,3 @@ def _merge(spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
         else:
             merged.append((start, end, label))
     return merged
-
-
-def _chat_slots(body: dict[str, Any]) -> _Slots:
-    messages = body.get("messages")
-    if not isinstance(messages, list):
-        raise Refused(400, "a chat request needs a list of messages")
-    slots = _Slots()
-    for message in messages:
-        if not isinstance(message, dict):
-            raise Refused(400, "each message must be an object")
-        _content_slots(message, slots)
-        for call in message.get("tool_calls") or []:
-            function = call.get("function") if isinstance(call, dict) else None
-            if isinstance(function, dict) and isinstance(function.get("arguments"), str):
-                slots.texts.append(_Slot(function, "arguments"))
-    return slots
-
-
-def _content_slots(message: dict[str, Any], slots: _Slots) -> None:
-    content = message.get("content")
-    if content is None:
-        return
-    if isinstance(content, str):
-        slots.texts.append(_Slot(message, "content"))
-        return
-    if not isinstance(content, list):
-        raise Refused(400, "message content must be a string or a list of parts")
-    for part in content:
-        kind = part.get("type") if isinstance(part, dict) else None
-        if kind == "text" and isinstance(part.get("text"), str):
-            slots.texts.append(_Slot(part, "text"))
-        elif kind == "image_url":
-            image = part.get("image_url")
-            url = image.get("url") if isinstance(image, dict) else image
-            if not isinstance(url, str) or not url.startswith("data:image/"):
-                raise Refused(422, "only images given inline (data:image/… URLs) are redacted")
-            if isinstance(image, dict):
-                slots.images.append(_Slot(image, "url"))
-            else:
-                slots.images.append(_Slot(part, "image_url"))
-        else:
-            raise Refused(422, f"a message part of type {kind!r} cannot be inspected")
-
-
-def _completion_slots(body: dict[str, Any]) -> _Slots:
-    slots = _Slots()
-    prompt = body.get("prompt")
-    if isinstance(prompt, str):
-        slots.texts.append(_Slot(body, "prompt"))
-    elif isinstance(prompt, list) and all(isinstance(item, str) for item in prompt):
-        slots.texts.extend(_Slot(prompt, number) for number in range(len(prompt)))
-    else:
-        raise Refused(422, "only text prompts can be inspected (not token ids)")
-    if isinstance(body.get("suffix"), str):
-        slots.texts.append(_Slot(body, "suffix"))
-    return slots

@@ -70,7 +70,7 @@ class Proxy:
         except Refused as refusal:
             status = refusal.status
             log.warning("refused %s: %s", request.path.decode(errors="replace"), refusal)
-            send.whole(status, _error(str(refusal), refusal.code))
+            send.whole(status, _error(refusal.answer, refusal.code))
         except UpstreamError as error:
             status = 504 if error.timeout else 502
             log.warning("upstream failed: %s", error)
