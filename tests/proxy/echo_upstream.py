@@ -125,6 +125,7 @@ class _Connection(asyncio.Protocol):
 
     def _answer(self, url: bytes, headers: dict[bytes, bytes], raw: bytes) -> None:
         assert self.transport is not None
+        self.upstream.seen_headers.append(headers)
         if url == b"/v1/models":
             self._write(200, orjson.dumps({"object": "list", "data": [{"id": "echo"}]}))
             return
@@ -163,6 +164,8 @@ class EchoUpstream:
 
     port: int = 0
     seen: list[dict[str, Any]] = field(default_factory=list)
+    seen_headers: list[dict[bytes, bytes]] = field(default_factory=list)
+    """Each request's headers (names lower-cased), in the order they came."""
     _loop: asyncio.AbstractEventLoop | None = None
     _thread: threading.Thread | None = None
 
@@ -219,6 +222,7 @@ if __name__ == "__main__":  # python tests/proxy/echo_upstream.py PORT (the benc
             lambda: _Connection(upstream), "127.0.0.1", upstream.port
         )
         upstream.seen = _Forgetful()  # a benchmark keeps nothing
+        upstream.seen_headers = _Forgetful()
         print(f"echo upstream on {server.sockets[0].getsockname()[1]}", flush=True)
         await server.serve_forever()
 

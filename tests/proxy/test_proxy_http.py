@@ -110,7 +110,7 @@ def test_chats_that_open_alike_share_nothing_unless_the_client_names_them(
 def test_a_value_known_to_the_conversation_is_hidden_where_no_rule_finds_it(
     running: RunningProxy, upstream: EchoUpstream
 ) -> None:
-    headers = {"x-redacto-conversation": "c-1"}
+    headers = {"authorization": "Bearer alice", "x-redacto-conversation": "c-1"}
     with running.client() as client:
         client.post(
             "/v1/completions", json={"model": "m", "prompt": "SSN 123-45-6789"}, headers=headers

@@ -41,7 +41,7 @@ def test_the_model_tier_hides_a_name_and_reads_each_text_once(upstream: EchoUpst
     proxy = start_proxy(build_proxy(ProxyConfig(upstream=upstream.url), engine))
     try:
         with proxy.client() as client:
-            headers = {"x-redacto-conversation": "c-7"}
+            headers = {"authorization": "Bearer k", "x-redacto-conversation": "c-7"}
             first = client.post("/v1/chat/completions", json=chat(TEXT), headers=headers)
             second = client.post(
                 "/v1/chat/completions", json=chat(TEXT, "And Jane Smith's order?"), headers=headers

@@ -35,6 +35,7 @@ ENDPOINTS = {b"/v1/chat/completions": "chat", b"/v1/completions": "completion"}
 PASS_THROUGH = frozenset({b"/v1/models"})
 """GET endpoints that carry no user text, forwarded as they are."""
 CONVERSATION_HEADER = b"x-redacto-conversation"
+"""Names the conversation a request continues (`VaultStore.for_request`); never forwarded."""
 MAX_BODY = 64 * 1024 * 1024
 
 
@@ -99,12 +100,16 @@ class Proxy:
         endpoint = ENDPOINTS.get(path)
         if endpoint is None or request.method != b"POST":
             if request.method == b"GET" and path in PASS_THROUGH:
-                response = await self.upstream.request(b"GET", request.path, request.headers, b"")
+                response = await self.upstream.request(
+                    b"GET", request.path, _forwarded_headers(request.headers), b""
+                )
                 send.whole(response.status, await response.read(), response.headers)
                 return response.status, 0
             raise Refused(404, "the proxy forwards POST /v1/chat/completions and /v1/completions")
         body = _json_object(request.body)
-        vault = self.vaults.vault(_conversation(request))
+        vault = self.vaults.for_request(
+            request.header(b"authorization"), request.header(CONVERSATION_HEADER)
+        )
         try:
             hidden = await self.redactor.redact(endpoint, body, vault)
         except VaultFull as error:
@@ -116,7 +121,7 @@ class Proxy:
         # Nothing replaced: the client's own bytes go on, unparsed and unchanged.
         forwarded = orjson.dumps(body) if hidden else request.body
         response = await self.upstream.request(
-            request.method, request.path, request.headers, forwarded
+            request.method, request.path, _forwarded_headers(request.headers), forwarded
         )
         await self._answer(response, vault, send)
         return response.status, hidden
@@ -163,17 +168,9 @@ def _json_object(raw: bytes) -> dict[str, Any]:
     return body
 
 
-def _conversation(request: _Request) -> str | None:
-    """The conversation a request continues, as the client names it; None: its own vault.
-
-    Never guessed from the content: two users whose chats open with the same system prompt
-    would share a vault, and a placeholder the model invents for one could be restored to
-    the other's value. Without the header, placeholders still stay the same from turn to
-    turn — each request resends its history and values are numbered in order of first
-    appearance — but the model tier reads that history again.
-    """
-    named = request.header(CONVERSATION_HEADER)
-    return None if named is None else named.decode(errors="replace")
+def _forwarded_headers(headers: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
+    """The client's headers less the conversation's name: the upstream must not learn it."""
+    return [(name, value) for name, value in headers if name.lower() != CONVERSATION_HEADER]
 
 
 def _error(message: str, code: str) -> bytes:
