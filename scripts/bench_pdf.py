@@ -84,13 +84,13 @@ def main() -> None:
             if element.text == "Smith," or element.text == "Smith":
                 assert element.box is not None
                 per_page[element.page].append(element.box)
-        sizes = [page.size for page in read.pages]
+        pages = [page.geometry for page in read.pages]
         target = Path(folder) / "redacted.pdf"
         start = time.perf_counter()
-        write_redacted_pdf(source, per_page, target, sizes=sizes)
+        write_redacted_pdf(source, per_page, target, pages=pages)
         write_s = time.perf_counter() - start
         start = time.perf_counter()
-        verify_redacted_pdf(target, per_page, sizes=sizes, values=["Smith"])
+        verify_redacted_pdf(target, per_page, pages=pages, values=["Smith"])
         verify_s = time.perf_counter() - start
         kind = "scanned (OCR)" if args.scanned else "born-digital"
         print(

@@ -33,6 +33,21 @@ class Page:
     content: str
     images: dict[str, Image.Image] = field(default_factory=dict)
     annotation: str | None = None  # the text of a sticky-note comment
+    media_box: tuple[float, float, float, float] = (0, 0, PAGE_W, PAGE_H)
+    crop_box: tuple[float, float, float, float] | None = None
+    rotate: int = 0
+    user_unit: float | None = None
+
+    def boxes(self) -> str:
+        """The page dictionary's geometry entries."""
+        entries = f"/MediaBox [{' '.join(str(v) for v in self.media_box)}]"
+        if self.crop_box is not None:
+            entries += f" /CropBox [{' '.join(str(v) for v in self.crop_box)}]"
+        if self.rotate:
+            entries += f" /Rotate {self.rotate}"
+        if self.user_unit is not None:
+            entries += f" /UserUnit {self.user_unit}"
+        return entries
 
 
 @dataclass
@@ -98,7 +113,7 @@ class Doc:
             annot_list = " ".join(f"{a} 0 R" for a in annots)
             kids.append(
                 self.add(
-                    f"<< /Type /Page /Parent {tree} 0 R /MediaBox [0 0 {PAGE_W} {PAGE_H}] "
+                    f"<< /Type /Page /Parent {tree} 0 R {page.boxes()} "
                     f"/Resources << /Font << /F1 {font} 0 R >> "
                     f"/XObject << {' '.join(xobjects)} >> >> "
                     f"/Contents {content} 0 R /Annots [{annot_list}] >>"

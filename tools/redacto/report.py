@@ -84,7 +84,8 @@ class InputInfo(BaseModel):
 
 
 class PdfPageReport(BaseModel):
-    """One page of a PDF input: its size in pixels at the report's DPI, where its words came
+    """One page of a PDF input: its size in pixels at the report's DPI and in points (the
+    area a viewer shows, upright; `rotation` is the page's /Rotate), where its words came
     from (`text_layer`, `ocr`, or `text_layer_and_ocr`), the boxes burned into it (pixels
     of that page), and `hidden_words`: text-layer words the page does not show (white,
     covered, clipped, invisible), left out of the model's input and of `redacted.txt`."""
@@ -94,6 +95,9 @@ class PdfPageReport(BaseModel):
     page: int
     width: int
     height: int
+    width_pt: float = 0.0
+    height_pt: float = 0.0
+    rotation: int = 0
     source: str
     words: int
     hidden_words: int = 0

@@ -56,6 +56,9 @@ def pdf_report(pdf: PdfInput, per_page: Sequence[Sequence[Box]] | None) -> PdfRe
                 page=page.number,
                 width=page.size[0],
                 height=page.size[1],
+                width_pt=round(page.geometry.width, 3),
+                height_pt=round(page.geometry.height, 3),
+                rotation=page.geometry.rotation,
                 source=page.source.value,
                 words=page.words,
                 hidden_words=page.hidden,
@@ -76,10 +79,10 @@ def write_verified_pdf(
     handle, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.stem}-", suffix=".pdf")
     os.close(handle)
     temporary = Path(name)
-    sizes = [page.size for page in pdf.pages]
+    pages = [page.geometry for page in pdf.pages]
     try:
-        write_redacted_pdf(pdf.path, per_page, temporary, sizes=sizes, dpi=pdf.dpi)
-        verify_redacted_pdf(temporary, per_page, sizes=sizes, values=values, dpi=pdf.dpi)
+        write_redacted_pdf(pdf.path, per_page, temporary, pages=pages)
+        verify_redacted_pdf(temporary, per_page, pages=pages, values=values)
         os.replace(temporary, target)
     except ValueError as error:  # the source PDF cannot be read again (BadPdfError)
         raise PdfVerificationError(f"cannot render the input again: {error}") from error

@@ -27,7 +27,6 @@ limit) raise `BadPdfError`; the message never holds document content.
 from __future__ import annotations
 
 import ctypes
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -37,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 from redacto.document import Box, Document, Element
 from redacto.imaging import size_problem
 from redacto.ocr.base import OcrLine, OcrWord, corners_of_box, order_lines
+from redacto.pdf.geometry import PDF_DPI, PageGeometry
 from redacto.pdf.visible import CharBox, hide_text, ink_map, shows
 
 if TYPE_CHECKING:
@@ -44,9 +44,6 @@ if TYPE_CHECKING:
 
     from redacto.ocr import OcrEngine
 
-PDF_DPI = 200
-"""Pages are read and re-rendered at this resolution: small print stays legible to OCR and
-a page of US Letter is 1700 x 2200 pixels (11 MB of RGB while it is worked on)."""
 MAX_PAGES = 2000
 _INVISIBLE = 3  # FPDF_TEXTRENDERMODE_INVISIBLE
 _WORD_PAD_PX = 2.0  # a little over a glyph's edge, as OCR boxes are padded (docs/ocr.md)
@@ -68,14 +65,20 @@ class PageSource(StrEnum):
 
 @dataclass(frozen=True)
 class PdfPageInfo:
-    """One page as read: its number (0-based), size in pixels at `PDF_DPI`, word source,
-    its words, and how many text-layer words it holds but does not show (left out)."""
+    """One page as read: its number (0-based), its geometry (the area shown, in points,
+    and its pixels at the reading DPI), word source, its words, and how many text-layer
+    words it holds but does not show (left out)."""
 
     number: int
-    size: tuple[int, int]
+    geometry: PageGeometry
     source: PageSource
     words: int
     hidden: int = 0
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """The page's size in pixels at the reading DPI, the space its word boxes are in."""
+        return self.geometry.pixels
 
 
 @dataclass(frozen=True)
@@ -128,8 +131,7 @@ def load_page(pdf: Any, path: Path, number: int) -> Any:
 
 def page_pixels(page: Any, dpi: int = PDF_DPI) -> tuple[int, int]:
     """The size of `page` rendered at `dpi`, exactly as pypdfium2's `render` makes it."""
-    scale = dpi / 72
-    return math.ceil(page.get_width() * scale), math.ceil(page.get_height() * scale)
+    return PageGeometry.of_page(page, dpi).pixels
 
 
 def render_page(page: Any, dpi: int = PDF_DPI) -> Image.Image:
@@ -163,9 +165,12 @@ def read_pdf(
         for number in range(len(pdf)):
             page = load_page(pdf, path, number)
             try:
-                size = page_pixels(page, dpi)
+                geometry = PageGeometry.of_page(page, dpi)
+                size = geometry.pixels
                 _check_size(path, number, size)
                 image = render_page(page, dpi)
+                if image.size != size:
+                    raise BadPdfError(f"{path}: page {number + 1} renders at another size")
                 layer: list[tuple[str, Box]] = []
                 hidden = 0
                 if page.get_rotation() == 0:
@@ -180,7 +185,7 @@ def read_pdf(
                 page.close()
             for text, box in words:
                 elements.append(Element(index=len(elements), text=text, box=box, page=number))
-            pages.append(PdfPageInfo(number, size, source, len(words), hidden))
+            pages.append(PdfPageInfo(number, geometry, source, len(words), hidden))
             if on_page is not None:
                 on_page(number + 1, len(pdf))
     finally:

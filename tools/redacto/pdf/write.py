@@ -10,10 +10,11 @@ copied. The file is written whole, page by page (one page's pixels in memory at 
 
 `verify_redacted_pdf` reopens the written file with pdfium and fails closed
 (`PdfVerificationError`, whose message names pages and boxes, never values) unless: the page
-count and every page size match, no page has a single character of text or an annotation,
-the document has no metadata, attachments, form or outline, the file's structure holds no
-string and names none of the keys that carry them, no redacted value's bytes occur in its
-streams, and each box renders black.
+count matches, every page is upright, the original's size in points and renders at its
+pixels, no page has a single character of text or an annotation, the document has no
+metadata, attachments, form or outline, the file's structure holds no string and names none
+of the keys that carry them, no redacted value's bytes occur in its streams, and each box
+renders black.
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ import numpy as np
 
 from redacto.document import Box
 from redacto.imaging import burn_boxes, pixel_bounds
-from redacto.pdf.read import PDF_DPI, load_page, open_pdf, page_pixels, render_page
+from redacto.pdf.geometry import PageGeometry, pdf_number
+from redacto.pdf.read import load_page, open_pdf, render_page
 
 _BLACK_LIMIT = 24  # a rendered box pixel may be this light at most (0 = pure black)
 _MIN_VALUE_BYTES = 6  # shorter values could occur by chance in compressed pixel data
@@ -60,31 +62,34 @@ def write_redacted_pdf(
     boxes_by_page: Sequence[Sequence[Box]],
     target: Path,
     *,
-    sizes: Sequence[tuple[int, int]],
-    dpi: int = PDF_DPI,
+    pages: Sequence[PageGeometry],
 ) -> None:
     """Render `source`'s pages, burn each page's boxes, write the images as a new PDF.
 
-    `sizes` are the page sizes the boxes were measured in (from `read_pdf`); a page that
-    renders at another size now is refused rather than burned in the wrong place.
+    `pages` are the pages' geometries as `read_pdf` measured them, the space the boxes are
+    in; each output page is the same size in points, and renders back at the same pixels.
+    A page whose geometry or rendering differs now is refused rather than burned in the
+    wrong place.
     """
     pdf = open_pdf(source)
     try:
-        if len(pdf) != len(boxes_by_page) or len(pdf) != len(sizes):
+        if len(pdf) != len(boxes_by_page) or len(pdf) != len(pages):
             raise PdfVerificationError("the PDF's page count changed since it was read")
         with target.open("wb") as handle:
-            writer = _ImagePdfWriter(handle, dpi)
-            for number in range(len(pdf)):
+            writer = _ImagePdfWriter(handle)
+            for number, geometry in enumerate(pages):
                 page = load_page(pdf, source, number)
                 try:
-                    image = render_page(page, dpi)
+                    if PageGeometry.of_page(page, geometry.dpi) != geometry:
+                        raise PdfVerificationError(
+                            f"page {number + 1} has another size or rotation than when read"
+                        )
+                    image = render_page(page, geometry.dpi)
                 finally:
                     page.close()
-                if image.size != tuple(sizes[number]):
+                if image.size != geometry.pixels:
                     raise PdfVerificationError(f"page {number + 1} renders at another size")
-                writer.add_page(
-                    burn_boxes(image, list(boxes_by_page[number])).tobytes(), image.size
-                )
+                writer.add_page(burn_boxes(image, list(boxes_by_page[number])).tobytes(), geometry)
             writer.finish()
     finally:
         pdf.close()
@@ -93,9 +98,8 @@ def write_redacted_pdf(
 class _ImagePdfWriter:
     """A PDF of full-page RGB images, written object by object as pages arrive."""
 
-    def __init__(self, handle: BinaryIO, dpi: int) -> None:
+    def __init__(self, handle: BinaryIO) -> None:
         self.handle = handle
-        self.dpi = dpi
         self.offsets: dict[int, int] = {}
         self.pages: list[int] = []
         self.next_id = 3  # 1: catalog, 2: page tree (written last, once the pages are known)
@@ -108,8 +112,9 @@ class _ImagePdfWriter:
             self.handle.write(b"\nstream\n" + stream + b"\nendstream")
         self.handle.write(b"\nendobj\n")
 
-    def add_page(self, rgb: bytes, size: tuple[int, int]) -> None:
-        width, height = size
+    def add_page(self, rgb: bytes, geometry: PageGeometry) -> None:
+        """One page of `geometry`'s size in points, showing the `rgb` pixels of its rendering."""
+        width, height = geometry.pixels
         image_id, content_id, page_id = self.next_id, self.next_id + 1, self.next_id + 2
         self.next_id += 3
         pixels = zlib.compress(rgb, 6)
@@ -122,15 +127,16 @@ class _ImagePdfWriter:
             ).encode(),
             pixels,
         )
-        # Points rounded down, so the page renders back at exactly `size` pixels.
-        points_w = int(width * 72 / self.dpi * 10_000) / 10_000
-        points_h = int(height * 72 / self.dpi * 10_000) / 10_000
-        draw = f"q {points_w} 0 0 {points_h} 0 0 cm /Im0 Do Q".encode()
+        # The page is the original's size in points and the image fills it: pdfium renders
+        # a page's width and height onto whole pixels (A4's 595 pt onto 1653 px at 200 dpi,
+        # not 1652.8), as it rendered the original, so each image pixel lands on its own.
+        page_w, page_h = pdf_number(geometry.width), pdf_number(geometry.height)
+        draw = f"q {page_w} 0 0 {page_h} 0 0 cm /Im0 Do Q".encode()
         self._object(content_id, f"<< /Length {len(draw)} >>".encode(), draw)
         self._object(
             page_id,
             (
-                f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {points_w} {points_h}] "
+                f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {page_w} {page_h}] "
                 f"/Resources << /XObject << /Im0 {image_id} 0 R >> >> /Contents {content_id} 0 R >>"
             ).encode(),
         )
@@ -153,14 +159,14 @@ def verify_redacted_pdf(
     path: Path,
     boxes_by_page: Sequence[Sequence[Box]],
     *,
-    sizes: Sequence[tuple[int, int]],
+    pages: Sequence[PageGeometry],
     values: Sequence[str],
-    dpi: int = PDF_DPI,
 ) -> None:
     """Reopen the written PDF and check it holds pixels only, with every box black.
 
-    Raises `PdfVerificationError` on the first failed check (the message names the check
-    and page, never a value).
+    Each page must be the size in points of the original's page as read (`pages`), upright,
+    and render at its pixels. Raises `PdfVerificationError` on the first failed check (the
+    message names the check and page, never a value).
     """
     import pypdfium2.raw as pdfium_c
 
@@ -171,13 +177,13 @@ def verify_redacted_pdf(
     except ValueError as error:
         raise PdfVerificationError("the output cannot be opened as a PDF") from error
     try:
-        if len(pdf) != len(sizes):
-            raise PdfVerificationError(f"the output has {len(pdf)} pages, not {len(sizes)}")
+        if len(pdf) != len(pages):
+            raise PdfVerificationError(f"the output has {len(pdf)} pages, not {len(pages)}")
         if any(pdf.get_metadata_dict(skip_empty=True).values()):
             raise PdfVerificationError("the output has document metadata")
         if pdf.count_attachments() or pdf.get_formtype() or any(True for _ in pdf.get_toc()):
             raise PdfVerificationError("the output has attachments, a form or an outline")
-        for number in range(len(pdf)):
+        for number, expected in enumerate(pages):
             try:
                 page = load_page(pdf, path, number)
             except ValueError as error:
@@ -194,14 +200,27 @@ def verify_redacted_pdf(
                     raise PdfVerificationError(f"page {number + 1} has {characters} characters")
                 if pdfium_c.FPDFPage_GetAnnotCount(page.raw):
                     raise PdfVerificationError(f"page {number + 1} has annotations")
-                if page_pixels(page, dpi) != tuple(sizes[number]):
-                    raise PdfVerificationError(f"page {number + 1} has another size")
-                image = render_page(page, dpi)
+                _check_geometry(number, PageGeometry.of_page(page, expected.dpi), expected)
+                image = render_page(page, expected.dpi)
             finally:
                 page.close()
+            if image.size != expected.pixels:
+                raise PdfVerificationError(
+                    f"page {number + 1} renders at {image.width} x {image.height} px, "
+                    f"not {expected.pixels[0]} x {expected.pixels[1]}"
+                )
             _check_black(number, np.asarray(image), boxes_by_page[number])
     finally:
         pdf.close()
+
+
+def _check_geometry(number: int, found: PageGeometry, expected: PageGeometry) -> None:
+    """The output page shows the original's area: the same size, upright, from its origin."""
+    if found.rotation or not expected.same_size(found):
+        raise PdfVerificationError(
+            f"page {number + 1} has another size: {found.describe()}, rotated "
+            f"{found.rotation}, where the original shows {expected.describe()}"
+        )
 
 
 def _check_bytes(data: bytes, values: Sequence[str]) -> None:
