@@ -306,3 +306,33 @@ def test_the_eval_can_choose_the_reading_and_the_rounds(tmp_path: Path) -> None:
     prediction = system.predict(DOCUMENT, Mode.TEXT, None)
     assert prediction.rounds == 1
     assert [step.step for step in prediction.steps].count(Step.VALIDATE) == 1
+
+
+def test_every_answer_is_kept_and_invented_values_are_counted(tmp_path: Path) -> None:
+    """Detect names one real value and one that is on no page; the validator names another
+    invented one. The results keep both with their reasons; the summary counts 2 of 3."""
+    cache, out = tmp_path / "pages", tmp_path / "run"
+    replies = {
+        "classify": ["DOCUMENT_TYPE: statement\nCATEGORY: Financial"],
+        "detect": ["NAME: Maria Lopez\nNAME: Mrs. Chen\nPHONE: 212-555-0147"],
+        "redact": ["Account holder [NAME_1], phone [PHONE_1], owes $120.00 to First Bank."],
+        "validate": ["FAIL\nPHONE: 07700 900123"],
+    }
+    config = RunConfig(suite="hand", system="scripted", modes=(Mode.TEXT,), rules=False)
+    script = write_script(tmp_path / "s.json", replies)
+    summary = run_evaluation(
+        PipelineSystem(script, rules=False), [SECOND], config, out, cache_dir=cache
+    )
+    (result,) = read_results(out)
+    named = {(item.step, item.label, item.value) for item in result.prediction.named}
+    assert named == {
+        (Step.DETECT, "NAME", "Maria Lopez"),
+        (Step.DETECT, "PHONE", "212-555-0147"),
+    }
+    rejected = {(e.step, e.line, e.reason.value) for e in result.prediction.rejected}
+    assert (Step.DETECT, "NAME: Mrs. Chen", "not in the document") in rejected
+    assert (Step.VALIDATE, "PHONE: 07700 900123", "not in the document") in rejected
+    answers = summary.modes[Mode.TEXT].answers
+    assert answers is not None
+    assert (answers.lines, answers.invented) == (4, 2)
+    assert "invention rate" in (out / "report.md").read_text(encoding="utf-8")

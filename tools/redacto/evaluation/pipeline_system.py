@@ -18,10 +18,10 @@ from dataclasses import replace
 from pathlib import Path
 
 from redacto.corpus.schema import CorpusDocument, RenderedPage
-from redacto.document import Document, Element, Mode
+from redacto.document import Document, Element, Mode, Source, Step
 from redacto.engines import open_engine
 from redacto.evaluation.inputs import PageReader
-from redacto.evaluation.prediction import PredictedBox, PredictedSpan, Prediction
+from redacto.evaluation.prediction import NamedItem, PredictedBox, PredictedSpan, Prediction
 from redacto.evaluation.results import OcrChoice
 from redacto.pipeline import ImageReading, PipelineOptions, PipelineResult
 from redacto.pipeline.policy import options_for_model
@@ -153,9 +153,25 @@ def prediction_from_result(
         review_reasons=tuple(report.review_reasons),
         steps=tuple(report.steps),
         parse_errors=len(report.parse_errors),
+        named=tuple(
+            NamedItem(
+                step=MODEL_SOURCES[d.source],
+                round=d.round,
+                label=d.label,
+                value=d.value,
+                index=d.index,
+            )
+            for d in report.detections
+            if d.source in MODEL_SOURCES
+        ),
+        rejected=tuple(report.parse_errors),
         wall_ms=wall_ms,
         error=report.error,
     )
+
+
+MODEL_SOURCES = {Source.DETECT: Step.DETECT, Source.VALIDATE: Step.VALIDATE}
+"""Detections the model named, by the step that named them."""
 
 
 def hidden_spans(original: str, redacted: str | None) -> list[tuple[int, int]]:

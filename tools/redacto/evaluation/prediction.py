@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from pydantic import Field, model_validator
 
-from redacto.document import Box, Category, Frozen, Mode, Status
-from redacto.report import ReviewReason, StepTrace, Verdict
+from redacto.document import Box, Category, Frozen, Mode, Status, Step
+from redacto.report import ParseError, RejectReason, ReviewReason, StepTrace, Verdict
 
 
 class PredictedSpan(Frozen):
@@ -35,6 +35,21 @@ class PredictedBox(Frozen):
     label: str | None = None
 
 
+class NamedItem(Frozen):
+    """An item the model named and the pipeline used: which step and round, the label, and
+    the value (text, and the page read as text) or the word index (the indexed reading)."""
+
+    step: Step
+    round: int
+    label: str
+    value: str | None = None
+    index: int | None = None
+
+
+MODEL_STEPS = (Step.DETECT, Step.VALIDATE)
+"""The steps whose answers name values (the invention rate counts their lines)."""
+
+
 class Prediction(Frozen):
     """One system's output for one document in one mode, plus what it cost.
 
@@ -53,8 +68,26 @@ class Prediction(Frozen):
     review_reasons: tuple[ReviewReason, ...] = ()
     steps: tuple[StepTrace, ...] = ()
     parse_errors: int = 0
+    named: tuple[NamedItem, ...] = ()
+    """What detect and validate named that the pipeline used, kept for reading a run."""
+    rejected: tuple[ParseError, ...] = ()
+    """Every answer line the pipeline dropped, with its reason (an invented value is
+    `not in the document`)."""
     wall_ms: float = 0.0
     error: str | None = None
+
+    @property
+    def answer_lines(self) -> int:
+        """Detect and validate answer lines: the items used plus the lines dropped."""
+        return len(self.named) + sum(error.step in MODEL_STEPS for error in self.rejected)
+
+    @property
+    def invented_lines(self) -> int:
+        """Detect and validate answer lines naming a value that is not in the document."""
+        return sum(
+            error.step in MODEL_STEPS and error.reason is RejectReason.NOT_IN_DOCUMENT
+            for error in self.rejected
+        )
 
     @model_validator(mode="after")
     def _matches_mode(self) -> Prediction:

@@ -23,6 +23,7 @@ from redacto.document import Mode
 from redacto.evaluation.results import DocumentResult, RunSummary, read_results
 from redacto.evaluation.tables import (
     Table,
+    answers_table,
     category_table,
     confusion_table,
     cost_table,
@@ -87,6 +88,9 @@ def _tables(summary: RunSummary, peer: RunSummary | None) -> list[Table]:
     tables = [headline_table(summary, peer)]
     if any(mode.validator.verdicts for mode in summary.modes.values()):
         tables.append(validator_table(summary))
+    answers = answers_table(summary)
+    if answers is not None:
+        tables.append(answers)
     tables.append(cost_table(summary))
     ratio = ratio_table(summary)
     if ratio is not None:

@@ -127,6 +127,11 @@ class DocumentScore(BaseModel):
     misses: list[Miss]
     steps: list[StepTrace]
     parse_errors: int
+    answer_lines: int | None = None
+    """Detect and validate answer lines (items used + lines dropped); None in scores
+    written before answers were kept, and for systems that give no answers."""
+    invented_lines: int | None = None
+    """Of those, the lines naming a value that is not in the document."""
     wall_ms: float
     error: str | None = None
 
@@ -262,6 +267,8 @@ def score_document(
         misses=_capped(misses),
         steps=list(prediction.steps),
         parse_errors=prediction.parse_errors,
+        answer_lines=prediction.answer_lines if prediction.steps else None,
+        invented_lines=prediction.invented_lines if prediction.steps else None,
         wall_ms=prediction.wall_ms,
         error=prediction.error,
     )

@@ -128,6 +128,17 @@ class Validator(_Model):
     clean_left_nothing_rate: float | None = None
 
 
+class Answers(_Model):
+    """How often the model named what is not on the page: of the detect and validate
+    answer lines (the items used plus the lines dropped), those naming a value that is not
+    in the document. Counted over the documents whose scores keep answers."""
+
+    documents: int
+    lines: int
+    invented: int
+    invention_rate: float | None
+
+
 class StepCost(_Model):
     """What one step costs: calls, time and tokens, totals and per page."""
 
@@ -168,6 +179,8 @@ class ModeSummary(_Model):
     classification: Classification
     validator: Validator
     cost: Cost
+    answers: Answers | None = None
+    """None for a system without answers (Presidio) and for runs older than the field."""
 
 
 def summarize_mode(mode: Mode, scores: Sequence[DocumentScore]) -> ModeSummary:
@@ -187,6 +200,18 @@ def summarize_mode(mode: Mode, scores: Sequence[DocumentScore]) -> ModeSummary:
         classification=_classification(scores),
         validator=_validator(scores),
         cost=_cost(scores),
+        answers=_answers(scores),
+    )
+
+
+def _answers(scores: Sequence[DocumentScore]) -> Answers | None:
+    kept = [s for s in scores if s.answer_lines is not None and s.invented_lines is not None]
+    if not kept:
+        return None
+    lines = sum(s.answer_lines or 0 for s in kept)
+    invented = sum(s.invented_lines or 0 for s in kept)
+    return Answers(
+        documents=len(kept), lines=lines, invented=invented, invention_rate=ratio(invented, lines)
     )
 
 

@@ -206,6 +206,24 @@ def validator_table(summary: RunSummary) -> Table:
     )
 
 
+def answers_table(summary: RunSummary) -> Table | None:
+    """Per mode: how many detect and validate answer lines named a value not on the page."""
+    rows = [
+        [mode.value, str(a.documents), str(a.lines), str(a.invented), pct(a.invention_rate)]
+        for mode, ms in summary.modes.items()
+        if (a := ms.answers) is not None
+    ]
+    if not rows:
+        return None
+    return Table(
+        "Answers: values named that are not in the document",
+        ["mode", "docs", "answer lines", "invented", "invention rate"],
+        rows,
+        note="Answer lines: the detect and validate items the pipeline used plus every line "
+        "it dropped; each run's results.jsonl keeps them (`named`, `rejected` with reasons).",
+    )
+
+
 def cost_table(summary: RunSummary) -> Table:
     """Per step and mode: calls, ms, tokens per page — image and text side by side."""
     rows = []
