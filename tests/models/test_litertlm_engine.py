@@ -6,13 +6,16 @@ text of identical calls, never wording.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from model_cases import render_turns
 
 from redacto.document import Step
-from redacto.engines import ChatRequest, Decoding, EngineError, open_engine
+from redacto.engines import ChatRequest, Decoding, EngineError, ReplyConstraint, open_engine
 from redacto.engines.litertlm import LiteRtLmEngine
 from redacto.models.record import sha256_of
+from redacto.pipeline.constraint import ReplyShape, answer_pattern
 
 pytestmark = pytest.mark.slow
 
@@ -147,3 +150,37 @@ def test_a_stop_from_the_consumer_ends_decoding_and_leaves_the_engine_usable(eng
     # the consumer is given stops at the first piece either way.
     again = engine.complete(request(SECOND, max_output_tokens=24))
     assert again.text == baseline.text and not again.stats.stopped
+
+
+def constrained(user: str, pattern: str, max_output_tokens: int = 24) -> ChatRequest:
+    return ChatRequest(
+        step=Step.DETECT,
+        system=SYSTEM,
+        user=user,
+        max_output_tokens=max_output_tokens,
+        constraint=ReplyConstraint(pattern),
+    )
+
+
+def test_a_constraint_makes_the_reply_match_its_pattern(engine):
+    """The tiny model's words are noise; under a finite pattern it can only say one of its
+    answers and stop (spaces written `[ ▁]`, as the page patterns write them)."""
+    pattern = "(?:NONE|NAME:[ ▁]Jane[ ▁]Doe|DATE:[ ▁]12[ ▁]March[ ▁]1981)\\n?"
+    free = engine.complete(request(FIRST))
+    assert re.fullmatch(pattern, free.text) is None
+    pieces: list[str] = []
+    reply = engine.complete(constrained(FIRST, pattern), on_text=pieces.append)
+    assert re.fullmatch(pattern, reply.text), reply.text
+    assert "".join(pieces) == reply.text
+    # The conversation was fresh: the next unconstrained call is as before.
+    assert engine.complete(request(FIRST)).text == free.text
+
+
+def test_the_page_pattern_is_accepted_by_the_runtime(engine):
+    """A real pattern from `answer_pattern`: every line the model ends is an allowed line."""
+    labels = ("NAME", "DATE", "PHONE", "EMAIL", "ADDRESS", "ID")
+    pattern = answer_pattern(FIRST, labels, ReplyShape.DETECT).pattern
+    reply = engine.complete(constrained(FIRST, pattern, max_output_tokens=48))
+    lines = reply.text.split("\n")
+    ended = lines if re.fullmatch(pattern, reply.text) else lines[:-1]
+    assert reply.text and all(re.fullmatch(pattern, line) for line in ended if line), reply.text

@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from redacto.engines.base import (
     ChatRequest,
+    ConstraintUnsupportedError,
     Decoding,
     Engine,
     EngineError,
@@ -17,11 +18,13 @@ from redacto.engines.base import (
     ModelIdentity,
     OnText,
     Reply,
+    ReplyConstraint,
     ReplyStats,
 )
 
 __all__ = [
     "ChatRequest",
+    "ConstraintUnsupportedError",
     "Decoding",
     "Engine",
     "EngineError",
@@ -29,6 +32,7 @@ __all__ = [
     "ModelIdentity",
     "OnText",
     "Reply",
+    "ReplyConstraint",
     "ReplyStats",
     "open_engine",
     "register_engine",

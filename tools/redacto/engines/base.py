@@ -43,6 +43,22 @@ class MissingExtraError(EngineError):
         )
 
 
+class ConstraintUnsupportedError(EngineError):
+    """The engine was asked to constrain a reply and cannot: the caller should not have
+    asked (see `Engine.supports_constraints`)."""
+
+
+@dataclass(frozen=True)
+class ReplyConstraint:
+    """The whole reply must match `pattern`, a regular expression (`re.fullmatch`).
+
+    Written in the syntax Python's `re`, Rust's `regex` (LiteRT-LM's LLGuidance) and Java's
+    `Pattern` share; `redacto.pipeline.constraint` builds them from the page.
+    """
+
+    pattern: str
+
+
 @dataclass(frozen=True)
 class ChatRequest:
     """One call: a fresh conversation with a system prompt and one user message."""
@@ -51,6 +67,9 @@ class ChatRequest:
     system: str
     user: str
     max_output_tokens: int = 512
+    constraint: ReplyConstraint | None = None
+    """Decode only replies that match it. Only for an engine whose `supports_constraints`
+    is true; any other refuses the request with `ConstraintUnsupportedError`."""
 
 
 @dataclass(frozen=True)
@@ -77,14 +96,27 @@ class Engine(ABC):
     """A model runtime. Implementations must open a new conversation for every call."""
 
     identity: ModelIdentity
+    supports_constraints: bool = False
+    """Whether `complete` can honour `ChatRequest.constraint` (constrained decoding)."""
 
     @abstractmethod
     def complete(self, request: ChatRequest, on_text: OnText | None = None) -> Reply:
         """Run one call; `on_text` receives each piece of the reply as it is generated.
 
         When `on_text` returns `Decoding.STOP` the engine stops decoding at once and returns
-        the reply up to and including that piece, with `stats.stopped` set.
+        the reply up to and including that piece, with `stats.stopped` set. A request with
+        a `constraint` is refused (`ConstraintUnsupportedError`) unless
+        `supports_constraints`.
         """
+
+    def refuse_constraint(self, request: ChatRequest) -> None:
+        """Raise `ConstraintUnsupportedError` for a constrained request: for engines that
+        cannot constrain decoding, so a constraint is never silently ignored."""
+        if request.constraint is not None and not self.supports_constraints:
+            raise ConstraintUnsupportedError(
+                f"the engine {self.identity.name!r} cannot constrain its replies; "
+                "run it with constrained decoding off"
+            )
 
     def close(self) -> None:  # noqa: B027 - optional hook, most engines hold nothing
         """Release the runtime. Safe to call more than once."""

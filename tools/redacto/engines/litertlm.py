@@ -1,8 +1,8 @@
 """`litertlm:PATH` — a `.litertlm` file run by LiteRT-LM on CPU, the phone's own runtime.
 
 The engine is loaded once; every `complete()` opens a new conversation (so no call sees
-another's text), decodes greedily, streams the reply into `on_text`, and closes the
-conversation before returning, whatever happens.
+another's text), decodes greedily (within the request's constraint, if any), streams the
+reply into `on_text`, and closes the conversation before returning, whatever happens.
 """
 
 from __future__ import annotations
@@ -75,7 +75,13 @@ def _import_litert_lm() -> Any:
 
 
 class LiteRtLmEngine(Engine):
-    """Runs a `.litertlm` file with LiteRT-LM on CPU, one fresh conversation per call."""
+    """Runs a `.litertlm` file with LiteRT-LM on CPU, one fresh conversation per call.
+
+    A request's `constraint` is applied with LiteRT-LM's constrained decoding (LLGuidance,
+    `ResponseFormat.regex`): only tokens that keep the reply a possible match are decoded.
+    """
+
+    supports_constraints = True
 
     def __init__(
         self,
@@ -135,8 +141,12 @@ class LiteRtLmEngine(Engine):
                 sampler_config=litert_lm.SamplerConfig(top_k=1, seed=0),
                 max_output_tokens=request.max_output_tokens,
                 system_message=request.system or None,
+                **self._constrained_decoding(request),
             ) as conversation:
-                stream = conversation.send_message_async(request.user)
+                self._allow_response_format(conversation, request)
+                stream = conversation.send_message_async(
+                    request.user, **self._response_format(request)
+                )
                 try:
                     for message in stream:
                         piece = str(message.contents)
@@ -172,6 +182,35 @@ class LiteRtLmEngine(Engine):
             stopped=stopped,
         )
         return Reply(text="".join(pieces), stats=stats)
+
+    def _constrained_decoding(self, request: ChatRequest) -> dict[str, Any]:
+        """A constrained call's conversation needs LLGuidance as its constraint provider.
+
+        Only the provider: `enable=True` also makes the Gemma data processor build its
+        tool-call constraint, which no call of ours uses and which fails on any vocabulary
+        but Gemma's own ("Unsupported vocabulary type", the tiny test model). The provider
+        alone serves `response_format` natively; the Python wrapper's own guard reads the
+        flag, so `_allow_response_format` sets it on the wrapper once the conversation exists.
+        """
+        if request.constraint is None:
+            return {}
+        litert_lm = self._litert_lm
+        config = litert_lm.ConstrainedDecodingConfig(
+            enable=False, provider=litert_lm.LiteRtLmConstraintProviderType.LL_GUIDANCE
+        )
+        return {"constrained_decoding_config": config}
+
+    def _allow_response_format(self, conversation: Any, request: ChatRequest) -> None:
+        if request.constraint is not None:
+            conversation.constrained_decoding_config = self._litert_lm.ConstrainedDecodingConfig(
+                enable=True, provider=self._litert_lm.LiteRtLmConstraintProviderType.LL_GUIDANCE
+            )
+
+    def _response_format(self, request: ChatRequest) -> dict[str, Any]:
+        if request.constraint is None:
+            return {}
+        pattern = request.constraint.pattern
+        return {"response_format": self._litert_lm.ResponseFormat.regex(pattern)}
 
     @staticmethod
     def _benchmark(conversation: Any) -> BenchmarkFigures | None:

@@ -2,7 +2,9 @@
 
 The file is `{"classify": [...], "detect": [...], "redact": [...], "validate": [...]}`;
 each list is consumed in call order for its step. Running out is an error, not a silent
-empty reply: a test that makes one call too many must fail.
+empty reply: a test that makes one call too many must fail. So is a canned reply that a
+constrained request's pattern forbids: a real model could not have given it, so a test
+whose pattern rejects the right answer fails instead of passing on a reply that cannot be.
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ _LINE_PIECE = re.compile(r"[^\n]*\n|[^\n]+$")
 
 class ScriptedEngine(Engine):
     """Answers each step from its own queue of canned replies, streaming them line by line."""
+
+    supports_constraints = True
 
     def __init__(self, replies: dict[Step, list[str]], uri: str = "scripted:<memory>") -> None:
         self._queues = {step: list(replies.get(step, [])) for step in Step}
@@ -69,6 +73,12 @@ class ScriptedEngine(Engine):
         if not queue:
             raise EngineError(f"scripted engine has no reply left for step {request.step.value!r}")
         text = queue.pop(0)
+        constraint = request.constraint
+        if constraint is not None and re.fullmatch(constraint.pattern, text) is None:
+            raise EngineError(
+                f"scripted {request.step.value} reply does not match the request's "
+                "constraint: a constrained model could not have answered it"
+            )
         stopped = False
         if on_text is not None:
             # Lines end at "\n" only, as in the Kotlin engine (splitlines() also breaks at "\r").
