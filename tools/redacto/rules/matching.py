@@ -13,6 +13,7 @@ the original text of the span.
 from __future__ import annotations
 
 import bisect
+import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -47,9 +48,11 @@ def read_ocr_zeros(text: str) -> str:
         return text
     pieces: list[str] = []
     done = position = 0
-    # Only a token that holds a digit can change: visit each such token once.
+    # Only a token that holds a digit can change: visit each such token once. Its start is
+    # looked for back to the previous token's end only (a whitespace character, or the
+    # text's start): searching back to 0 made a text of many numbers quadratic.
     while (digit := _DIGIT.search(text, position)) is not None:
-        start = 1 + max(text.rfind(space, 0, digit.start()) for space in _SPACE)
+        start = 1 + max(text.rfind(space, position, digit.start()) for space in _SPACE)
         after = _WHITESPACE.search(text, digit.end())
         end = len(text) if after is None else after.start()
         token = text[start:end]
@@ -154,15 +157,70 @@ class _Words:
         return cached
 
 
-def _list_head(text: str, start: int, earlier: Sequence[tuple[int, int]]) -> int | None:
+class _ListItems:
+    """The sorted spans of one recognizer's matches that a list may continue (the second
+    pass). Spans accepted during one pattern's search are kept apart in the order found
+    (left to right, so already sorted) and merged when it ends: inserting each into the
+    sorted list cost a copy of its tail, quadratic in a long list."""
+
+    def __init__(self, spans: list[tuple[int, int]]) -> None:
+        self.settled = sorted(spans)
+        self.added: list[tuple[int, int]] = []
+
+    def add(self, span: tuple[int, int]) -> None:
+        self.added.append(span)
+
+    def settle(self) -> None:
+        self.settled.extend(self.added)
+        self.settled.sort()  # two sorted runs: a linear merge
+        self.added.clear()
+
+    def last_ending_by(self, start: int) -> tuple[int, int] | None:
+        """The last span, in sorted order, that ends at or before `start`."""
+        found = [
+            span
+            for span in (_last_ending_by(self.settled, start), _last_ending_by(self.added, start))
+            if span is not None
+        ]
+        return max(found, default=None)
+
+
+def _last_ending_by(spans: Sequence[tuple[int, int]], start: int) -> tuple[int, int] | None:
+    # Spans after this point start after `start`, so they end after it too.
+    position = bisect.bisect_right(spans, (start, math.inf))
+    while position > 0:
+        position -= 1
+        if spans[position][1] <= start:
+            return spans[position]
+    return None
+
+
+def _list_head(
+    text: str, start: int, earlier: _ListItems, heads: dict[int, int | None]
+) -> int | None:
     """Where the list that a candidate at `start` continues begins, or None when it continues
-    none: walk back over earlier matches (sorted spans) joined to it by `LIST_GLUE` only."""
-    head = None
+    none: walk back over earlier matches joined to it by `LIST_GLUE` only.
+
+    `heads` remembers the answer for each position asked about during one pattern's search,
+    so a list of n items costs n steps, not n². It stays true while that search adds spans:
+    candidates are searched left to right, so each added span ends after every position
+    asked about so far."""
+    walked: list[int] = []
+    head: int | None = None
     while True:
-        before = [span for span in earlier if span[1] <= start]
-        if not before or not LIST_GLUE.fullmatch(text, before[-1][1], start):
-            return head
-        head = start = before[-1][0]
+        if start in heads:
+            known = heads[start]
+            head = head if known is None else known
+            break
+        span = earlier.last_ending_by(start)
+        if span is None or not LIST_GLUE.fullmatch(text, span[1], start):
+            heads[start] = None
+            break
+        walked.append(start)
+        head = start = span[0]
+    for position in walked:  # each leads to the same head
+        heads[position] = head
+    return head
 
 
 def _in_context(
@@ -170,14 +228,15 @@ def _in_context(
     start: int,
     words: _Words,
     recognizer: Recognizer,
-    earlier: list[tuple[int, int]] | None,
+    earlier: _ListItems | None,
+    heads: dict[int, int | None],
 ) -> bool:
     """The context words hold for a candidate at `start`, or (given `earlier`, the second
     pass) for the first item of a list it continues: "Phones: 052 5552606 074-7111234"
     gives the second number the word too."""
     if words.context_before(start, recognizer):
         return True
-    head = None if earlier is None else _list_head(text, start, earlier)
+    head = None if earlier is None else _list_head(text, start, earlier, heads)
     return head is not None and words.context_before(head, recognizer)
 
 
@@ -187,35 +246,40 @@ def _pattern_matches(
     recognizer: Recognizer,
     pattern: Pattern,
     priority: int,
-    earlier: list[tuple[int, int]] | None = None,
+    earlier: _ListItems | None = None,
 ) -> Iterable[TextMatch]:
     """Every verified match of one pattern. After a rejected candidate the search resumes
     one character later, so a valid identifier inside a rejected candidate is still found.
-    `earlier` (the second pass only) holds the sorted spans of the recognizer's matches that
-    a list may continue; each match accepted here joins it.
+    `earlier` (the second pass only) holds the spans of the recognizer's matches that a
+    list may continue; each match accepted here joins it.
     """
     if pattern.needs_context and not words.mentions(recognizer):
         return
+    heads: dict[int, int | None] = {}
     position = 0
     while position <= len(text):
         found = pattern.search.search(text, position)
         if found is None:
-            return
+            break
         start = found.start()
         candidate = found.group(0)
         accepted: str | None = candidate
-        if pattern.needs_context and not _in_context(text, start, words, recognizer, earlier):
+        if pattern.needs_context and not _in_context(
+            text, start, words, recognizer, earlier, heads
+        ):
             accepted = None
         elif pattern.validator is not None:
             accepted = pattern.validator(candidate)
         if accepted:
             end = start + len(accepted)
             if earlier is not None:
-                bisect.insort(earlier, (start, end))
+                earlier.add((start, end))
             yield TextMatch(recognizer.name, recognizer.label, pattern.name, start, end, priority)
             position = end
         else:
             position = start + 1
+    if earlier is not None:
+        earlier.settle()
 
 
 def _list_continuations(
@@ -229,9 +293,10 @@ def _list_continuations(
     also reads as a record number does not lend "patient" to the code after it."""
     found: list[TextMatch] = []
     for priority, recognizer, patterns in ranked:
-        earlier = sorted((m.start, m.end) for m in kept if m.recognizer == recognizer.name)
-        if not earlier:
+        spans = [(m.start, m.end) for m in kept if m.recognizer == recognizer.name]
+        if not spans:
             continue
+        earlier = _ListItems(spans)
         for pattern in patterns:
             if pattern.needs_context:
                 found.extend(_pattern_matches(text, words, recognizer, pattern, priority, earlier))
@@ -241,12 +306,14 @@ def _list_continuations(
 def _resolve_overlaps(matches: list[TextMatch]) -> list[TextMatch]:
     """Keep the longest of overlapping matches (ties: recognizer priority, then position)."""
     kept: list[TextMatch] = []
-    taken: list[tuple[int, int]] = []
+    # One mark per character taken: a match is checked in its own length, not against
+    # every match kept before it (matches are never empty).
+    taken = bytearray(max((m.end for m in matches), default=0))
     ranked = sorted(matches, key=lambda m: (-(m.end - m.start), m.priority, m.start))
     for match in ranked:
-        if all(match.end <= start or match.start >= end for start, end in taken):
+        if taken.find(1, match.start, match.end) < 0:
             kept.append(match)
-            taken.append((match.start, match.end))
+            taken[match.start : match.end] = b"\x01" * (match.end - match.start)
     return sorted(kept, key=lambda m: (m.start, m.end))
 
 
