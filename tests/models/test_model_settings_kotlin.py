@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 import redacto.cli.model  # noqa: F401 - registers `model` on the app
 from kotlin_program import KOTLINC, run_kotlin_main
 from redacto.cli._app import app
+from redacto.document import ConstrainedDecoding
 from redacto.models import list_manifests, pipeline_settings
 from redacto.models.kotlin import (
     KOTLIN_RELATIVE_PATH,
@@ -29,6 +30,7 @@ runner = CliRunner()
 TINY_UNTRUSTED = (
     GOOD_TINY.format(name="tiny")
     + '[pipeline]\ntrust_validator_pass = false\nimage_reading = "text"\nmodel_redact = false\n'
+    + 'constrained_decoding = "detect+validate"\n'
 )
 
 FILE_NAMES = [
@@ -45,11 +47,12 @@ FILE_NAMES = [
 
 
 def settings_line(settings: PipelineSettings) -> str:
-    """`true indexed true`: a model's settings as the Kotlin dump below prints them."""
+    """`true indexed true off`: a model's settings as the Kotlin dump below prints them."""
     trust, redact = (
         str(flag).lower() for flag in (settings.trust_validator_pass, settings.model_redact)
     )
-    return f"{trust} {settings.image_reading.value} {redact}"
+    constrained = settings.constrained_decoding.value
+    return f"{trust} {settings.image_reading.value} {redact} {constrained}"
 
 
 def test_committed_file_is_current():
@@ -60,16 +63,19 @@ def test_committed_file_is_current():
 def test_the_generated_map_holds_every_manifests_settings():
     entries = re.findall(
         r'^\s+"([^"]+)" to PipelineSettings\(trustValidatorPass = (true|false), '
-        r"imageReading = ImageReading\.(\w+), modelRedact = (true|false)\),$",
+        r"imageReading = ImageReading\.(\w+), modelRedact = (true|false), "
+        r"constrainedDecoding = ConstrainedDecoding\.(\w+)\),$",
         COMMITTED.read_text(),
         re.MULTILINE,
     )
     expected = {m.name: settings_line(m.pipeline) for m in list_manifests()}
+    constrained = {setting.name: setting.value for setting in ConstrainedDecoding}
     found = {
-        name: f"{trust} {reading.lower()} {redact}" for name, trust, reading, redact in entries
+        name: f"{trust} {reading.lower()} {redact} {constrained[decoding]}"
+        for name, trust, reading, redact, decoding in entries
     }
     assert found == expected
-    assert expected["redacto-270m"] == "false text false"
+    assert expected["redacto-270m"].startswith("false text false ")
 
 
 def test_cli_check_passes_then_fails_on_a_stale_file(tmp_path: Path):
@@ -115,7 +121,8 @@ fun main(args: Array<String>) {
     val names = File(args[0]).readLines()
     val answers = names.map { name ->
         val settings = ModelSettings.forFile(name)
-        "${settings.trustValidatorPass} ${settings.imageReading.wire} ${settings.modelRedact}"
+        "${settings.trustValidatorPass} ${settings.imageReading.wire} ${settings.modelRedact} " +
+            settings.constrainedDecoding.wire
     }
     File(args[1]).writeText(answers.joinToString("\\n"))
 }

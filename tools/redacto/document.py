@@ -43,6 +43,22 @@ class ImageReading(StrEnum):
     TEXT = "text"
 
 
+class ConstrainedDecoding(StrEnum):
+    """Which `LABEL: value` calls decode under a pattern built from the page (a
+    model-manifest choice, `pipeline.constraint`): none, detect's, or detect's and
+    validate's. Only for an engine that can constrain decoding (LiteRT-LM)."""
+
+    OFF = "off"
+    DETECT = "detect"
+    DETECT_VALIDATE = "detect+validate"
+
+    def covers(self, step: Step) -> bool:
+        """Whether calls of `step` are constrained under this setting."""
+        if step is Step.DETECT:
+            return self is not ConstrainedDecoding.OFF
+        return step is Step.VALIDATE and self is ConstrainedDecoding.DETECT_VALIDATE
+
+
 class Step(StrEnum):
     """The four LLM-driven steps. Engines and traces are keyed by these names."""
 

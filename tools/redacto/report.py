@@ -29,6 +29,8 @@ class StepTrace(BaseModel):
     parse_errors: int = 0
     stopped: bool = False
     """Decoding was stopped early: the reply had left the step's format (pipeline/guard.py)."""
+    constrained: bool = False
+    """The reply was decoded under a pattern built from the page (`pipeline.constraint`)."""
 
 
 class RejectReason(StrEnum):

@@ -13,7 +13,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from redacto.cli._app import app
 from redacto.corpus.schema import PageInput
-from redacto.document import ImageReading, Mode
+from redacto.document import ConstrainedDecoding, ImageReading, Mode
 from redacto.evaluation.results import RunConfig, RunError, RunSummary
 from redacto.evaluation.runner import System, run_evaluation
 from redacto.pipeline.state import MAX_ROUNDS
@@ -181,6 +181,13 @@ def run_command(
             min=1, help="Redact+validate rounds at most (3, the product's; 1 measures detect)."
         ),
     ] = MAX_ROUNDS,
+    constrained_decoding: Annotated[
+        ConstrainedDecoding | None,
+        typer.Option(
+            help="Which calls decode under a pattern built from the page's words "
+            "(default: the model manifest's choice)."
+        ),
+    ] = None,
 ) -> None:
     """Run the pipeline over a suite; rerunning into the same --out resumes."""
     from redacto.evaluation.pipeline_system import PipelineSystem
@@ -205,6 +212,7 @@ def run_command(
         image_reading=image_reading,
         max_rounds=max_rounds,
         page_input=page_input,
+        constrained_decoding=constrained_decoding,
     )
     out = out or _default_out(suite, model, mode, ocr, page_input)
     try:
@@ -216,6 +224,7 @@ def run_command(
             # None: the model manifest's choice, applied by run_pipeline like every setting.
             image_reading=image_reading,
             max_rounds=max_rounds,
+            constrained_decoding=constrained_decoding,
         )
     except Exception as error:
         _err.print(f"[red]cannot start the pipeline:[/red] {type(error).__name__}: {error}")

@@ -18,7 +18,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from redacto.corpus.schema import CorpusDocument, RenderedPage
-from redacto.document import Document, Element, Mode, Source, Step
+from redacto.document import ConstrainedDecoding, Document, Element, Mode, Source, Step
 from redacto.engines import open_engine
 from redacto.evaluation.inputs import PageReader
 from redacto.evaluation.prediction import NamedItem, PredictedBox, PredictedSpan, Prediction
@@ -44,14 +44,19 @@ class PipelineSystem:
         gold_category: bool = False,
         image_reading: ImageReading | None = None,
         max_rounds: int = MAX_ROUNDS,
+        constrained_decoding: ConstrainedDecoding | None = None,
     ) -> None:
-        """`image_reading` None: the model manifest's choice (run_pipeline applies every
-        manifest setting itself; `--image-reading` in the eval chooses another)."""
+        """`image_reading` and `constrained_decoding` None: the model manifest's choice
+        (run_pipeline applies every manifest setting itself; `--image-reading` and
+        `--constrained-decoding` in the eval choose another)."""
         self.engine = open_engine(engine_uri)
         self.prompts = PromptLibrary.load()
         self.reader = PageReader(ocr)
         self.options = PipelineOptions(
-            rules=rules, image_reading=image_reading, max_rounds=max_rounds
+            rules=rules,
+            image_reading=image_reading,
+            max_rounds=max_rounds,
+            constrained_decoding=constrained_decoding,
         )
         self.gold_category = gold_category
         identity = self.engine.identity
@@ -63,6 +68,11 @@ class PipelineSystem:
         no_redact_call = "" if applied.model_redact else "; text redact call off"
         image_reading = applied.image_reading or ImageReading.INDEXED
         rounds = "" if max_rounds == MAX_ROUNDS else f"; at most {max_rounds} round(s)"
+        constrained = applied.constrained_decoding or ConstrainedDecoding.OFF
+        if not self.engine.supports_constraints:
+            constrained = ConstrainedDecoding.OFF
+        if constrained is not ConstrainedDecoding.OFF:
+            rounds += f"; constrained decoding: {constrained.value}"
         self.identity = (
             f"{identity.name}{sha} ({portable(engine_uri)}); rules {'on' if rules else 'off'}; "
             f"image read as {image_reading.value}{given}{untrusted}{no_redact_call}{rounds}"

@@ -19,7 +19,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from redacto.corpus.schema import PageInput
-from redacto.document import Frozen, ImageReading, Mode
+from redacto.document import ConstrainedDecoding, Frozen, ImageReading, Mode
 from redacto.evaluation.prediction import Prediction
 from redacto.evaluation.scorer import DocumentScore
 from redacto.evaluation.summary import ModeRatio, ModeSummary
@@ -56,6 +56,8 @@ class RunConfig(Frozen):
     page_input: PageInput = PageInput.IMAGE
     """What image mode reads: the photo, or the page as a born-digital or scanned PDF
     (read by `redacto.pdf.read_pdf`, with `ocr` as its OCR engine)."""
+    constrained_decoding: ConstrainedDecoding | None = None
+    """Which calls decode under a pattern built from the page; None: the manifest decides."""
 
     def same_work(self, other: RunConfig) -> bool:
         """True when `other` asks for the same predictions (the limit may grow on resume; a

@@ -80,6 +80,8 @@ def _run_label(run: RunSummary) -> str:
     choices = [f"{config.image_reading.value} reading"] if config.image_reading else []
     if config.max_rounds != MAX_ROUNDS:
         choices.append(f"{config.max_rounds} round(s)")
+    if config.constrained_decoding:
+        choices.append(f"constrained decoding {config.constrained_decoding.value}")
     return f"{config.system} ({', '.join(choices)})" if choices else config.system
 
 

@@ -2,7 +2,7 @@
 
 The phone reads no manifests: it knows a model only by the `.litertlm` file the user picked.
 Each manifest's `[pipeline]` table (`PipelineSettings`: validator trust, image reading,
-redact call) becomes one entry of a Kotlin map, and `ModelSettings.forFile(fileName)`
+redact call, constrained decoding) becomes one entry of a Kotlin map, and `ModelSettings.forFile(fileName)`
 applies the same file-name rule as `pipeline_settings`, so the manifests stay the one place
 that says how a run may use each model.
 """
@@ -63,7 +63,8 @@ def kotlin_settings(settings: PipelineSettings) -> str:
     return (
         f"PipelineSettings(trustValidatorPass = {str(settings.trust_validator_pass).lower()}, "
         f"imageReading = ImageReading.{settings.image_reading.name}, "
-        f"modelRedact = {str(settings.model_redact).lower()})"
+        f"modelRedact = {str(settings.model_redact).lower()}, "
+        f"constrainedDecoding = ConstrainedDecoding.{settings.constrained_decoding.name})"
     )
 
 

@@ -16,7 +16,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, ValidationError
 
-from redacto.document import Frozen, ImageReading
+from redacto.document import ConstrainedDecoding, Frozen, ImageReading
 from redacto.resources import shipped_dir
 
 Quant = Literal["int8", "int4"]
@@ -149,6 +149,11 @@ class PipelineSettings(Frozen):
     model_redact: bool = True
     """False when the eval never accepted this model's text-mode redact answer: the call
     is skipped and the deterministic locator pass redacts."""
+    constrained_decoding: ConstrainedDecoding = ConstrainedDecoding.OFF
+    """Which `LABEL: value` calls (detect; detect and validate) decode under a pattern
+    built from the page's own words, so the model can name nothing that is not there
+    (`pipeline/constraint.py`; chosen by the eval). Applies where the engine can constrain
+    decoding: LiteRT-LM, in Python and on the phone; other engines run unconstrained."""
 
 
 class Manifest(Frozen):

@@ -16,7 +16,9 @@ from dataclasses import dataclass, field
 from functools import partial
 
 from redacto.document import Category, Detection, Document, Mode, Source, Step
+from redacto.engines import ReplyConstraint
 from redacto.pipeline.chunking import chunk_elements, chunk_text, format_elements
+from redacto.pipeline.constraint import ReplyShape
 from redacto.pipeline.detections import SaidInAnswer, detection_key, item_detections
 from redacto.pipeline.locator import Locator
 from redacto.pipeline.page_text import PageText
@@ -136,6 +138,10 @@ def detect(
                 text_chunk.number,
                 template.render(document=text_chunk.of(text)),
                 lambda line: parse_text_line(line, labels),
+                # Answers limited to the words this call shows (where the manifest says so).
+                context.constraint_for(
+                    Step.DETECT, text_chunk.of(text), template.labels, ReplyShape.DETECT
+                ),
             )
             for text_chunk in chunk_text(text, context.options.chunk_size)
         ]
@@ -158,6 +164,7 @@ class _ChunkCall:
     number: int
     prompt: tuple[str, str]
     parse: Callable[[str], IndexItem | TextItem | LineRejected | None]
+    constraint: ReplyConstraint | None = None
 
 
 def _detect_chunk(call: _ChunkCall, findings: _Findings) -> None:
@@ -170,5 +177,7 @@ def _detect_chunk(call: _ChunkCall, findings: _Findings) -> None:
             findings.progress(Phase.PROGRESS, call.number, detection.index)
 
     system, user = call.prompt
-    reply = findings.context.call_lines(Step.DETECT, system, user, on_line, rejected)
-    findings.context.record(Step.DETECT, reply, rejected, chunk=call.number)
+    context = findings.context
+    reply = context.call_lines(Step.DETECT, system, user, on_line, rejected, call.constraint)
+    constrained = call.constraint is not None
+    context.record(Step.DETECT, reply, rejected, chunk=call.number, constrained=constrained)

@@ -69,10 +69,15 @@ class LineWatch:
     on_line: Callable[[str], None]
     rejected: list[LineRejected]
     max_wasted_lines: int = MAX_WASTED_LINES
+    stop_on_repeat: bool = False
+    """Stop at the first line that repeats an earlier one (a constrained reply: under a
+    pattern the model can only loop through the page's values, never leave the format, and
+    a greedy decoder that says a line twice has begun to loop)."""
     wasted_in_a_row: int = 0
     _stop: bool = False
     _splitter: LineSplitter = field(init=False)
     _pending_chars: int = 0
+    _said: set[str] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         self._splitter = LineSplitter(on_line=self._read_line)
@@ -109,3 +114,7 @@ class LineWatch:
             self._stop = self.wasted_in_a_row >= self.max_wasted_lines
         else:
             self.wasted_in_a_row = 0
+        if self.stop_on_repeat:
+            said = " ".join(line.split())
+            self._stop = self._stop or said in self._said
+            self._said.add(said)

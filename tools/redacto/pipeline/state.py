@@ -8,13 +8,14 @@ the per-call traces and parse errors that end up in `report.json`.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
-from redacto.document import Box, Category, Element, ImageReading, Step
-from redacto.engines import ChatRequest, Engine, OnText, Reply
+from redacto.document import Box, Category, ConstrainedDecoding, Element, ImageReading, Step
+from redacto.engines import ChatRequest, Engine, OnText, Reply, ReplyConstraint
 from redacto.pipeline.chunking import CHUNK_SIZE
+from redacto.pipeline.constraint import ReplyShape, answer_pattern
 from redacto.pipeline.guard import LineWatch
 from redacto.pipeline.parsing import LineRejected
 from redacto.prompts import PromptLibrary
@@ -63,6 +64,10 @@ class PipelineOptions:
     deterministic pass (the manifest's `[pipeline] model_redact`). False for a model whose
     answers the eval never accepted: the call then costs time and changes nothing. None: as
     the model's manifest says (`policy`)."""
+    constrained_decoding: ConstrainedDecoding | None = None
+    """Which `LABEL: value` calls decode under a pattern built from the page's words (the
+    manifest's `[pipeline] constrained_decoding`), where the engine can constrain decoding.
+    None: as the model's manifest says (`policy`)."""
 
 
 class Phase(StrEnum):
@@ -146,13 +151,31 @@ class StepContext:
         if self.on_event is not None:
             self.on_event(event)
 
-    def call(self, step: Step, system: str, user: str, on_text: OnText | None = None) -> Reply:
+    def constraint_for(
+        self, step: Step, shown: str, labels: Sequence[str], shape: ReplyShape
+    ) -> ReplyConstraint | None:
+        """The pattern a `LABEL: value` reply of `step` to a call showing `shown` must
+        match, when the options constrain that step and the engine can apply it."""
+        setting = self.options.constrained_decoding
+        if setting is None or not setting.covers(step) or not self.engine.supports_constraints:
+            return None
+        return ReplyConstraint(answer_pattern(shown, labels, shape).pattern)
+
+    def call(
+        self,
+        step: Step,
+        system: str,
+        user: str,
+        on_text: OnText | None = None,
+        constraint: ReplyConstraint | None = None,
+    ) -> Reply:
         """One fresh, greedy conversation; `on_text` sees the reply as it is generated."""
         request = ChatRequest(
             step=step,
             system=system,
             user=user,
             max_output_tokens=self.options.budget.for_step(step),
+            constraint=constraint,
         )
         started = time.perf_counter()
         reply = self.engine.complete(request, on_text)
@@ -168,15 +191,17 @@ class StepContext:
         user: str,
         on_line: Callable[[str], None],
         rejected: list[LineRejected],
+        constraint: ReplyConstraint | None = None,
     ) -> Reply:
         """A call whose reply is acted on line by line as each ends.
 
         `rejected` is where `on_line` files the lines it drops; once they show the model has
-        left the format, decoding stops (see `guard.LineWatch`). The reply says `stopped`
-        whenever the watch left part of it unread, also when the stop came at its last piece.
+        left the format, decoding stops (see `guard.LineWatch`), and a constrained reply
+        stops at its first repeated line. The reply says `stopped` whenever the watch left
+        part of it unread, also when the stop came at its last piece.
         """
-        watch = LineWatch(on_line, rejected)
-        reply = self.call(step, system, user, on_text=watch.feed)
+        watch = LineWatch(on_line, rejected, stop_on_repeat=constraint is not None)
+        reply = self.call(step, system, user, on_text=watch.feed, constraint=constraint)
         watch.finish()
         if watch.stopped and not reply.stats.stopped:
             reply = Reply(text=reply.text, stats=replace(reply.stats, stopped=True))
@@ -189,6 +214,7 @@ class StepContext:
         rejected: list[LineRejected],
         round_number: int = 1,
         chunk: int | None = None,
+        constrained: bool = False,
     ) -> None:
         """Keep the call's trace and the lines it could not use."""
         self.traces.append(
@@ -202,6 +228,7 @@ class StepContext:
                 ttft_ms=reply.stats.ttft_ms,
                 parse_errors=len(rejected),
                 stopped=reply.stats.stopped,
+                constrained=constrained,
             )
         )
         self.parse_errors.extend(

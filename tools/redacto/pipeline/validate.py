@@ -16,7 +16,9 @@ from dataclasses import dataclass, field
 from functools import partial
 
 from redacto.document import Category, Detection, Document, Mode, Source, Step
+from redacto.engines import ReplyConstraint
 from redacto.pipeline.chunking import chunk_elements, chunk_text, format_elements
+from redacto.pipeline.constraint import ReplyShape
 from redacto.pipeline.detections import (
     SaidInAnswer,
     detection_key,
@@ -86,6 +88,7 @@ class _Judge(ABC):
         user: str,
         parse_item: Callable[[str], IndexItem | TextItem | LineRejected | None],
         chunk: int | None = None,
+        constraint: ReplyConstraint | None = None,
     ) -> None:
         """One fresh call; each completed line is read as the verdict or a missed item."""
         verdict = VerdictParse()
@@ -112,12 +115,17 @@ class _Judge(ABC):
             else:
                 self.progress(Phase.PROGRESS, chunk)
 
-        reply = self.context.call_lines(Step.VALIDATE, system, user, on_line, rejected)
+        reply = self.context.call_lines(Step.VALIDATE, system, user, on_line, rejected, constraint)
         # A PASS stands only on a reply read to its end: a stop left lines unread.
         if verdict.final() is Verdict.FAIL or reply.stats.stopped:
             self.outcome.verdict = Verdict.FAIL
         self.context.record(
-            Step.VALIDATE, reply, [*rejected, *verdict.rejected], self.round_number, chunk
+            Step.VALIDATE,
+            reply,
+            [*rejected, *verdict.rejected],
+            self.round_number,
+            chunk,
+            constrained=constraint is not None,
         )
 
     @abstractmethod
@@ -264,7 +272,18 @@ def _judge_text(judge: _Judge, redacted: str) -> Validation:
     judge.chunks = len(text_chunks)
     judge.progress(Phase.START, 0)
     for text_chunk in text_chunks:
-        system, user = template.render(document=text_chunk.of(redacted))
-        judge.run(system, user, lambda line: parse_text_line(line, labels), text_chunk.number)
+        shown = text_chunk.of(redacted)
+        system, user = template.render(document=shown)
+        # Only words still readable can be named missed (where the manifest says so).
+        constraint = judge.context.constraint_for(
+            Step.VALIDATE, shown, template.labels, ReplyShape.VALIDATE
+        )
+        judge.run(
+            system,
+            user,
+            lambda line: parse_text_line(line, labels),
+            text_chunk.number,
+            constraint,
+        )
     judge.progress(Phase.END, len(text_chunks) - 1)
     return judge.outcome

@@ -24,6 +24,7 @@ private fun PipelineOptions.withSettings(settings: PipelineSettings): PipelineOp
         trustValidatorPass = trustValidatorPass && settings.trustValidatorPass,
         imageReading = imageReading ?: settings.imageReading,
         modelRedact = modelRedact ?: settings.modelRedact,
+        constrainedDecoding = constrainedDecoding ?: settings.constrainedDecoding,
     )
 
 /**

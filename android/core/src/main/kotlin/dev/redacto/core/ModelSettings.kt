@@ -11,10 +11,10 @@ object ModelSettings {
     /** Manifest name to its `[pipeline]` settings: one entry per manifest in models/, by name. */
     val PIPELINE: Map<String, PipelineSettings> =
         mapOf(
-            "gemma-3-270m" to PipelineSettings(trustValidatorPass = true, imageReading = ImageReading.INDEXED, modelRedact = true),
-            "gemma-4-e2b" to PipelineSettings(trustValidatorPass = true, imageReading = ImageReading.INDEXED, modelRedact = true),
-            "redacto-270m" to PipelineSettings(trustValidatorPass = false, imageReading = ImageReading.TEXT, modelRedact = false),
-            "tiny" to PipelineSettings(trustValidatorPass = true, imageReading = ImageReading.INDEXED, modelRedact = true),
+            "gemma-3-270m" to PipelineSettings(trustValidatorPass = true, imageReading = ImageReading.INDEXED, modelRedact = true, constrainedDecoding = ConstrainedDecoding.OFF),
+            "gemma-4-e2b" to PipelineSettings(trustValidatorPass = true, imageReading = ImageReading.INDEXED, modelRedact = true, constrainedDecoding = ConstrainedDecoding.OFF),
+            "redacto-270m" to PipelineSettings(trustValidatorPass = false, imageReading = ImageReading.TEXT, modelRedact = false, constrainedDecoding = ConstrainedDecoding.OFF),
+            "tiny" to PipelineSettings(trustValidatorPass = true, imageReading = ImageReading.INDEXED, modelRedact = true, constrainedDecoding = ConstrainedDecoding.OFF),
         )
 
     private const val SUFFIX = ".litertlm"

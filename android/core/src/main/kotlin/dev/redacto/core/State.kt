@@ -55,6 +55,12 @@ data class PipelineOptions(
      * the model's manifest says ([forModel]).
      */
     val modelRedact: Boolean? = null,
+    /**
+     * Which `LABEL: value` calls decode under a pattern built from the page's words (the
+     * manifest's `[pipeline] constrained_decoding`), where the engine can constrain decoding.
+     * Null: as the model's manifest says ([forModel]).
+     */
+    val constrainedDecoding: ConstrainedDecoding? = null,
 )
 
 enum class Phase { START, PROGRESS, END }
