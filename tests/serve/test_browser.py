@@ -2,8 +2,9 @@
 
 Upload the sample photo, watch the steps and boxes arrive while the (slow, scripted) model is
 still answering, find the validator's item and the value that is not on the page, toggle
-two boxes, approve, and check the written PNG's pixels and the report's reviewer edits.
-Then reload: the page re-attaches to the job. Real server, real OCR, real SSE, real PNG.
+two boxes, reload (the review and the edits' deltas are replayed), approve, and check the
+written PNG's pixels and the report's reviewer edits. Then reload again: the page
+re-attaches to the job. Real server, real OCR, real SSE, real PNG.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from PIL import Image
 from selenium import webdriver
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
-from serve_cases import SAMPLE, TEXT_READING, SlowEngine, sample_replies
+from serve_cases import SAMPLE, TEXT_READING, SlowEngine, job_folders, sample_replies
 
 from redacto.prompts import PromptLibrary
 from redacto.serve import ReviewServer, ServeConfig
@@ -119,6 +120,13 @@ def test_a_page_redacts_itself_is_reviewed_and_approved(browser, server, tmp_pat
         wait.until(lambda d, i=index: is_boxed(d, i) is (i == clinic))
     assert "2 edit(s)" in browser.find_element(By.ID, "count").text
 
+    # A reload replays the review once and each edit as a delta; the page applies them.
+    browser.refresh()
+    wait.until(lambda d: d.find_element(By.ID, "review").is_displayed())
+    wait.until(lambda d: "2 edit(s)" in d.find_element(By.ID, "count").text)
+    assert is_boxed(browser, clinic) and not is_boxed(browser, jane)
+    assert browser.execute_script("return state.review.edits;") == 2
+
     browser.find_element(By.ID, "approve").click()
     link = wait.until(
         lambda d: next(
@@ -162,9 +170,9 @@ def test_a_page_redacts_itself_is_reviewed_and_approved(browser, server, tmp_pat
     problems = [e["message"] for e in browser.get_log("browser") if e["level"] == "SEVERE"]
     assert not problems, problems
     deadline = time.monotonic() + 10
-    while list(tmp_path.iterdir()) and time.monotonic() < deadline:
+    while job_folders(server) and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert list(tmp_path.iterdir()) == []
+    assert job_folders(server) == []
 
 
 def dark_share(image: Image.Image, box: list[float]) -> float:

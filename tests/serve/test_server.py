@@ -12,7 +12,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from serve_cases import TEXT_READING, SlowEngine, events, post, upload
+from serve_cases import TEXT_READING, SlowEngine, events, job_folders, post, upload
 
 from redacto.prompts import PromptLibrary
 from redacto.serve import CONTENT_SECURITY_POLICY, ReviewServer, ServeConfig
@@ -87,7 +87,7 @@ def test_posts_from_another_origin_and_oversized_or_unknown_files_are_refused(tm
         assert status == 413 and "limit" in body["error"]
         status, body = post(server.url + "api/jobs", b"hello", {"X-File-Name": "a.docx"})
         assert status == 415
-        assert list((tmp_path / "jobs").iterdir()) == []
+        assert job_folders(server) == []
 
 
 def test_a_second_job_waits_its_turn_and_a_reload_replays_everything(tmp_path):
@@ -117,7 +117,7 @@ def test_a_second_job_waits_its_turn_and_a_reload_replays_everything(tmp_path):
             events(server.url, job, until="review")
             assert post(f"{server.url}api/jobs/{job}/discard")[0] == 200
         assert events(server.url, second, until="end")[-1][0] == "end"
-        assert list((tmp_path / "jobs").iterdir()) == []
+        assert job_folders(server) == []
 
 
 def test_text_review_edits_approve_and_download(tmp_path, caplog):
@@ -150,7 +150,7 @@ def test_text_review_edits_approve_and_download(tmp_path, caplog):
         )
         with pytest.raises(urllib.error.HTTPError):
             urllib.request.urlopen(f"{server.url}api/jobs/{job}/files/..%2Freport.json")
-        assert list((tmp_path / "jobs").iterdir()) == []
+        assert job_folders(server) == []
     logged = caplog.text
     assert server.token not in logged
     for secret in ("Jane", "Doe", "Adams", "408-555", "notes"):
@@ -207,4 +207,4 @@ def test_a_pdf_is_reviewed_page_by_page_and_approved_as_a_checked_pdf(tmp_path):
             pdf.close()
         for value in ("Jane", "Smith", "Adams"):
             assert value not in words
-        assert list((tmp_path / "jobs").iterdir()) == []
+        assert job_folders(server) == []

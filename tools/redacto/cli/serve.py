@@ -1,12 +1,15 @@
 """`redacto serve`: the local review page (a thin layer over `redacto.serve.ReviewServer`).
 
 The model is opened once, before the page is offered; the printed address carries the
-token that is the only way in. Ctrl-C stops the server and removes every job's folder.
+token that is the only way in. Ctrl-C, SIGTERM (how service managers stop a process) and
+SIGHUP (the terminal closed) all stop the server the same way: every job's folder removed.
 """
 
 from __future__ import annotations
 
 import logging
+import signal
+from types import FrameType
 from typing import Annotated
 
 import typer
@@ -41,6 +44,10 @@ def serve_command(
     max_upload_mb: Annotated[
         int, typer.Option("--max-upload-mb", help="Largest file accepted, in MiB.", min=1)
     ] = 20,
+    max_megapixels: Annotated[
+        int,
+        typer.Option("--max-megapixels", help="Largest photo accepted, in megapixels.", min=1),
+    ] = 50,
 ) -> None:
     """Serve the review page on 127.0.0.1: upload, watch the steps and boxes, edit, approve."""
     from redacto.serve import ReviewServer
@@ -58,19 +65,37 @@ def serve_command(
         ocr=ocr.value,
         options=PipelineOptions(rules=not no_rules, category=category),
         max_upload_bytes=max_upload_mb * MiB,
+        max_pixels=max_megapixels * 1_000_000,
     )
     with engine:
+        for stop_signal in STOP_SIGNALS:
+            signal.signal(stop_signal, _stop)
         try:
             server = ReviewServer(engine, prompts, config, port=port)
         except OSError as error:
-            console.print(f"[red]error:[/red] cannot listen on 127.0.0.1:{port}: {error}")
+            console.print(f"[red]error:[/red] cannot start on 127.0.0.1:{port}: {error}")
             raise typer.Exit(1) from None
+        except (KeyboardInterrupt, _Stopped):
+            return  # stopped while starting: the server cleaned up after itself
         console.print(f"Model: {engine.identity.name}. Stop with Ctrl-C.", highlight=False)
         typer.echo(f"Review page: {server.url}", err=False)
         try:
             server.serve_forever()
-        except KeyboardInterrupt:
+        except (KeyboardInterrupt, _Stopped):
             console.print("stopping…")
         finally:
-            server.board.close()
-            server.httpd.server_close()
+            server.close()
+
+
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+class _Stopped(Exception):
+    """A stop signal arrived: leave `serve_forever` and clean up."""
+
+
+def _stop(signum: int, frame: FrameType | None) -> None:
+    # A second signal must not cut the clean-up short.
+    for stop_signal in STOP_SIGNALS:
+        signal.signal(stop_signal, signal.SIG_IGN)
+    raise _Stopped(signum)

@@ -3,21 +3,25 @@
 A job is one uploaded file. It waits its turn (the page shows its place), runs through
 `redact_file` — the same entry point the CLI uses — on the server's single engine, and then
 waits for its reviewer: edits, then approval (outputs written by the CLI's writer, read into
-memory for download) or discard. Its upload lives in a private temporary folder (mode 0700)
-that is removed as soon as the job is over: approved, discarded, failed, or the server
-stopped. Every event a job produced is kept in order, so a page that reloads (or a second
-tab) replays them and then follows live.
+memory for download) or discard. Its upload lives in a private folder (0700, under the
+server's run folder: `redacto.serve.folders`) that is removed as soon as the job is over:
+approved, discarded, failed, or the server stopped. Every event a job produced is kept in
+order, so a page that reloads (or a second tab) replays them and then follows live; review
+edits are kept as deltas (`redacto.serve.deltas`), not as whole reviews.
 """
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
+import gc
 import io
 import json
 import logging
+import os
 import re
 import secrets
 import shutil
-import tempfile
 import threading
 import traceback
 from collections import deque
@@ -30,6 +34,7 @@ from redacto.engines import Engine
 from redacto.pipeline import PipelineOptions, ProgressEvent
 from redacto.prompts import PromptLibrary
 from redacto.redact_file import (
+    IMAGE_SUFFIXES,
     REDACTED_IMAGE,
     REDACTED_PDF,
     REPORT,
@@ -41,6 +46,8 @@ from redacto.redact_file import (
 )
 from redacto.report import Status
 from redacto.review import ReviewError, ReviewSession
+from redacto.serve.deltas import review_delta
+from redacto.serve.folders import RunFolder
 from redacto.serve.views import PageImage, page_view, review_view, step_view
 
 log = logging.getLogger("redacto.serve")
@@ -56,11 +63,27 @@ class ServeConfig:
     options: PipelineOptions = field(default_factory=PipelineOptions)
     max_upload_bytes: int = 20 * MiB
     max_waiting: int = 8
-    """Jobs that may wait for the model at once; more uploads are refused (503)."""
+    """Jobs that may wait for the model at once, uploads still arriving included; more
+    uploads are refused (503) before their body is read."""
     keep_finished: int = 8
     """Finished jobs (approved, discarded, failed) kept for download and re-attachment."""
+    max_pixels: int = 50_000_000
+    """Largest photo accepted, in pixels: a bigger one fails with a clear message before it
+    is decoded (a 100 MP photo takes 1.5 GB while it is redacted)."""
     temp_root: Path | None = None
-    """Where the private job folders are made (default: the system's temporary folder)."""
+    """The private parent of the run folder (default: `redacto-serve-<uid>` in the
+    system's temporary folder); a dead server's leftovers there are removed at start."""
+    header_timeout_s: float = 10.0
+    """The request line and headers must arrive within this; an idle kept-alive connection
+    is closed after it too."""
+    idle_timeout_s: float = 30.0
+    """Longest silence while a body is read or an answer written."""
+    body_timeout_s: float = 120.0
+    """A request body (an upload) must arrive whole within this."""
+    max_connections: int = 32
+    """Connections served at once (each holds a thread); more are answered 503 and closed."""
+    stop_grace_s: float = 10.0
+    """On stop, how long the worker may take to leave the model (its job is dropped)."""
 
 
 class JobState(StrEnum):
@@ -95,6 +118,8 @@ class Job:
     events: list[JobEvent] = field(default_factory=list)
     prepared: PreparedInput | None = None
     session: ReviewSession | None = None
+    view: dict[str, object] | None = None
+    """The review as the pages last heard it (the base of the next delta)."""
     page_images: dict[int, bytes] = field(default_factory=dict)
     downloads: dict[str, bytes] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -140,10 +165,12 @@ class JobBoard:
         self.engine = engine
         self.prompts = prompts
         self.config = config
-        if config.temp_root is not None:
-            config.temp_root.mkdir(parents=True, exist_ok=True)
+        self.run_folder = RunFolder(config.temp_root)
+        if self.run_folder.swept:
+            log.info("removed %d folder(s) a stopped server left", self.run_folder.swept)
         self._jobs: dict[str, Job] = {}
         self._waiting: deque[Job] = deque()
+        self._arriving = 0  # uploads whose body is being read: they hold a place in line
         self._changed = threading.Condition()
         self._closing = False
         self._worker = threading.Thread(target=self._work, name="redacto-worker", daemon=True)
@@ -152,23 +179,37 @@ class JobBoard:
     # -- uploads ---------------------------------------------------------------------------
 
     def new_job(self, name: str) -> Job:
-        """A job with its private folder, for an upload about to be written there."""
+        """A job with its private folder, for an upload about to be written there. It holds
+        a place in line from now on (before its body is read), until `enqueue` or
+        `abandon`."""
         stored = safe_name(name)
         try:
             input_mode(Path(stored))
         except BadInputError as error:
             raise JobError(str(error).partition(": ")[2] or str(error), 415) from error
         with self._changed:
-            if len(self._waiting) >= self.config.max_waiting:
+            if self._closing:
+                raise JobError("the server is stopping", 503)
+            if len(self._waiting) + self._arriving >= self.config.max_waiting:
                 raise JobError("too many files are waiting; try again when one is done", 503)
-        folder = Path(tempfile.mkdtemp(prefix="redacto-serve-", dir=self.config.temp_root))
-        job = Job(id=secrets.token_hex(8), name=stored, folder=folder)
-        job.input_path.parent.mkdir(mode=0o700)
+            self._arriving += 1
+        try:
+            job = Job(id=secrets.token_hex(8), name=stored, folder=self.run_folder.new_job_folder())
+            job.input_path.parent.mkdir(mode=0o700)
+        except BaseException:
+            self._arrived()
+            raise
         return job
+
+    def open_upload(self, job: Job) -> io.BufferedWriter:
+        """The file the upload is written to: new, readable by this user only (0600)."""
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+        return os.fdopen(os.open(job.input_path, flags, 0o600), "wb")
 
     def enqueue(self, job: Job) -> None:
         """The upload is written: the job joins the queue."""
         with self._changed:
+            self._arriving -= 1
             if self._closing:
                 self._remove_folder(job)
                 raise JobError("the server is stopping", 503)
@@ -178,8 +219,13 @@ class JobBoard:
             self._changed.notify_all()
 
     def abandon(self, job: Job) -> None:
-        """An upload that did not arrive whole: its folder goes."""
+        """An upload that did not arrive whole: its folder goes, its place in line too."""
         self._remove_folder(job)
+        self._arrived()
+
+    def _arrived(self) -> None:
+        with self._changed:
+            self._arriving -= 1
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -215,18 +261,20 @@ class JobBoard:
     # -- review ----------------------------------------------------------------------------
 
     def edit(self, job: Job, request: dict[str, object]) -> str:
-        """Apply one reviewer edit; returns the new review view's JSON (also sent as an
-        event, so every page attached to the job sees it)."""
+        """Apply one reviewer edit; returns the new review view's JSON. Every page attached
+        to the job hears of it as a `delta` event: what changed since the last view."""
         with job.lock:
             session = self._session(job)
             try:
                 _apply_edit(session, request)
-                view = review_view(session).model_dump_json()
+                view = review_view(session).model_dump(mode="json")
             except (ReviewError, KeyError, TypeError, ValueError) as error:
                 raise JobError(str(error)) from error
             with self._changed:
-                self._add_raw(job, "review", view)
-            return view
+                if job.view is not None:
+                    self._add(job, "delta", review_delta(job.view, view))
+                job.view = view
+            return _compact(view)
 
     def approve(self, job: Job) -> dict[str, object]:
         """Write the reviewed outputs with the CLI's writer, keep them for download, and
@@ -234,21 +282,24 @@ class JobBoard:
         with job.lock:
             session = self._session(job)
             out_dir = job.folder / "approved"
+            out_dir.mkdir(mode=0o700)
             outcome = session.approve(out_dir)
             job.downloads = {path.name: path.read_bytes() for path in outcome.written}
             files = self._files(job, outcome)
+            edits = len(session.edits)
+            del session, outcome
             with self._changed:
                 job.state = JobState.APPROVED
-                job.session = job.prepared = None
+                self._drop_input(job)
                 # From now on the page shows what was written, not the original.
-                job.page_images.clear()
                 if REDACTED_IMAGE in job.downloads and REDACTED_PDF not in job.downloads:
                     job.page_images[0] = job.downloads[REDACTED_IMAGE]
                 self._remove_folder(job)
                 self._add(job, "approved", files)
                 self._forget_old()
-            log.info("job %s approved (%d edits)", job.id, len(session.edits))
-            return files
+            log.info("job %s approved (%d edits)", job.id, edits)
+        release_memory()
+        return files
 
     def discard(self, job: Job) -> None:
         """Drop a job under review (or still waiting): nothing is written, its folder goes."""
@@ -258,22 +309,25 @@ class JobBoard:
             elif job.state is not JobState.REVIEW:
                 raise JobError(f"a job that is {job.state.value} cannot be discarded", 409)
             job.state = JobState.DISCARDED
-            job.session = job.prepared = None
-            job.page_images.clear()
+            self._drop_input(job)
             self._remove_folder(job)
             self._add(job, "discarded", {})
             self._places_changed()
             self._forget_old()
+        release_memory()
 
     def close(self) -> None:
-        """Stop: the worker ends after its current job; every job folder is removed."""
+        """Stop: every job folder goes at once (the running job is dropped: nothing it
+        would write could be downloaded any more), then the worker has `stop_grace_s` to
+        leave the model, and the run folder is removed."""
         with self._changed:
             self._closing = True
             self._changed.notify_all()
-        self._worker.join(timeout=600)
-        with self._changed:
             for job in self._jobs.values():
                 self._remove_folder(job)
+        self._worker.join(timeout=self.config.stop_grace_s)
+        # Again: a job that was running may have written its outputs meanwhile.
+        self.run_folder.remove()
 
     # -- the worker ------------------------------------------------------------------------
 
@@ -310,7 +364,9 @@ class JobBoard:
                 self._add_raw(job, "page", view.model_dump_json())
 
         log.info("job %s started", job.id)
+        (job.folder / "draft").mkdir(mode=0o700)
         try:
+            _refuse_huge_photo(job.input_path, self.config.max_pixels)
             outcome = redact_file(
                 job.input_path,
                 self.engine,
@@ -333,21 +389,26 @@ class JobBoard:
             return
         shutil.rmtree(job.folder / "draft", ignore_errors=True)
         session = ReviewSession(job.prepared, report, self.prompts)
-        view = review_view(session).model_dump_json()
+        view = review_view(session).model_dump(mode="json")
         with self._changed:
+            if self._closing:
+                self._remove_folder(job)
+                return
             job.session = session
+            job.view = view
             job.state = JobState.REVIEW
-            self._add_raw(job, "review", view)
+            self._add(job, "review", view)
         log.info("job %s ready for review: %s", job.id, report.status.value)
+        release_memory()  # what OCR and the steps used on the way
 
     def _fail(self, job: Job, message: str, files: dict[str, object] | None = None) -> None:
         with self._changed:
             job.state = JobState.FAILED
-            job.session = job.prepared = None
-            job.page_images.clear()
+            self._drop_input(job)
             self._remove_folder(job)
             self._add(job, "failed", {"message": message, **(files or {})})
             self._forget_old()
+        release_memory()
 
     # -- helpers (call with the condition held) ------------------------------------------
 
@@ -367,7 +428,7 @@ class JobBoard:
         }
 
     def _add(self, job: Job, name: str, data: dict[str, object]) -> None:
-        self._add_raw(job, name, json.dumps(data))
+        self._add_raw(job, name, _compact(data))
 
     def _add_raw(self, job: Job, name: str, data: str) -> None:
         job.events.append(JobEvent(id=len(job.events), name=name, data=data))
@@ -386,8 +447,61 @@ class JobBoard:
             del self._jobs[job.id]
 
     @staticmethod
+    def _drop_input(job: Job) -> None:
+        """Let go of everything the job read (the image, the session): only its events and
+        downloads stay."""
+        job.session = job.prepared = job.view = None
+        job.page_images.clear()
+
+    @staticmethod
     def _remove_folder(job: Job) -> None:
         shutil.rmtree(job.folder, ignore_errors=True)
+
+
+def _compact(data: dict[str, object]) -> str:
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+def _refuse_huge_photo(path: Path, max_pixels: int) -> None:
+    """A photo over the pixel limit fails before it is decoded (its header says its size)."""
+    if path.suffix.lower() not in IMAGE_SUFFIXES:
+        return
+    from PIL import Image
+
+    try:
+        with Image.open(path) as image:
+            width, height = image.size
+    except Exception:  # not readable here: the pipeline reports it properly
+        return
+    if width * height > max_pixels:
+        raise BadInputError(
+            f"the photo is {width} x {height} pixels ({width * height / 1e6:.0f} MP); this "
+            f"server takes photos up to {max_pixels / 1e6:.0f} MP (--max-megapixels)"
+        )
+
+
+def release_memory() -> None:
+    """Hand the memory a finished job used back to the system.
+
+    Dropping the references is not enough: glibc keeps freed blocks in its arenas (a 100 MP
+    photo left 1.2 GB resident after its job was discarded), so after a collection the
+    arenas are trimmed. Elsewhere (no glibc) this is only a collection.
+    """
+    gc.collect()
+    if _LIBC is not None:
+        _LIBC.malloc_trim(0)
+
+
+def _load_libc() -> ctypes.CDLL | None:
+    name = ctypes.util.find_library("c")
+    try:
+        libc = ctypes.CDLL(name) if name else None
+    except OSError:
+        return None
+    return libc if libc is not None and hasattr(libc, "malloc_trim") else None
+
+
+_LIBC = _load_libc()
 
 
 def _apply_edit(session: ReviewSession, request: dict[str, object]) -> None:

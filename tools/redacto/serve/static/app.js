@@ -82,6 +82,7 @@ function attach(id) {
   on("page", showPage);
   on("step", showStep);
   on("review", showReview);
+  on("delta", (delta) => { if (state.review && state.review.edits === delta.base) showReview(applyDelta(state.review, delta)); });
   on("approved", showApproved);
   on("discarded", () => { stopReviewing(); $("failure").hidden = false; $("failure").textContent = "Discarded: nothing was written."; });
   on("failed", showFailure);
@@ -206,6 +207,21 @@ function showReview(review) {
   $("count").textContent = review.count_shown + " redacted" + (review.edits ? " · " + review.edits + " edit(s) by you" : "");
   $("approve").disabled = false;
   $("discard").disabled = false;
+}
+
+// A reviewer's edit arrives as what changed since the last view (the server's
+// redacto/serve/deltas.py): fields to set, and lists or strings spliced as [at, remove, insert]
+// (string offsets in UTF-16 code units, which is what slice counts). An edit this page made
+// itself has already been shown from the POST's answer; its delta then no longer applies.
+function applyDelta(review, delta) {
+  const next = { ...review, ...delta.set };
+  for (const [key, [at, remove, insert]] of Object.entries(delta.splice)) {
+    const before = review[key];
+    next[key] = typeof before === "string"
+      ? before.slice(0, at) + insert + before.slice(at + remove)
+      : [...before.slice(0, at), ...insert, ...before.slice(at + remove)];
+  }
+  return next;
 }
 
 function found(placeholder, text, source) {
