@@ -6,17 +6,27 @@ adds no dependency. Every request must carry the token (`/t/<token>/…`; anythi
 404 that says nothing) and a loopback `Host` (no DNS-rebinding); a POST that names another
 origin is refused. Every response forbids caching, framing and loading anything from
 another host. The log holds methods, routes with the token masked, job ids and statuses —
-never file names or document text.
+never file names or document text, never an exception's message, never a control
+character a client sent.
+
+Slow clients are bounded: the request head must arrive within `header_timeout_s`, a body
+within `body_timeout_s`, no read or write may stall longer than `idle_timeout_s`, and at
+most `max_connections` connections (one thread each) are served at once.
 """
 
 from __future__ import annotations
 
 import hmac
+import io
 import json
 import logging
 import re
 import secrets
+import socket
+import sys
 import threading
+import time
+import traceback
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
@@ -26,6 +36,7 @@ from urllib.parse import unquote
 from redacto.engines import Engine
 from redacto.prompts import PromptLibrary
 from redacto.serve.jobs import Job, JobBoard, JobError, ServeConfig
+from redacto.serve.wire import DeadlineReader, loggable
 
 log = logging.getLogger("redacto.serve")
 
@@ -55,13 +66,58 @@ _JOB_ROUTE = re.compile(r"^api/jobs/([0-9a-f]{16})(?:/(.*))?$")
 
 
 class _ReviewHttpServer(ThreadingHTTPServer):
-    """The HTTP server, knowing the review server its handlers answer for."""
+    """The HTTP server, knowing the review server its handlers answer for, and serving at
+    most `max_connections` connections at once."""
 
     daemon_threads = True
 
     def __init__(self, address: tuple[str, int], review: ReviewServer) -> None:
         super().__init__(address, _Handler)
         self.review = review
+        self._connections = 0
+        self._count_lock = threading.Lock()
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        with self._count_lock:
+            full = self._connections >= self.review.config.max_connections
+            if not full:
+                self._connections += 1
+        if full:
+            _refuse(request)
+            self.shutdown_request(request)
+            return
+        super().process_request(request, client_address)
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            with self._count_lock:
+                self._connections -= 1
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """What escaped a handler: its type and where, never its message or a traceback
+        on stderr (a message may quote what the client sent)."""
+        log.error("http: internal error %s", _where(sys.exc_info()[1]))
+
+
+def _refuse(request: socket.socket) -> None:
+    """Answer 503 without a thread, never waiting on the client."""
+    try:
+        request.setblocking(False)
+        request.send(b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n\r\n")
+    except OSError:
+        pass
+    log.warning("http: 503, too many connections")
+
+
+def _where(error: BaseException | None) -> str:
+    """An exception's type and the last frames it passed (file, line, code): no message."""
+    if error is None:
+        return "-"
+    frames = traceback.extract_tb(error.__traceback__)[-3:]
+    where = "; ".join(f"{frame.filename.rsplit('/', 1)[-1]}:{frame.lineno}" for frame in frames)
+    return f"{type(error).__name__} at {where or '-'}"
 
 
 class ReviewServer:
@@ -78,7 +134,11 @@ class ReviewServer:
         self.config = config or ServeConfig()
         self.token = secrets.token_urlsafe(24)
         self.board = JobBoard(engine, prompts, self.config)
-        self.httpd = _ReviewHttpServer(("127.0.0.1", port), self)
+        try:
+            self.httpd = _ReviewHttpServer(("127.0.0.1", port), self)
+        except BaseException:
+            self.board.close()
+            raise
         self.port = self.httpd.server_address[1]
         self._thread: threading.Thread | None = None
 
@@ -97,7 +157,8 @@ class ReviewServer:
         return self
 
     def close(self) -> None:
-        """Stop serving, let the worker finish its job, remove every job folder."""
+        """Stop serving and remove every job's folder (`JobBoard.close`). Safe to call from
+        the thread that ran `serve_forever` once it has returned."""
         if self._thread is not None:
             self.httpd.shutdown()
             self._thread.join()
@@ -121,6 +182,37 @@ class _Handler(BaseHTTPRequestHandler):
         assert isinstance(server, _ReviewHttpServer)
         return server.review
 
+    # -- connection ------------------------------------------------------------------------
+
+    def setup(self) -> None:
+        super().setup()
+        self.rfile.close()  # replaced by a reader that keeps the deadlines
+        self._reader = DeadlineReader(self.connection, self.review.config.idle_timeout_s)
+        self.rfile = io.BufferedReader(self._reader, 1 << 16)
+        self._logged_target = "-"
+        self._answering = False
+
+    def handle_one_request(self) -> None:
+        self._reader.deadline = time.monotonic() + self.review.config.header_timeout_s
+        self._logged_target = "-"
+        self._answering = False
+        super().handle_one_request()
+
+    def parse_request(self) -> bool:
+        parsed = super().parse_request()
+        config = self.review.config
+        self._reader.deadline = time.monotonic() + config.body_timeout_s
+        self.connection.settimeout(config.idle_timeout_s)  # for the answer's writes
+        return parsed
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        """The base class's error answers (a bad request line, an unknown method): a plain
+        status, never an echo of what was sent, with the usual headers."""
+        if self.request_version == "HTTP/0.9":
+            self.request_version = "HTTP/1.0"  # not served: answer with a status line
+        self.close_connection = True
+        self._plain(code, HTTPStatus(code).phrase.lower())
+
     # -- dispatch --------------------------------------------------------------------------
 
     def do_GET(self) -> None:
@@ -130,16 +222,34 @@ class _Handler(BaseHTTPRequestHandler):
         self._dispatch("POST")
 
     def _dispatch(self, method: str) -> None:
-        route = self._route()
-        if route is None:
-            self._plain(HTTPStatus.NOT_FOUND, "not found")
+        try:
+            route = self._route()
+            if route is None:
+                self._plain(HTTPStatus.NOT_FOUND, "not found")
+            else:
+                self._handle(method, route)
+        except JobError as error:
+            self._answer_error(error.status, str(error))
+        except TimeoutError:
+            log.info("http: the request timed out")
+            self._answer_error(HTTPStatus.REQUEST_TIMEOUT, "the request took too long")
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True
+        except Exception as error:  # answered, and logged without its message
+            log.error("http: internal error %s", _where(error))
+            self._answer_error(HTTPStatus.INTERNAL_SERVER_ERROR, "internal error")
+
+    def _answer_error(self, status: int, message: str) -> None:
+        """Answer an error if no answer has begun; the client may be gone already. The
+        connection closes after it (a body may be left unread)."""
+        self.close_connection = True
+        if self._answering:
+            self.close_connection = True
             return
         try:
-            self._handle(method, route)
-        except JobError as error:
-            self._json(error.status, {"error": str(error)})
-        except (BrokenPipeError, ConnectionResetError):
-            pass
+            self._json(status, {"error": message})
+        except OSError:
+            self.close_connection = True
 
     def _route(self) -> str | None:
         """The path after `/t/<token>/`, or None for a request that may not see anything."""
@@ -154,6 +264,7 @@ class _Handler(BaseHTTPRequestHandler):
             return None
         if len(parts) == 3:
             return None  # `/t/<token>` without the slash: relative links would break
+        self._logged_target = "/t/…/" + loggable(parts[3])
         return parts[3]
 
     def _handle(self, method: str, route: str) -> None:
@@ -216,7 +327,7 @@ class _Handler(BaseHTTPRequestHandler):
             raise JobError(f"the file is larger than the limit of {limit // 1024 // 1024} MiB", 413)
         job = board.new_job(unquote(self.headers.get("X-File-Name", "")))
         try:
-            with job.input_path.open("xb") as handle:
+            with board.open_upload(job) as handle:
                 remaining = length
                 while remaining:
                     chunk = self.rfile.read(min(remaining, 1 << 16))
@@ -238,6 +349,7 @@ class _Handler(BaseHTTPRequestHandler):
             after = int(self.headers.get("Last-Event-ID", "-1"))
         except ValueError:
             after = -1
+        self._answering = True
         self.send_response(HTTPStatus.OK)
         self.send_header("Content-Type", "text/event-stream; charset=utf-8")
         self._security_headers()
@@ -290,7 +402,9 @@ class _Handler(BaseHTTPRequestHandler):
             raise JobError("an edit is a small JSON object", 400)
         try:
             body = json.loads(self.rfile.read(length))
-        except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        except (ValueError, RecursionError) as error:
+            # Bad JSON, bad UTF-8, a number past int's digit limit, nesting past the stack.
+            log.info("http: a malformed edit (%s)", type(error).__name__)
             raise JobError("an edit is a small JSON object", 400) from error
         if not isinstance(body, dict):
             raise JobError("an edit is a small JSON object", 400)
@@ -305,6 +419,7 @@ class _Handler(BaseHTTPRequestHandler):
     def _bytes(
         self, status: int, kind: str, body: bytes, extra: dict[str, str] | None = None
     ) -> None:
+        self._answering = True
         self.send_response(status)
         self.send_header("Content-Type", kind)
         self.send_header("Content-Length", str(len(body)))
@@ -319,11 +434,15 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_header(name, value)
 
     def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
-        """Method, route (token masked) and status: never the token, never a file name."""
-        path = self.path.split("?", 1)[0]
-        masked = re.sub(r"^/t/[^/]*", "/t/…", path)
-        log.info("%s %s %s", self.command, masked, code)
+        """Method, route behind the token (masked) and status. A request that did not name
+        the token logs no path at all (it could be the token in another form, such as an
+        absolute URL); whatever is logged is printable ASCII."""
+        method = loggable(self.command) if self.command else "-"
+        log.info("%s %s %s", method, self._logged_target, code)
 
     def log_message(self, format: str, *args: Any) -> None:
-        """Errors the base class reports (bad request lines): the status only, no path."""
-        log.warning("http: %s", args[0] if args and isinstance(args[0], int) else "error")
+        """What the base class reports (a bad request line, a timeout): never the line."""
+        if args and isinstance(args[0], int):
+            log.warning("http: %d", args[0])
+        else:
+            log.warning("http: %s", "timed out" if "timed out" in format else "error")
