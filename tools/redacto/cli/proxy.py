@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from enum import StrEnum
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -15,6 +16,9 @@ from redacto.document import Category
 from redacto.engines import Engine, EngineError, open_engine
 from redacto.prompts import PromptError, PromptLibrary
 from redacto.redact_file import resolve_model_uri
+
+if TYPE_CHECKING:  # the proxy extra is imported only when the command runs
+    from redacto.proxy import Limits
 
 
 class ImagePolicy(StrEnum):
@@ -56,9 +60,27 @@ def proxy_command(
     access_log: Annotated[
         bool, typer.Option("--access-log", help="Log each request (never its values).")
     ] = False,
+    max_text: Annotated[
+        int | None,
+        typer.Option(
+            "--max-text",
+            help="Characters of text one request may hold; more is refused (413). "
+            "Default 2,000,000.",
+            min=1,
+        ),
+    ] = None,
+    inspect_timeout: Annotated[
+        float | None,
+        typer.Option(
+            "--inspect-timeout",
+            help="Seconds a large request may take to inspect; later it is refused (503). "
+            "Default 30.",
+            min=0.1,
+        ),
+    ] = None,
 ) -> None:
     """Forward OpenAI-style requests with personal data replaced; put it back in answers."""
-    from redacto.proxy import ProxyConfig, build_proxy, run_forever
+    from redacto.proxy import Limits, ProxyConfig, build_proxy, run_forever
 
     console = Console(stderr=True, soft_wrap=True)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
@@ -73,6 +95,7 @@ def proxy_command(
         ocr=ocr.value,
         read_timeout_s=timeout,
         access_log=access_log,
+        limits=_limits(Limits(), max_text, inspect_timeout),
     )
     engine: Engine | None = None
     try:
@@ -102,3 +125,11 @@ def proxy_command(
         proxy.upstream.close()
         if engine is not None:
             engine.close()
+
+
+def _limits(default: Limits, max_text: int | None, inspect_timeout: float | None) -> Limits:
+    return dataclasses.replace(
+        default,
+        max_text_chars=default.max_text_chars if max_text is None else max_text,
+        scrub_timeout_s=default.scrub_timeout_s if inspect_timeout is None else inspect_timeout,
+    )

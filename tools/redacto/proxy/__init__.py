@@ -13,19 +13,20 @@ values put back (`restore`). docs/proxy.md has the design and the measured figur
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from redacto.document import Category
 from redacto.engines import Engine
 from redacto.prompts import PromptLibrary
 from redacto.proxy.detectors import ModelTier, RuleTier
 from redacto.proxy.images import ImageRedactor
+from redacto.proxy.limits import Limits
 from redacto.proxy.payload import RequestRedactor
 from redacto.proxy.server import Proxy, model_worker, run_forever, serve
 from redacto.proxy.upstream import UpstreamPool
 from redacto.proxy.vault import VaultStore
 
-__all__ = ["Proxy", "ProxyConfig", "build_proxy", "run_forever", "serve"]
+__all__ = ["Limits", "Proxy", "ProxyConfig", "build_proxy", "run_forever", "serve"]
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,8 @@ class ProxyConfig:
     conversation_ttl_s: float = 3_600.0
     max_values: int = 10_000
     access_log: bool = False
+    limits: Limits = field(default_factory=Limits)
+    """Bounds on one client's requests and connections (sizes, timeouts)."""
 
 
 def build_proxy(
@@ -71,4 +74,5 @@ def build_proxy(
             max_values=config.max_values,
         ),
         access_log=config.access_log,
+        limits=config.limits,
     )

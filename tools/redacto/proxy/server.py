@@ -1,9 +1,12 @@
 """The proxy's HTTP side: OpenAI-compatible requests in, redacted requests to the upstream,
 restored answers back, streamed or whole.
 
-One asyncio event loop (uvloop where installed) serves every client connection; httptools
-parses. Model work (the model tier, images) runs on one worker thread, since one engine
-answers one call at a time; the rules tier runs inline in microseconds.
+One asyncio event loop (uvloop where installed) serves every client connection
+(`connection`: HTTP parsing, limits, timeouts). A small request is scrubbed on the loop
+(the rules tier takes microseconds); a large one on a scrub thread, within a bound on its
+text and a deadline (`scrub`), so one big message never stops the other clients. Model
+work (the model tier, images) runs on one worker thread, since one engine answers one call
+at a time.
 
 Fail closed: a request whose detection fails, whose content cannot be inspected, or whose
 image the pipeline cannot vouch for is answered with an error and never forwarded. Logs
@@ -13,20 +16,25 @@ name the endpoint, the status, the time and how many values were hidden — neve
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
+import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any
 
-import httptools
 import orjson
 
+from redacto.proxy.connection import ClientConnection, Request, Sender, error_body
 from redacto.proxy.detectors import DetectionFailed
+from redacto.proxy.limits import Limits
 from redacto.proxy.payload import Refused, RequestRedactor
 from redacto.proxy.restore import SseRestorer, restore_json, restore_text
-from redacto.proxy.upstream import HOP_BY_HOP, UpstreamError, UpstreamPool, UpstreamResponse
+from redacto.proxy.scrub import Scrubber, TextBudget
+from redacto.proxy.upstream import UpstreamError, UpstreamPool, UpstreamResponse
 from redacto.proxy.vault import Vault, VaultFull, VaultStore
 
 log = logging.getLogger("redacto.proxy")
@@ -36,22 +44,6 @@ PASS_THROUGH = frozenset({b"/v1/models"})
 """GET endpoints that carry no user text, forwarded as they are."""
 CONVERSATION_HEADER = b"x-redacto-conversation"
 """Names the conversation a request continues (`VaultStore.for_request`); never forwarded."""
-MAX_BODY = 64 * 1024 * 1024
-
-
-@dataclass
-class _Request:
-    method: bytes
-    path: bytes
-    headers: list[tuple[bytes, bytes]]
-    body: bytes
-    keep_alive: bool
-
-    def header(self, name: bytes) -> bytes | None:
-        for key, value in self.headers:
-            if key.lower() == name:
-                return value
-        return None
 
 
 @dataclass
@@ -62,8 +54,17 @@ class Proxy:
     redactor: RequestRedactor
     vaults: VaultStore = field(default_factory=VaultStore)
     access_log: bool = False
+    limits: Limits = field(default_factory=Limits)
+    _scrubber: Scrubber | None = None
+    _vault_locks: dict[int, tuple[asyncio.Lock, int]] = field(default_factory=dict)
 
-    async def handle(self, request: _Request, send: _Sender) -> None:
+    @property
+    def scrubber(self) -> Scrubber:
+        if self._scrubber is None:
+            self._scrubber = Scrubber(self.limits.scrub_threads, self.limits.scrub_timeout_s)
+        return self._scrubber
+
+    async def handle(self, request: Request, send: Sender) -> None:
         started = time.perf_counter()
         status, hidden = 500, 0
         try:
@@ -71,16 +72,16 @@ class Proxy:
         except Refused as refusal:
             status = refusal.status
             log.warning("refused %s: %s", request.path.decode(errors="replace"), refusal)
-            send.whole(status, _error(refusal.answer, refusal.code))
+            send.whole(status, error_body(refusal.answer, refusal.code))
         except UpstreamError as error:
             status = 504 if error.timeout else 502
             log.warning("upstream failed: %s", error)
             code = "upstream_timeout" if error.timeout else "upstream_error"
-            send.whole(status, _error(str(error), code))
+            send.whole(status, error_body(str(error), code))
         except Exception as error:  # a bug must not hang the client, nor log a value
             status = 500
             log.error("internal error: %s", type(error).__name__)
-            send.whole(status, _error("internal error, nothing was forwarded", "internal"))
+            send.whole(status, error_body("internal error, nothing was forwarded", "internal"))
         finally:
             if self.access_log:
                 log.info(
@@ -92,7 +93,7 @@ class Proxy:
                     hidden,
                 )
 
-    async def _handle(self, request: _Request, send: _Sender) -> tuple[int, int]:
+    async def _handle(self, request: Request, send: Sender) -> tuple[int, int]:
         path = request.path.split(b"?", 1)[0]
         if request.method == b"GET" and path == b"/health":
             send.whole(200, b'{"status":"ok"}')
@@ -106,27 +107,63 @@ class Proxy:
                 send.whole(response.status, await response.read(), response.headers)
                 return response.status, 0
             raise Refused(404, "the proxy forwards POST /v1/chat/completions and /v1/completions")
-        body = _json_object(request.body)
-        vault = self.vaults.for_request(
-            request.header(b"authorization"), request.header(CONVERSATION_HEADER)
-        )
+        conversation = request.header(CONVERSATION_HEADER)
+        vault = self.vaults.for_request(request.header(b"authorization"), conversation)
         try:
-            hidden = await self.redactor.redact(endpoint, body, vault)
+            # A named conversation's vault may be shared by requests in flight together, and
+            # a large one is scrubbed on another thread: one redaction at a time per vault.
+            async with self._holding(vault, shared=conversation is not None):
+                forwarded, hidden = await self._redact(endpoint, request.body, vault)
         except VaultFull as error:
             raise Refused(413, str(error), "conversation_too_large") from None
         except DetectionFailed as error:
             raise Refused(
                 503, f"detection failed, nothing was forwarded: {error}", "detection_failed"
             ) from None
-        # Nothing replaced: the client's own bytes go on, unparsed and unchanged.
-        forwarded = orjson.dumps(body) if hidden else request.body
         response = await self.upstream.request(
             request.method, request.path, _forwarded_headers(request.headers), forwarded
         )
         await self._answer(response, vault, send)
         return response.status, hidden
 
-    async def _answer(self, response: UpstreamResponse, vault: Vault, send: _Sender) -> None:
+    async def _redact(self, endpoint: str, raw: bytes, vault: Vault) -> tuple[bytes, int]:
+        """The body to forward and how many values it hides; a large body on a scrub
+        thread, within the text bound and the deadline (`Limits`)."""
+        if len(raw) <= self.limits.inline_bytes:
+            body = _json_object(raw)
+            hidden = await self.redactor.redact(endpoint, body, vault)
+            # Nothing replaced: the client's own bytes go on, unparsed and unchanged.
+            return (orjson.dumps(body) if hidden else raw), hidden
+        cancelled = threading.Event()
+        budget = TextBudget(self.redactor.rules, self.limits.max_text_chars, cancelled)
+        redactor = dataclasses.replace(self.redactor, rules=budget)
+
+        def scrub() -> tuple[bytes, int]:
+            body = _json_object(raw)
+            hidden = asyncio.run(redactor.redact(endpoint, body, vault))
+            return (orjson.dumps(body) if hidden else raw), hidden
+
+        return await self.scrubber.run(scrub, cancelled)
+
+    @asynccontextmanager
+    async def _holding(self, vault: Vault, *, shared: bool) -> AsyncIterator[None]:
+        if not shared:  # a request's own vault: nobody else can touch it
+            yield
+            return
+        key = id(vault)
+        lock, users = self._vault_locks.get(key) or (asyncio.Lock(), 0)
+        self._vault_locks[key] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._vault_locks[key]
+            if users == 1:
+                del self._vault_locks[key]
+            else:
+                self._vault_locks[key] = (lock, users - 1)
+
+    async def _answer(self, response: UpstreamResponse, vault: Vault, send: Sender) -> None:
         if b"text/event-stream" in response.content_type:
             restorer = SseRestorer(vault) if len(vault) else None
             send.start_stream(response.status, response.headers)
@@ -136,10 +173,14 @@ class Proxy:
                         response.discard()
                         return
                     send.stream(restorer.feed(chunk) if restorer else chunk)
+                    # Back-pressure: the upstream is read no faster than the client reads.
+                    if not await send.drain():
+                        response.discard()
+                        return
             except UpstreamError as error:
                 log.warning("upstream failed mid-stream: %s", error)
                 tail = restorer.close() if restorer else b""
-                send.stream(tail + b"data: " + _error(str(error), "upstream_error") + b"\n\n")
+                send.stream(tail + b"data: " + error_body(str(error), "upstream_error") + b"\n\n")
             else:
                 if restorer:
                     send.stream(restorer.close())
@@ -173,149 +214,6 @@ def _forwarded_headers(headers: list[tuple[bytes, bytes]]) -> list[tuple[bytes, 
     return [(name, value) for name, value in headers if name.lower() != CONVERSATION_HEADER]
 
 
-def _error(message: str, code: str) -> bytes:
-    return orjson.dumps({"error": {"message": message, "type": "redacto_proxy", "code": code}})
-
-
-class _Sender:
-    """Writes one response on a client connection: whole, or as a chunked stream."""
-
-    def __init__(self, transport: asyncio.Transport, keep_alive: bool) -> None:
-        self.transport = transport
-        self.keep_alive = keep_alive
-        self.started = False
-
-    def _head(self, status: int, headers: Sequence[tuple[bytes, bytes]], framing: bytes) -> bytes:
-        reason = _REASONS.get(status, b"Status")
-        lines = [b"HTTP/1.1 %d %s\r\n" % (status, reason)]
-        lines.extend(
-            name + b": " + value + b"\r\n"
-            for name, value in headers
-            if name.lower() not in HOP_BY_HOP
-        )
-        if not any(name.lower() == b"content-type" for name, _ in headers):
-            lines.append(b"content-type: application/json\r\n")
-        lines.append(framing)
-        lines.append(
-            b"connection: keep-alive\r\n\r\n" if self.keep_alive else b"connection: close\r\n\r\n"
-        )
-        return b"".join(lines)
-
-    def whole(self, status: int, body: bytes, headers: Sequence[tuple[bytes, bytes]] = ()) -> None:
-        if self.started:  # a stream already began: an error can only end it
-            self.end_stream()
-            return
-        self.started = True
-        framing = b"content-length: " + str(len(body)).encode() + b"\r\n"
-        self.transport.write(self._head(status, list(headers), framing) + body)
-        self._done()
-
-    def start_stream(self, status: int, headers: list[tuple[bytes, bytes]]) -> None:
-        self.started = True
-        self.transport.write(self._head(status, headers, b"transfer-encoding: chunked\r\n"))
-
-    def stream(self, data: bytes) -> None:
-        if data:
-            self.transport.write(b"%x\r\n%s\r\n" % (len(data), data))
-
-    def end_stream(self) -> None:
-        self.transport.write(b"0\r\n\r\n")
-        self._done()
-
-    def _done(self) -> None:
-        if not self.keep_alive:
-            self.transport.close()
-
-
-_REASONS = {
-    200: b"OK",
-    400: b"Bad Request",
-    404: b"Not Found",
-    413: b"Content Too Large",
-    422: b"Unprocessable Content",
-    500: b"Internal Server Error",
-    502: b"Bad Gateway",
-    503: b"Service Unavailable",
-    504: b"Gateway Timeout",
-}
-
-
-class _ClientConnection(asyncio.Protocol):
-    """One client connection: requests parsed as they arrive, answered in order."""
-
-    def __init__(self, proxy: Proxy) -> None:
-        self.proxy = proxy
-        self.parser = httptools.HttpRequestParser(self)
-        self.transport: asyncio.Transport | None = None
-        self.queue: asyncio.Queue[_Request | None] = asyncio.Queue()
-        self.worker: asyncio.Task[None] | None = None
-        self._reset()
-
-    def _reset(self) -> None:
-        self.url = b""
-        self.headers: list[tuple[bytes, bytes]] = []
-        self.body: list[bytes] = []
-        self.size = 0
-
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        self.transport = cast(asyncio.Transport, transport)  # uvloop's is not a subclass
-        self.worker = asyncio.get_running_loop().create_task(self._serve())
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self.queue.put_nowait(None)
-
-    def data_received(self, data: bytes) -> None:
-        try:
-            self.parser.feed_data(data)
-        except httptools.HttpParserError:
-            assert self.transport is not None
-            _Sender(self.transport, keep_alive=False).whole(400, _error("bad HTTP", "bad_request"))
-
-    def on_url(self, url: bytes) -> None:
-        self.url += url
-
-    def on_header(self, name: bytes, value: bytes) -> None:
-        self.headers.append((name, value))
-
-    def on_headers_complete(self) -> None:
-        # curl and others wait for this before sending a body over 1 KB.
-        expects = any(
-            name.lower() == b"expect" and value.lower() == b"100-continue"
-            for name, value in self.headers
-        )
-        if expects and self.transport is not None:
-            self.transport.write(b"HTTP/1.1 100 Continue\r\n\r\n")
-
-    def on_body(self, body: bytes) -> None:
-        self.size += len(body)
-        if self.size <= MAX_BODY:
-            self.body.append(body)
-
-    def on_message_complete(self) -> None:
-        request = _Request(
-            method=self.parser.get_method(),
-            path=self.url,
-            headers=self.headers,
-            body=b"".join(self.body) if self.size <= MAX_BODY else b"",
-            keep_alive=self.parser.should_keep_alive(),
-        )
-        too_large = self.size > MAX_BODY
-        self._reset()
-        self.queue.put_nowait(None if too_large else request)
-        if too_large and self.transport is not None:
-            _Sender(self.transport, keep_alive=False).whole(
-                413, _error("request too large", "too_large")
-            )
-
-    async def _serve(self) -> None:
-        assert self.transport is not None
-        while True:
-            request = await self.queue.get()
-            if request is None or self.transport.is_closing():
-                return
-            await self.proxy.handle(request, _Sender(self.transport, request.keep_alive))
-
-
 def model_worker() -> Callable[[Callable[[], Any]], Any]:
     """A `RunBlocking` on one worker thread: one engine answers one call at a time."""
     executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="redacto-model")
@@ -330,7 +228,7 @@ async def serve(proxy: Proxy, host: str, port: int) -> asyncio.Server:
     """Start listening; the caller keeps the loop running."""
     loop = asyncio.get_running_loop()
     return await loop.create_server(
-        lambda: _ClientConnection(proxy), host, port, reuse_address=True
+        lambda: ClientConnection(proxy.handle, proxy.limits), host, port, reuse_address=True
     )
 
 

@@ -1,5 +1,7 @@
-"""A small HTTP/1.1 client for the upstream model server: kept-alive connections, chunked
-or sized bodies read as they arrive, and timeouts that end a request, never hang it.
+"""A small HTTP/1.1 client for the upstream model server: kept-alive connections, bodies
+read as they arrive (sized, chunked, or ended by the upstream closing the connection),
+read no faster than the proxy's own client takes them, and timeouts that end a request,
+never hang it.
 
 Written on asyncio protocols and httptools (the parser uvicorn uses) rather than a general
 client library: the proxy's added latency is most of what it is judged by, and the whole
@@ -36,6 +38,14 @@ HOP_BY_HOP = frozenset(
 `expect` because the proxy sends the whole body at once (it answered the client's)."""
 
 
+MAX_ANSWER = 64 * 1024 * 1024
+"""The largest whole (not streamed) answer the proxy holds to restore."""
+BUFFERED = 256 * 1024
+"""Bytes of an answer held at most before the upstream connection stops being read: the
+rest waits in the upstream's socket until the proxy's client has taken what came."""
+NO_BODY_STATUSES = frozenset({204, 304})
+
+
 class UpstreamError(RuntimeError):
     """The upstream could not be reached or did not answer in time."""
 
@@ -52,12 +62,15 @@ class _Body:
     small HTTP chunks, and the reader takes whatever has come in one go."""
 
     pieces: list[bytes] = field(default_factory=list)
+    size: int = 0
+    """Bytes in `pieces`."""
     ended: bool = False
     error: Exception | None = None
     _waiter: asyncio.Future[None] | None = None
 
     def add(self, piece: bytes) -> None:
         self.pieces.append(piece)
+        self.size += len(piece)
         self._wake()
 
     def end(self, error: Exception | None = None) -> None:
@@ -68,6 +81,7 @@ class _Body:
         """Everything received since the last take."""
         taken = b"".join(self.pieces)
         self.pieces.clear()
+        self.size = 0
         return taken
 
     async def wait(self, timeout: float) -> None:
@@ -114,7 +128,9 @@ class UpstreamResponse:
                 self._connection.close()
                 raise UpstreamError("the upstream stopped sending", timeout=True) from None
             if body.pieces:
-                yield body.take()
+                piece = body.take()
+                self._connection.read_more(body)
+                yield piece
             elif body.error is not None:
                 raise body.error
             elif body.ended:
@@ -126,8 +142,17 @@ class UpstreamResponse:
         if self._connection.body is self._body and not self._connection.complete:
             self._connection.close()
 
-    async def read(self) -> bytes:
-        return b"".join([chunk async for chunk in self.chunks()])
+    async def read(self, limit: int = MAX_ANSWER) -> bytes:
+        """The whole body; more than `limit` bytes is an `UpstreamError` (the connection is
+        closed: a whole answer is held in memory to be restored)."""
+        pieces, size = [], 0
+        async for chunk in self.chunks():
+            size += len(chunk)
+            if size > limit:
+                self.discard()
+                raise UpstreamError(f"the upstream's answer is over {limit} bytes")
+            pieces.append(chunk)
+        return b"".join(pieces)
 
 
 @dataclass(eq=False)
@@ -141,6 +166,10 @@ class _Connection(asyncio.Protocol):
     complete: bool = False
     reusable: bool = False
     lost: bool = False
+    until_close: bool = False
+    """The answer has neither a length nor chunks: its body ends when the upstream closes
+    the connection (legal HTTP/1.1, and what Python's http.server does)."""
+    paused: bool = False
 
     def start(self) -> None:
         """Ready for the next response on this connection."""
@@ -149,6 +178,7 @@ class _Connection(asyncio.Protocol):
         self._headers = []
         self._parser = httptools.HttpResponseParser(self)
         self.complete = False
+        self.until_close = False
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = cast(asyncio.Transport, transport)  # uvloop's is not a subclass
@@ -165,8 +195,19 @@ class _Connection(asyncio.Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.lost = True
-        if not self.complete:
-            self._fail(UpstreamError("the upstream closed the connection"))
+        if self.complete:
+            return
+        if self.until_close and exc is None and self.head is not None and self.head.done():
+            self.complete = True  # the close is the body's end
+            self.body.end()
+            return
+        self._fail(UpstreamError("the upstream closed the connection"))
+
+    def read_more(self, body: _Body) -> None:
+        """`body` was taken: read the upstream again if it was paused for it."""
+        if self.paused and body is self.body and self.transport is not None:
+            self.paused = False
+            self.transport.resume_reading()
 
     def _fail(self, error: Exception) -> None:
         if self.head is not None and not self.head.done():
@@ -180,11 +221,21 @@ class _Connection(asyncio.Protocol):
 
     def on_headers_complete(self) -> None:
         assert self._parser is not None and self.head is not None
+        status = self._parser.get_status_code()
+        framed = any(
+            name.lower() == b"content-length"
+            or (name.lower() == b"transfer-encoding" and b"chunked" in value.lower())
+            for name, value in self._headers
+        )
+        self.until_close = not framed and status >= 200 and status not in NO_BODY_STATUSES
         if not self.head.done():
-            self.head.set_result((self._parser.get_status_code(), self._headers))
+            self.head.set_result((status, self._headers))
 
     def on_body(self, body: bytes) -> None:
         self.body.add(bytes(body))
+        if self.body.size > BUFFERED and not self.paused and self.transport is not None:
+            self.paused = True  # back-pressure: the reader resumes it (`read_more`)
+            self.transport.pause_reading()
 
     def on_message_complete(self) -> None:
         assert self._parser is not None
@@ -192,6 +243,9 @@ class _Connection(asyncio.Protocol):
         self.reusable = self._parser.should_keep_alive()
         self._parser = None
         self.body.end()
+        if self.paused and self.transport is not None:  # all of it is in; free for the next
+            self.paused = False
+            self.transport.resume_reading()
         if self.reusable and not self.lost:
             self.pool.release(self)
 

@@ -1,0 +1,46 @@
+"""What one client may ask of the proxy: bounds on size and on time.
+
+Each bound is there so that one client — careless or hostile — cannot take the proxy from
+the others: a body too large to hold, a message too large to scrub in time, a connection
+that sends nothing, a client that never reads its answer. What a bound refuses is never
+forwarded (docs/proxy.md, § Limits).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+KIB = 1024
+MIB = 1024 * KIB
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Bounds on one client's requests and connections."""
+
+    max_body_bytes: int = 64 * MIB
+    """A request body over this is answered 413 — at once when its Content-Length says so,
+    before a byte of it is read; a chunked one as soon as it passes the bound."""
+    max_text_chars: int = 2_000_000
+    """Characters of text the detectors read for one request (≈ 500,000 tokens, more than
+    the context of the models this proxy fronts); more is answered 413."""
+    scrub_timeout_s: float = 30.0
+    """A request still being scrubbed after this is answered 503 and never forwarded."""
+    inline_bytes: int = 16 * KIB
+    """Bodies up to this are scrubbed on the event loop (the rules tier takes ≈ 0.2 ms a
+    KB: a hop to a thread would cost more than it saves); larger ones on a scrub thread,
+    so that the proxy keeps serving its other clients meanwhile."""
+    scrub_threads: int = 2
+    """Large requests scrubbed at once; the next ones wait (the wait counts in their
+    `scrub_timeout_s`)."""
+    max_header_bytes: int = 64 * KIB
+    """The request line and headers together; more is answered 431."""
+    header_timeout_s: float = 10.0
+    """From a connection's start, or a request's first byte, to the end of its headers."""
+    body_timeout_s: float = 60.0
+    """From the end of a request's headers to the end of its body."""
+    idle_timeout_s: float = 30.0
+    """A kept-alive connection with no request in flight is closed after this."""
+    send_timeout_s: float = 60.0
+    """A client that takes none of a streamed answer for this long is disconnected (the
+    upstream is read only as fast as the client takes the answer)."""
