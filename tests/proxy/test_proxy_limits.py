@@ -1,0 +1,259 @@
+"""One client cannot take the proxy from the others (issue 31): a big message is scrubbed
+off the event loop or refused, never forwarded; an oversized body is refused before it is
+read; slow and idle connections are closed; a client that never reads its streamed answer
+does not make the proxy drain the upstream into memory."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+import threading
+import time
+from collections.abc import Iterator
+
+import httpx
+import orjson
+import pytest
+from echo_upstream import EchoUpstream
+
+from conftest import RunningProxy, start_proxy
+from redacto.proxy import Limits, ProxyConfig, build_proxy
+from redacto.proxy.detectors import Found, TextDetector
+
+SLOW = Limits(header_timeout_s=1.0, body_timeout_s=1.0, idle_timeout_s=1.0, send_timeout_s=2.0)
+
+
+@pytest.fixture
+def strict(upstream: EchoUpstream) -> Iterator[RunningProxy]:
+    config = ProxyConfig(upstream=upstream.url, read_timeout_s=5.0, limits=SLOW)
+    proxy = start_proxy(build_proxy(config))
+    yield proxy
+    proxy.stop()
+
+
+def chat(text: str, stream: bool = False) -> bytes:
+    body = {"model": "m", "stream": stream, "messages": [{"role": "user", "content": text}]}
+    return orjson.dumps(body)
+
+
+def connect(proxy: RunningProxy) -> socket.socket:
+    host, port = proxy.url.removeprefix("http://").split(":")
+    return socket.create_connection((host, int(port)), timeout=15)
+
+
+def read_until_closed(sock: socket.socket) -> bytes:
+    received = b""
+    while chunk := sock.recv(65536):
+        received += chunk
+    return received
+
+
+def health_answers_while(busy: threading.Thread, proxy: RunningProxy) -> int:
+    """How many /health requests were answered while `busy` ran."""
+    answered = 0
+    with httpx.Client(base_url=proxy.url, timeout=30) as client:
+        while busy.is_alive():
+            if client.get("/health").status_code == 200 and busy.is_alive():
+                answered += 1
+            time.sleep(0.02)
+    return answered
+
+
+class _SlowDetector:
+    """The rules tier, taking seconds over a large text, as it may on a slow machine: the
+    test asks whether the proxy answers others meanwhile, not how fast the rules are."""
+
+    def __init__(self, inner: TextDetector) -> None:
+        self.inner = inner
+        self.busy = threading.Event()
+
+    def find(self, text: str) -> list[Found]:
+        if len(text) > 100_000:
+            self.busy.set()
+            time.sleep(2.0)
+            self.busy.clear()
+        return self.inner.find(text)
+
+
+def test_a_large_message_is_scrubbed_while_health_keeps_answering(
+    upstream: EchoUpstream,
+) -> None:
+    proxy = build_proxy(ProxyConfig(upstream=upstream.url))
+    slow = proxy.redactor.rules = _SlowDetector(proxy.redactor.rules)
+    running = start_proxy(proxy)
+    line = "Version 2.4 shipped in 2023 after 12 weeks and 3 reviews of 40 pages. "
+    text = line * 7_000 + "Mail jane.roe@example.com."  # ≈ 0.5 MB
+    outcome: dict[str, httpx.Response] = {}
+
+    def send() -> None:
+        with httpx.Client(base_url=running.url, timeout=120) as client:
+            outcome["big"] = client.post("/v1/chat/completions", content=chat(text))
+
+    busy = threading.Thread(target=send)
+    busy.start()
+    answered_while_scrubbing = 0
+    try:
+        assert slow.busy.wait(30)
+        with httpx.Client(base_url=running.url, timeout=30) as client:
+            while slow.busy.is_set():
+                # Before (issue 31): detection ran on the thread that answers /health.
+                if client.get("/health").status_code == 200 and slow.busy.is_set():
+                    answered_while_scrubbing += 1
+                time.sleep(0.05)
+        busy.join(60)
+    finally:
+        running.stop()
+    assert answered_while_scrubbing >= 1
+    assert outcome["big"].status_code == 200
+    assert outcome["big"].json()["choices"][0]["message"]["content"] == text
+    assert "jane.roe@example.com" not in orjson.dumps(upstream.seen[-1]).decode()
+
+
+def test_a_50_mb_message_is_refused_in_seconds_and_never_forwarded(
+    running: RunningProxy, upstream: EchoUpstream
+) -> None:
+    text = "Call 415-555-0132 about the order of 12 boxes. " * 1_070_000  # ≈ 50 MB
+    outcome: dict[str, httpx.Response] = {}
+
+    def send() -> None:
+        with httpx.Client(base_url=running.url, timeout=120) as client:
+            outcome["big"] = client.post("/v1/chat/completions", content=chat(text))
+
+    busy = threading.Thread(target=send)
+    started = time.monotonic()
+    busy.start()
+    health_answers_while(busy, running)
+    busy.join()
+    assert outcome["big"].status_code == 413
+    assert outcome["big"].json()["error"]["code"] == "too_much_text"
+    assert time.monotonic() - started < 60  # before: minutes of full CPU
+    assert upstream.seen == []
+
+
+def test_a_request_that_takes_too_long_to_inspect_is_refused(upstream: EchoUpstream) -> None:
+    limits = Limits(scrub_timeout_s=0.2, inline_bytes=1024)
+    proxy = start_proxy(build_proxy(ProxyConfig(upstream=upstream.url, limits=limits)))
+    try:
+        text = "Call 415-555-0132 or 415-555-0199, account 4471829. " * 40_000  # ≈ 2 MB
+        with proxy.client() as client:
+            response = client.post("/v1/chat/completions", content=chat(text[:1_900_000]))
+        assert response.status_code == 503
+        assert response.json()["error"]["code"] == "inspection_timeout"
+        assert upstream.seen == []
+    finally:
+        proxy.stop()
+
+
+def test_a_body_declared_too_large_is_refused_before_it_is_read(strict: RunningProxy) -> None:
+    with connect(strict) as sock:
+        sock.sendall(
+            b"POST /v1/chat/completions HTTP/1.1\r\nhost: x\r\n"
+            b"content-type: application/json\r\ncontent-length: 1073741824\r\n\r\n"
+        )
+        sock.settimeout(5)  # before: the proxy waited for the whole GiB
+        answer = sock.recv(65536)
+    assert answer.startswith(b"HTTP/1.1 413 ")
+
+
+def test_a_chunked_body_past_the_bound_is_refused_as_it_passes(upstream: EchoUpstream) -> None:
+    limits = Limits(max_body_bytes=100_000)
+    proxy = start_proxy(build_proxy(ProxyConfig(upstream=upstream.url, limits=limits)))
+    try:
+        with connect(proxy) as sock:
+            sock.sendall(
+                b"POST /v1/chat/completions HTTP/1.1\r\nhost: x\r\n"
+                b"transfer-encoding: chunked\r\n\r\n" + b"10000\r\n" + b"x" * 0x10000 + b"\r\n"
+            )
+            sock.sendall(b"10000\r\n" + b"x" * 0x10000 + b"\r\n")  # and no end
+            sock.settimeout(5)
+            answer = sock.recv(65536)
+        assert answer.startswith(b"HTTP/1.1 413 ")
+    finally:
+        proxy.stop()
+
+
+def test_connections_that_send_nothing_or_trickle_headers_are_closed(
+    strict: RunningProxy,
+) -> None:
+    silent = [connect(strict) for _ in range(30)]
+    tricklers = [connect(strict) for _ in range(30)]
+    head = b"POST /v1/chat/completions HTTP/1.1\r\nhost: x\r\nx-slow: " + b"a" * 200
+    started = time.monotonic()
+    for position in range(0, 12):  # a byte each 0.25 s, for 3 s
+        for sock in tricklers:
+            with contextlib.suppress(OSError):  # closed already: what the test wants
+                sock.sendall(head[position : position + 1])
+        time.sleep(0.25)
+    for sock in silent + tricklers:
+        sock.settimeout(10)
+        received = read_until_closed(sock)  # the proxy closes; before: never
+        assert received == b"" or received.startswith(b"HTTP/1.1 408 ")
+        sock.close()
+    assert time.monotonic() - started < 20
+
+
+def test_an_idle_kept_alive_connection_is_closed(strict: RunningProxy) -> None:
+    with connect(strict) as sock:
+        sock.sendall(b"GET /health HTTP/1.1\r\nhost: x\r\n\r\n")
+        sock.settimeout(10)
+        received = read_until_closed(sock)  # answered, then closed after 1 s idle
+    assert received.startswith(b"HTTP/1.1 200 ")
+
+
+class _FloodUpstream:
+    """Streams events as fast as the proxy reads them, counting the bytes it got out."""
+
+    def __init__(self) -> None:
+        self.sent = 0
+        self.total = 64 * 1024 * 1024
+        self.finished = False
+        self.loop = asyncio.new_event_loop()
+        server = self.loop.run_until_complete(asyncio.start_server(self._serve, "127.0.0.1", 0))
+        self.port = server.sockets[0].getsockname()[1]
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.readuntil(b"\r\n\r\n")
+        writer.write(
+            b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n"
+            b"transfer-encoding: chunked\r\n\r\n"
+        )
+        event = b'data: {"choices":[{"index":0,"delta":{"content":"' + b"x" * 8000 + b'"}}]}\n\n'
+        piece = b"%x\r\n%s\r\n" % (len(event), event)
+        try:
+            while self.sent < self.total:
+                writer.write(piece)
+                await writer.drain()  # only as fast as the proxy reads
+                self.sent += len(piece)
+            writer.write(b"0\r\n\r\n")
+            await writer.drain()
+            self.finished = True
+        except ConnectionError:
+            pass
+        writer.close()
+
+    def stop(self) -> None:
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(5)
+
+
+def test_a_client_that_never_reads_does_not_make_the_proxy_drain_the_upstream() -> None:
+    flood = _FloodUpstream()
+    proxy = start_proxy(build_proxy(ProxyConfig(upstream=f"http://127.0.0.1:{flood.port}")))
+    try:
+        with connect(proxy) as sock:
+            body = chat("hello", stream=True)
+            sock.sendall(
+                b"POST /v1/chat/completions HTTP/1.1\r\nhost: x\r\n"
+                b"content-length: %d\r\n\r\n%s" % (len(body), body)
+            )
+            time.sleep(3)  # and read nothing
+            # Socket buffers on both hops hold some megabytes; the proxy holds ≈ 256 KB.
+            # Before: it read all 64 MB at once and kept them.
+            assert not flood.finished
+            assert flood.sent < 32 * 1024 * 1024
+    finally:
+        proxy.stop()
+        flood.stop()
