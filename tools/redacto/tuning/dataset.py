@@ -28,8 +28,7 @@ Everything is deterministic: the same documents give the same examples in the sa
 
 from __future__ import annotations
 
-import zlib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from redacto.corpus import RENDER_CACHE_DIR, CorpusDocument, GoldWord, render_page
@@ -58,7 +57,6 @@ from redacto.pipeline.page_text import PageText, redacted_page
 from redacto.pipeline.parsing import TextItem
 from redacto.pipeline.placeholders import value_key
 from redacto.pipeline.redact import (
-    Replacement,
     apply_replacements,
     chunk_listings,
     locate_detections,
@@ -69,12 +67,16 @@ from redacto.pipeline.redact import (
 from redacto.pipeline.state import ImageReading, PipelineOptions, StepContext
 from redacto.prompts import PromptLibrary
 from redacto.rules import recognizers_for
+from redacto.tuning.redactions import (
+    ValueKey,
+    Variant,
+    distinct_values,
+    leave_one,
+    leave_some,
+    validate_variants,
+)
 
 NONE_ANSWER = "NONE"
-LEAVE_EVERY = 3
-"""One incomplete redaction for FAIL examples leaves every third distinct value readable."""
-
-ValueKey = Callable[[Detection], str]
 
 
 class TrainingExample(Frozen):
@@ -216,12 +218,25 @@ class _DocumentExamples:
                 listing,
             )
         detections = self._text_detections()
-        if not detections:
-            return
+        if detections:
+            yield from self._text_redact_examples(document, detections)
+        validate = self.prompts.prompt(Step.VALIDATE, Mode.TEXT, category)
+        for variant in self._variants(detections, tuple(validate.labels)):
+            redaction = redact_text(document, variant.hidden, self.context, 1, ask_model=False)
+            yield from self._validate_text(
+                redaction.text, variant, "validate-text", Mode.TEXT, read_as_text=False
+            )
+
+    def _text_redact_examples(
+        self, document: Document, detections: list[Detection]
+    ) -> Iterator[TrainingExample]:
+        text = document.text
         complete = redact_text(document, detections, self.context, 1, ask_model=False)
         redact = self.prompts.prompt(Step.REDACT, Mode.TEXT)
         placed = locate_detections(text, detections)
-        for chunk, listed in chunk_listings(text, detections, placed, self.chunk_size):
+        chunks = chunk_listings(text, detections, placed, self.chunk_size)
+        named = _chunk_namer(len(chunk_text(text, self.chunk_size)))
+        for chunk, listed in chunks:
             yield self._example(
                 named("redact-text", chunk),
                 Step.REDACT,
@@ -229,53 +244,48 @@ class _DocumentExamples:
                 redact.render(document=chunk.of(text), detections=redact_listing(listed)),
                 apply_replacements(text, complete.replacements, chunk.start, chunk.end),
             )
-        validate = self.prompts.prompt(Step.VALIDATE, Mode.TEXT, category)
-        for chunk in chunk_text(complete.text, self.chunk_size):
+
+    def _variants(self, detections: list[Detection], labels: tuple[str, ...]) -> list[Variant]:
+        rule_labels = {r.label for r in recognizers_for(self.document.category)}
+        return list(validate_variants(self.document, detections, _value_of, rule_labels, labels))
+
+    def _validate_text(
+        self, redacted: str, variant: Variant, name: str, mode: Mode, read_as_text: bool
+    ) -> Iterator[TrainingExample]:
+        """The validator's calls on a redacted text: PASS where nothing of `variant.left` is
+        readable in a chunk, FAIL naming what is (a FAIL variant skips chunks with nothing
+        left: the PASS variants cover them)."""
+        validate = self.prompts.prompt(Step.VALIDATE, Mode.TEXT, self.document.category)
+        chunks = chunk_text(redacted, self.chunk_size)
+        named = _chunk_namer(len(chunks))
+        for chunk in chunks:
+            readable = Locator(chunk.of(redacted))
+            in_chunk = [d for d in variant.left if readable.locate(d.value or "") is not None]
+            if variant.left and not in_chunk:
+                continue
+            values = distinct_values(in_chunk, _value_of)
+            shown = {_value_of(d): d.value for d in in_chunk}
+            answer = "\n".join(["FAIL", *(f"{label}: {shown[k]}" for k, label in values.items())])
             yield self._example(
-                named("validate-text", chunk, "-pass"),
+                named(name, chunk, f"-{variant.outcome}"),
                 Step.VALIDATE,
-                Mode.TEXT,
-                validate.render(document=chunk.of(complete.text)),
-                "PASS",
+                mode,
+                validate.render(document=chunk.of(redacted)),
+                answer if in_chunk else "PASS",
+                read_as_text=read_as_text,
             )
-        for outcome, (kept, left) in self._incomplete(detections, _value_of):
-            partial = redact_text(document, kept, self.context, 1, ask_model=False)
-            for chunk in chunk_text(partial.text, self.chunk_size):
-                in_chunk = [d for d in left if self._readable_in(d, partial.replacements, chunk)]
-                if not in_chunk:
-                    continue  # nothing left readable here: the complete redaction's PASS covers it
-                missed = "\n".join(f"{d.label}: {d.value}" for d in in_chunk)
-                yield self._example(
-                    named("validate-text", chunk, f"-{outcome}"),
-                    Step.VALIDATE,
-                    Mode.TEXT,
-                    validate.render(document=chunk.of(partial.text)),
-                    f"FAIL\n{missed}",
-                )
 
     def _incomplete(
         self, detections: list[Detection], key: ValueKey
     ) -> Iterator[tuple[str, tuple[list[Detection], list[Detection]]]]:
-        """The incomplete redactions FAIL examples are made from, by name: `fail` leaves
-        every third distinct value readable, `fail-one` a single value (skipped when that is
-        the same split)."""
-        some = _leave_some(detections, key)
+        """The indexed reading's FAIL redactions: `fail` leaves every third distinct value
+        readable, `fail-one` a single value (skipped when that is the same split)."""
+        some = leave_some(detections, key)
         yield "fail", some
         rule_labels = {r.label for r in recognizers_for(self.document.category)}
-        one = _leave_one(detections, key, rule_labels, self.document.id)
+        one = leave_one(detections, key, rule_labels, self.document.id)
         if one[1] != some[1]:
             yield "fail-one", one
-
-    def _readable_in(
-        self, detection: Detection, replacements: tuple[Replacement, ...], chunk: TextChunk
-    ) -> bool:
-        """Does one of the detection's gold spans land in this chunk of the redacted text?"""
-        key = _value_of(detection)
-        return any(
-            chunk.start <= _redacted_offset(span.start, replacements) < chunk.end
-            for span in self.document.pii
-            if value_key(self.document.span_text(span)) == key
-        )
 
     def _text_detections(self, chunk: TextChunk | None = None) -> list[Detection]:
         """One detection per distinct gold value (in `chunk`, if given), in reading order,
@@ -381,15 +391,23 @@ class _DocumentExamples:
                 listing or NONE_ANSWER,
                 read_as_text=True,
             )
-        detections: list[Detection] = []
-        for item, _starts in values:
-            found = item_detections(item, Source.DETECT, 1, page)
-            detections, _added = union_detections(detections, found)
-        if not detections:
-            return
-        yield from self._page_validate(document, detections, [], "pass")
-        for outcome, (kept, left) in self._incomplete(detections, _value_of):
-            yield from self._page_validate(document, kept, left, outcome)
+        by_value = [
+            Detection(label=item.label, source=Source.DETECT, round=1, value=item.value)
+            for item, _starts in values
+        ]
+        validate = self.prompts.prompt(Step.VALIDATE, Mode.TEXT, category)
+        for variant in self._variants(by_value, tuple(validate.labels)):
+            hidden: list[Detection] = []
+            for detection in variant.hidden:
+                item = TextItem(detection.label, detection.value or "")
+                hidden, _added = union_detections(
+                    hidden, item_detections(item, Source.DETECT, 1, page)
+                )
+            redaction = redact_elements(document, hidden, self.context, 1)
+            text = redacted_page(document.elements, hidden, redaction.shown)
+            yield from self._validate_text(
+                text, variant, "validate-page-text", Mode.IMAGE, read_as_text=True
+            )
 
     def _page_values(
         self, words: tuple[GoldWord, ...], page: PageText
@@ -406,40 +424,6 @@ class _DocumentExamples:
             starts.extend(page.joined.starts[w.index] for w in overlapping)
         return sorted(found.values(), key=lambda entry: min(entry[1]))
 
-    def _page_validate(
-        self,
-        document: Document,
-        redacted: list[Detection],
-        missed: list[Detection],
-        outcome: str,
-    ) -> Iterator[TrainingExample]:
-        """The validator's calls on the page text with `redacted` hidden, as the pipeline
-        builds it; a FAIL names the `missed` values readable in each chunk."""
-        redaction = redact_elements(document, redacted, self.context, 1)
-        text = redacted_page(document.elements, redacted, redaction.shown)
-        validate = self.prompts.prompt(Step.VALIDATE, Mode.TEXT, self.document.category)
-        chunks = chunk_text(text, self.chunk_size)
-        named = _chunk_namer(len(chunks))
-        values = {_value_of(d): d.value for d in missed}
-        for chunk in chunks:
-            readable = Locator(chunk.of(text))
-            in_chunk = _distinct_values(
-                [d for d in missed if readable.locate(d.value or "") is not None], _value_of
-            )
-            if outcome != "pass" and not in_chunk:
-                continue  # nothing left readable here: the complete redaction's PASS covers it
-            answer = "\n".join(
-                ["FAIL", *(f"{label}: {values[key]}" for key, label in in_chunk.items())]
-            )
-            yield self._example(
-                named("validate-page-text", chunk, f"-{outcome}"),
-                Step.VALIDATE,
-                Mode.IMAGE,
-                validate.render(document=chunk.of(text)),
-                answer if in_chunk else "PASS",
-                read_as_text=True,
-            )
-
 
 def _chunk_namer(chunks: int):
     """Example names: `detect-text` for a text of one chunk, `detect-text-chunk1` otherwise."""
@@ -450,57 +434,8 @@ def _chunk_namer(chunks: int):
     return named
 
 
-def _redacted_offset(offset: int, replacements: tuple[Replacement, ...]) -> int:
-    """Where an offset of the original text lands in the redacted text."""
-    shift = 0
-    for replacement in replacements:
-        if offset < replacement.span.start:
-            break
-        if offset < replacement.span.end:
-            return replacement.span.start + shift
-        shift += len(replacement.placeholder) - (replacement.span.end - replacement.span.start)
-    return offset + shift
-
-
 def _value_of(detection: Detection) -> str:
     return value_key(detection.value or "")
-
-
-def _distinct_values(detections: list[Detection], key: ValueKey) -> dict[str, str]:
-    """Each distinct value's key and its first label, in reading order."""
-    values: dict[str, str] = {}
-    for detection in detections:
-        values.setdefault(key(detection), detection.label)
-    return values
-
-
-def _split_off(
-    detections: list[Detection], key: ValueKey, left_values: set[str]
-) -> tuple[list[Detection], list[Detection]]:
-    """(redacted, left readable). Whole values are left out, so a value redacted elsewhere
-    cannot hide the one left readable (the pipeline numbers and locates by value)."""
-    kept = [d for d in detections if key(d) not in left_values]
-    left = [d for d in detections if key(d) in left_values]
-    return kept, left
-
-
-def _leave_some(
-    detections: list[Detection], key: ValueKey
-) -> tuple[list[Detection], list[Detection]]:
-    """Every third distinct value stays readable (the first, if there are fewer than three)."""
-    values = list(_distinct_values(detections, key))
-    return _split_off(detections, key, set(values[LEAVE_EVERY - 1 :: LEAVE_EVERY] or values[:1]))
-
-
-def _leave_one(
-    detections: list[Detection], key: ValueKey, rule_labels: set[str], seed: str
-) -> tuple[list[Detection], list[Detection]]:
-    """One distinct value stays readable, chosen by `seed` among those whose label no rule
-    finds (names, addresses: what a model's own detection misses), else among all."""
-    values = _distinct_values(detections, key)
-    candidates = [v for v, label in values.items() if label not in rule_labels] or list(values)
-    chosen = candidates[zlib.crc32(seed.encode("utf-8")) % len(candidates)]
-    return _split_off(detections, key, {chosen})
 
 
 def examples_summary(examples: Iterable[TrainingExample]) -> dict[str, int]:
