@@ -10,6 +10,9 @@ The three operations at the edges of image mode:
 - `save_clean_png` writes a PNG with no metadata at all (EXIF/GPS, text chunks, ICC),
   atomically, and refuses to write over an input it loaded.
 
+`decode_image_bytes` and `clean_png_bytes` do the first and last in memory, for the proxy,
+which writes nothing of a request to disk.
+
 Limits (documented in docs/ocr.md): at most `MAX_PIXELS` (100 megapixels) and `MAX_SIDE`
 (20,000 px) per side. A 50-megapixel phone photo passes; a decompression bomb does not.
 The check runs on the header, before any pixel is decoded.
@@ -17,6 +20,7 @@ The check runs on the header, before any pixel is decoded.
 
 from __future__ import annotations
 
+import io
 import math
 import os
 import tempfile
@@ -75,32 +79,7 @@ def load_input_image(path: Path) -> LoadedImage:
     if stat.st_size == 0:
         raise BadImageError(f"cannot read image {path}: the file is empty")
 
-    try:
-        with warnings.catch_warnings():
-            # Our own MAX_PIXELS check below replaces Pillow's bomb warning; its hard
-            # DecompressionBombError (beyond ~179 MP) still fires and is reported as too large.
-            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-            with Image.open(path) as opened:
-                image_format = opened.format or "unknown"
-                _check_format(path, image_format)
-                _check_size(path, opened.size)
-                opened.load()
-                orientation = _orientation(opened)
-                upright = _apply_orientation(opened)
-                rgb = _to_rgb(upright)
-    except BadImageError:
-        raise
-    except Image.DecompressionBombError as error:
-        raise BadImageError(
-            f"image {path} is too large (over {MAX_PIXELS // 1_000_000} megapixels)"
-        ) from error
-    except UnidentifiedImageError as error:
-        raise BadImageError(f"{path} is not an image (use PNG, JPEG or WebP)") from error
-    except (OSError, SyntaxError, ValueError, EOFError) as error:
-        raise BadImageError(
-            f"image {path} is corrupt or truncated ({type(error).__name__})"
-        ) from error
-
+    rgb, image_format, orientation = _decode(path, str(path))
     _LOADED_INPUTS.add((stat.st_dev, stat.st_ino))
     return LoadedImage(
         image=rgb,
@@ -111,10 +90,50 @@ def load_input_image(path: Path) -> LoadedImage:
     )
 
 
-def _check_format(path: Path, image_format: str) -> None:
+def decode_image_bytes(data: bytes) -> Image.Image:
+    """Decode an image held in memory (the proxy's inline images) as `load_input_image`
+    decodes a file — the same formats, limits and EXIF orientation — into RGB pixels,
+    without touching the disk. Raises `BadImageError`, naming no content."""
+    if not data:
+        raise BadImageError("the inline image is empty")
+    return _decode(io.BytesIO(data), "(inline)")[0]
+
+
+def _decode(source: Path | io.BytesIO, label: str) -> tuple[Image.Image, str, int]:
+    """RGB pixels upright, Pillow's format name and the EXIF orientation applied."""
+    try:
+        with warnings.catch_warnings():
+            # Our own MAX_PIXELS check below replaces Pillow's bomb warning; its hard
+            # DecompressionBombError (beyond ~179 MP) still fires and is reported as too large.
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(source) as opened:
+                image_format = opened.format or "unknown"
+                _check_format(label, image_format)
+                _check_size(label, opened.size)
+                opened.load()
+                orientation = _orientation(opened)
+                upright = _apply_orientation(opened)
+                rgb = _to_rgb(upright)
+    except BadImageError:
+        raise
+    except Image.DecompressionBombError as error:
+        raise BadImageError(
+            f"image {label} is too large (over {MAX_PIXELS // 1_000_000} megapixels)"
+        ) from error
+    except UnidentifiedImageError as error:
+        raise BadImageError(f"{label} is not an image (use PNG, JPEG or WebP)") from error
+    except (OSError, SyntaxError, ValueError, EOFError) as error:
+        raise BadImageError(
+            f"image {label} is corrupt or truncated ({type(error).__name__})"
+        ) from error
+
+    return rgb, image_format, orientation
+
+
+def _check_format(label: str, image_format: str) -> None:
     if image_format not in SUPPORTED_FORMATS:
         raise BadImageError(
-            f"image {path} is {image_format}, which is not supported: use PNG, JPEG or WebP"
+            f"image {label} is {image_format}, which is not supported: use PNG, JPEG or WebP"
         )
 
 
@@ -134,10 +153,10 @@ def size_problem(size: tuple[int, int]) -> str | None:
     return None
 
 
-def _check_size(path: Path, size: tuple[int, int]) -> None:
+def _check_size(label: str, size: tuple[int, int]) -> None:
     problem = size_problem(size)
     if problem is not None:
-        raise BadImageError(f"image {path} {problem}")
+        raise BadImageError(f"image {label} {problem}")
 
 
 def _orientation(image: Image.Image) -> int:
@@ -208,11 +227,7 @@ def save_clean_png(image: Image.Image, path: Path, *, source: Path | None = None
     """
     path = Path(path)
     _refuse_input(path, source)
-    mode = image.mode if image.mode in ("RGB", "RGBA", "L") else "RGB"
-    pixels = image if image.mode == mode else image.convert(mode)
-    # A fresh image from raw bytes carries no `info`: nothing of the original's metadata
-    # (which Pillow's PNG writer would otherwise pick up, e.g. the ICC profile) can follow.
-    clean = Image.frombytes(mode, pixels.size, pixels.tobytes())
+    clean = _pixels_only(image)
     descriptor, temporary = tempfile.mkstemp(
         dir=path.parent, prefix=f".{path.name}.", suffix=".tmp"
     )
@@ -225,6 +240,21 @@ def save_clean_png(image: Image.Image, path: Path, *, source: Path | None = None
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def clean_png_bytes(image: Image.Image) -> bytes:
+    """`image` as PNG bytes with no metadata, as `save_clean_png` writes it, in memory."""
+    buffer = io.BytesIO()
+    _pixels_only(image).save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+def _pixels_only(image: Image.Image) -> Image.Image:
+    mode = image.mode if image.mode in ("RGB", "RGBA", "L") else "RGB"
+    pixels = image if image.mode == mode else image.convert(mode)
+    # A fresh image from raw bytes carries no `info`: nothing of the original's metadata
+    # (which Pillow's PNG writer would otherwise pick up, e.g. the ICC profile) can follow.
+    return Image.frombytes(mode, pixels.size, pixels.tobytes())
 
 
 def _refuse_input(path: Path, source: Path | None) -> None:

@@ -1,68 +1,93 @@
 """Images in chat messages go through the photo pipeline and are forwarded burned.
 
-An inline image (`data:image/png;base64,…`) is decoded into a private temporary folder,
-redacted by `redact_file` (OCR, classify, detect, redact, validate — the app's own path),
-and replaced by the burned PNG. A run that ends NEEDS_REVIEW is refused by default: the
-pipeline could not vouch for the image, and a privacy proxy fails closed. `forward_review`
-forwards such an image anyway, redacted as far as the pipeline got.
+An inline image (`data:image/png;base64,…`) is decoded in memory, read by OCR, redacted by
+the pipeline (classify, detect, redact, validate — the app's own steps) and replaced by the
+burned PNG, encoded in memory with no metadata. Nothing of it is written to disk: not the
+original, not OCR's input, not the burned image, not a report. That holds with PP-OCR (the
+default), which reads the pixels through ONNX Runtime; Tesseract is another program, and
+pytesseract hands it the page through a temporary file, so the proxy refuses to start
+with `--ocr tesseract` and an image tier (`InMemoryOcrError`).
+
+A run that ends NEEDS_REVIEW is refused by default: the pipeline could not vouch for the
+image, and a privacy proxy fails closed. `forward_review` forwards such an image anyway,
+redacted as far as the pipeline got.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
-import tempfile
-from dataclasses import dataclass
-from pathlib import Path
+from dataclasses import dataclass, field
 
-from redacto.document import Status
-from redacto.engines import Engine
+from redacto.document import Document, Status
+from redacto.engines import Engine, EngineError
+from redacto.imaging import BadImageError, burn_boxes, clean_png_bytes, decode_image_bytes
+from redacto.ocr import OcrEngine, open_ocr
+from redacto.pipeline import run_pipeline
 from redacto.prompts import PromptLibrary
-from redacto.proxy.payload import Refused
-from redacto.redact_file import REDACTED_IMAGE, BadInputError, redact_file
+from redacto.proxy.errors import Refused
 
-_SUFFIXES = {"image/png": ".png", "image/jpeg": ".jpg", "image/jpg": ".jpg", "image/webp": ".webp"}
+_MEDIA_TYPES = frozenset({"image/png", "image/jpeg", "image/jpg", "image/webp"})
+IN_MEMORY_OCR = frozenset({"ppocr"})
+"""OCR engines that read an image without writing it anywhere."""
+
+
+class InMemoryOcrError(ValueError):
+    """The proxy's OCR engine would write the image to disk (pytesseract does)."""
 
 
 @dataclass
 class ImageRedactor:
-    """The image tier: a data URL in, the redacted image's data URL out (blocking)."""
+    """The image tier: a data URL in, the redacted image's data URL out (blocking; it runs
+    on the model worker, one image at a time)."""
 
     engine: Engine
     prompts: PromptLibrary
     ocr: str = "ppocr"
     forward_review: bool = False
+    _reader: OcrEngine | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.ocr not in IN_MEMORY_OCR:
+            raise InMemoryOcrError(
+                f"the proxy reads images in memory, and OCR engine {self.ocr!r} works on "
+                f"files; use --ocr {' or '.join(sorted(IN_MEMORY_OCR))}"
+            )
 
     def __call__(self, url: str) -> str:
-        suffix, image = _decode(url)
-        with tempfile.TemporaryDirectory(prefix="redacto-proxy-") as scratch:
-            source = Path(scratch) / f"image{suffix}"
-            source.write_bytes(image)
-            out = Path(scratch) / "out"
-            try:
-                outcome = redact_file(source, self.engine, self.prompts, out, ocr=self.ocr)
-            except BadInputError as error:
-                raise Refused(422, f"an image could not be read: {error}") from None
-            status = outcome.report.status
-            if status is Status.ERROR:
-                raise Refused(503, "the photo pipeline failed on an image; nothing was forwarded")
-            if status is Status.NEEDS_REVIEW and not self.forward_review:
-                raise Refused(
-                    422,
-                    "an image could not be verified (NEEDS_REVIEW) and was not forwarded; "
-                    "start the proxy with --images forward-review to send it redacted anyway",
-                    "image_needs_review",
-                )
-            burned = (out / REDACTED_IMAGE).read_bytes()
+        try:
+            image = decode_image_bytes(_decode(url))
+        except BadImageError as error:
+            raise Refused(422, f"an image could not be read: {error}") from None
+        try:
+            reader = self._reader = self._reader or open_ocr(self.ocr)
+            elements = reader.read(image)
+        except EngineError:
+            raise Refused(
+                503, "OCR failed on an image; nothing was forwarded", "detection_failed"
+            ) from None
+        document = Document.from_elements(elements, image.size)
+        result = run_pipeline(document, self.engine, self.prompts)
+        status = result.report.status
+        if status is Status.ERROR or result.redacted_text is None:
+            raise Refused(503, "the photo pipeline failed on an image; nothing was forwarded")
+        if status is Status.NEEDS_REVIEW and not self.forward_review:
+            raise Refused(
+                422,
+                "an image could not be verified (NEEDS_REVIEW) and was not forwarded; "
+                "start the proxy with --images forward-review to send it redacted anyway",
+                "image_needs_review",
+            )
+        burned = clean_png_bytes(burn_boxes(image, list(result.boxes)))
         return "data:image/png;base64," + base64.b64encode(burned).decode("ascii")
 
 
-def _decode(url: str) -> tuple[str, bytes]:
+def _decode(url: str) -> bytes:
     header, _, data = url.partition(",")
     media = header.removeprefix("data:").split(";")[0].lower()
-    if media not in _SUFFIXES or ";base64" not in header:
+    if media not in _MEDIA_TYPES or ";base64" not in header:
         raise Refused(422, "images must be base64 data URLs of PNG, JPEG or WebP")
     try:
-        return _SUFFIXES[media], base64.b64decode(data, validate=True)
+        return base64.b64decode(data, validate=True)
     except (binascii.Error, ValueError):
         raise Refused(422, "an image's base64 data is invalid") from None

@@ -1,0 +1,134 @@
+"""With `--model`, an image is redacted in memory: nothing of it is written to disk.
+
+Watched two ways while a request with an image runs through a real proxy with real OCR
+(PP-OCR): the temporary folder is an empty one of the test's own (`TMPDIR` and Python's
+`tempfile`), which must stay empty, and a Python audit hook records every file opened for
+writing, every folder made, every file renamed or removed and every program started, from
+any thread — which must be none.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import sys
+import tempfile
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from echo_upstream import EchoUpstream
+
+from conftest import start_proxy
+from redacto.engines.scripted import ScriptedEngine
+from redacto.proxy import ProxyConfig, build_proxy
+from redacto.proxy.images import ImageRedactor, InMemoryOcrError
+
+_WRITES = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
+_WATCHED = {
+    "os.mkdir",
+    "os.rename",
+    "os.remove",
+    "os.rmdir",
+    "os.link",
+    "os.symlink",
+    "os.truncate",
+    "shutil.copyfile",
+    "shutil.move",
+    "tempfile.mkstemp",
+    "tempfile.mkdtemp",
+    "subprocess.Popen",
+    "os.system",
+    "os.posix_spawn",
+    "os.exec",
+}
+
+
+class _DiskWatch:
+    """Records what touches the disk while `on`; an audit hook cannot be removed, so the
+    one hook of the process checks this flag."""
+
+    on = False
+    seen: list[str] = []  # noqa: RUF012 - one watch per process
+
+    @classmethod
+    def hook(cls, event: str, args: tuple[Any, ...]) -> None:
+        if not cls.on:
+            return
+        if event == "open":
+            path, mode, flags = args
+            writes = (mode is not None and any(c in mode for c in "wax+")) or (
+                isinstance(flags, int) and flags & _WRITES
+            )
+            if writes and path is not None:
+                cls.seen.append(f"open for writing: {path}")
+        elif event == "os.mkdir" and os.path.isdir(args[0]):
+            return  # an existing folder (RapidOCR's own models folder, at load): a no-op
+        elif event in _WATCHED:
+            cls.seen.append(f"{event}: {args[0] if args else ''}")
+
+
+_installed = threading.Lock()
+_HOOKED: list[bool] = []
+
+
+@pytest.fixture
+def disk_watch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """An empty temporary folder for everything, and the audit hook, for one test."""
+    with _installed:
+        if not _HOOKED:
+            sys.addaudithook(_DiskWatch.hook)
+            _HOOKED.append(True)
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setenv("TMPDIR", str(scratch))
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    _DiskWatch.seen = []
+    yield scratch
+    _DiskWatch.on = False
+
+
+def page_url(tmp_path: Path) -> str:
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "pipeline"))
+    from test_cli_images import render_short_page
+
+    page = render_short_page(tmp_path / "page.png")
+    return "data:image/png;base64," + base64.b64encode(page.read_bytes()).decode()
+
+
+@pytest.mark.slow
+def test_an_image_is_redacted_without_touching_the_disk(
+    upstream: EchoUpstream, tmp_path: Path, disk_watch: Path
+) -> None:
+    url = page_url(tmp_path)
+    engine = ScriptedEngine.from_mapping(
+        {"classify": ["CATEGORY: General"], "detect": [""], "validate": ["PASS"]}
+    )
+    proxy = start_proxy(build_proxy(ProxyConfig(upstream=upstream.url), engine))
+    body = {
+        "model": "m",
+        "messages": [
+            {"role": "user", "content": [{"type": "image_url", "image_url": {"url": url}}]}
+        ],
+    }
+    try:
+        with proxy.client(timeout=120) as client:
+            _DiskWatch.on = True
+            answer = client.post("/v1/chat/completions", json=body)
+            _DiskWatch.on = False
+    finally:
+        _DiskWatch.on = False
+        proxy.stop()
+    assert answer.status_code == 200, answer.text
+    forwarded = upstream.seen[0]["messages"][0]["content"][0]["image_url"]["url"]
+    assert forwarded.startswith("data:image/png;base64,") and forwarded != url
+    assert _DiskWatch.seen == []
+    assert list(disk_watch.iterdir()) == []
+
+
+def test_an_ocr_engine_that_works_on_files_is_refused_for_the_proxy() -> None:
+    engine = ScriptedEngine.from_mapping({})
+    with pytest.raises(InMemoryOcrError, match="--ocr ppocr"):
+        ImageRedactor(engine, prompts=None, ocr="tesseract")  # type: ignore[arg-type]
