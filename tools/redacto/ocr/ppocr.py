@@ -11,6 +11,7 @@ the first letter, so each is padded sideways by a fraction of the line height
 from __future__ import annotations
 
 import logging
+import os
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,11 +52,26 @@ class PpocrSettings:
     min_confidence: float = 0.5
 
 
+def disable_onnxruntime_telemetry() -> None:
+    """Keep ONNX Runtime from recording telemetry, before it is first imported.
+
+    The onnxruntime 1.32 wheel carries Microsoft's 1DS telemetry client: on import it writes
+    a session file into the temporary folder and a device id and an event database (the OS,
+    the Python executable's path, the network type) under
+    `~/.cache/Microsoft/DeveloperTools/.onnxruntime/`, queued for
+    `mobile.events.data.microsoft.com`. An offline redactor writes none of that;
+    `ORT_DISABLE_TELEMETRY=1` turns it all off (measured: no file at all). A user who sets
+    the variable themselves keeps their choice.
+    """
+    os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
+
+
 class PpocrEngine(OcrEngine):
     """PP-OCRv6 (small detector + recogniser) on ONNX Runtime, via RapidOCR."""
 
     def __init__(self, settings: PpocrSettings | None = None) -> None:
         self.settings = settings or PpocrSettings()
+        disable_onnxruntime_telemetry()
         try:
             from rapidocr import RapidOCR
         except ImportError as error:
