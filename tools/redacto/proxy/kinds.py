@@ -215,12 +215,13 @@ class Obj:
         self.visit_fields(value, path, slots)
 
     def visit_fields(self, value: dict[str, Any], path: str, slots: Slots, skip: str = "") -> None:
+        fields = self.fields
         for name in value:
-            kind = self.fields.get(name)
-            if kind is None and name != skip:
-                raise unknown(path, name)
+            kind = fields.get(name)
             if kind is not None:
-                kind.visit(value, name, join(path, name), slots)
+                kind.visit(value, name, f"{path}.{name}" if path else name, slots)
+            elif name != skip:
+                raise unknown(path, name)
 
     def paths(self, prefix: str) -> Iterator[str]:
         for name, kind in self.fields.items():

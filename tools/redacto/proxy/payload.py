@@ -11,8 +11,9 @@ went through one of these.
 from __future__ import annotations
 
 import hashlib
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
@@ -26,6 +27,10 @@ __all__ = ["ImageTier", "Refused", "RequestRedactor", "RunBlocking"]
 
 RunBlocking = Callable[[Callable[[], Any]], Awaitable[Any]]
 """Runs a blocking call on the proxy's model worker and awaits it."""
+
+CACHED_NAMES = 4_096
+MAX_CACHED_NAME = 256
+"""The rules tier's verdict on names up to this long is remembered (the last 4,096)."""
 
 ImageTier = Callable[[str], str]
 """Takes an image data URL, returns the redacted image's data URL; raises `Refused`.
@@ -41,6 +46,10 @@ class RequestRedactor:
     model: ModelTier | None = None
     images: ImageTier | None = None
     run_blocking: RunBlocking | None = None
+    _checked_names: OrderedDict[str, bool] = field(default_factory=OrderedDict, repr=False)
+    """Whether the rules tier finds a value in a name, for the names seen last: the same
+    model and tool names come with every request, and the rules tier's fixed cost per
+    text is about that of the rest of a small request."""
 
     async def redact(self, endpoint: str, body: dict[str, Any], vault: Vault) -> int:
         """Redact `body` in place; returns how many values and images it replaced (0: the
@@ -65,7 +74,7 @@ class RequestRedactor:
 
         Checked after the texts, so a value this very request shows is known by then."""
         for name in names:
-            if self.rules.find(name.text) or vault.hide_known(name.text):
+            if self._rules_find_in_name(name.text) or vault.hide_known(name.text):
                 raise Refused(
                     422,
                     f"{name.path}: an identifier (a name, an id or a key) that holds what "
@@ -73,6 +82,18 @@ class RequestRedactor:
                     "nothing was forwarded",
                     "personal_data_in_identifier",
                 )
+
+    def _rules_find_in_name(self, text: str) -> bool:
+        known = self._checked_names.get(text)
+        if known is not None:
+            self._checked_names.move_to_end(text)
+            return known
+        found = bool(self.rules.find(text))
+        if len(text) <= MAX_CACHED_NAME:
+            self._checked_names[text] = found
+            if len(self._checked_names) > CACHED_NAMES:
+                self._checked_names.popitem(last=False)
+        return found
 
     async def _model_finds(self, text: str, vault: Vault) -> list[Found]:
         seen = _text_hash(text)
