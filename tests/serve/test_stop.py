@@ -94,5 +94,7 @@ def test_a_killed_server_leaves_nothing_readable_and_the_next_start_removes_it(t
         assert not any(path.name == "Jane Doe.txt" for path in left_behind(tmp_path))
     finally:
         second.send_signal(signal.SIGTERM)
-        second.communicate(timeout=60)
+        _, errors = second.communicate(timeout=60)
+    assert second.returncode == 0, errors
+    assert "removed 1 folder(s) a stopped server left" in errors
     assert left_behind(tmp_path) == [unrelated]

@@ -71,20 +71,20 @@ def serve_command(
         for stop_signal in STOP_SIGNALS:
             signal.signal(stop_signal, _stop)
         try:
-            server = ReviewServer(engine, prompts, config, port=port)
-        except OSError as error:
-            console.print(f"[red]error:[/red] cannot start on 127.0.0.1:{port}: {error}")
-            raise typer.Exit(1) from None
-        except (KeyboardInterrupt, _Stopped):
-            return  # stopped while starting: the server cleaned up after itself
-        console.print(f"Model: {engine.identity.name}. Stop with Ctrl-C.", highlight=False)
-        typer.echo(f"Review page: {server.url}", err=False)
-        try:
-            server.serve_forever()
+            try:
+                server = ReviewServer(engine, prompts, config, port=port)
+            except OSError as error:
+                console.print(f"[red]error:[/red] cannot start on 127.0.0.1:{port}: {error}")
+                raise typer.Exit(1) from None
+            # From here every way out goes through close(): a signal may come at any line.
+            try:
+                console.print(f"Model: {engine.identity.name}. Stop with Ctrl-C.", highlight=False)
+                typer.echo(f"Review page: {server.url}", err=False)
+                server.serve_forever()
+            finally:
+                server.close()
         except (KeyboardInterrupt, _Stopped):
             console.print("stopping…")
-        finally:
-            server.close()
 
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
