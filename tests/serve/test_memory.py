@@ -1,0 +1,60 @@
+"""Memory a job used goes back when it ends, and photos over the pixel limit are refused.
+
+The RSS check runs the server in a fresh process (`scripts/serve_memory.py`, the script the
+figures in docs/serve.md come from), so nothing else this test session allocated counts.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from PIL import Image, ImageDraw
+from serve_cases import ROOT, TEXT_READING, SlowEngine, events, job_folders, upload
+
+from redacto.prompts import PromptLibrary
+from redacto.serve import ReviewServer, ServeConfig
+
+REPLIES = {
+    "classify": ["CATEGORY: Medical"],
+    "detect": ["NAME: Jane Doe\n"],
+    "validate": ["PASS"],
+}
+
+
+def test_a_photo_over_the_pixel_limit_fails_with_a_clear_message(tmp_path):
+    photo = tmp_path / "wide.png"
+    Image.new("RGB", (1500, 1000), "white").save(photo)
+    config = ServeConfig(
+        ocr="tesseract", options=TEXT_READING, temp_root=tmp_path / "jobs", max_pixels=1_000_000
+    )
+    with ReviewServer(SlowEngine(REPLIES), PromptLibrary.load(), config).start() as server:
+        job = upload(server.url, photo)
+        name, failure = events(server.url, job, until="failed")[-1]
+        assert name == "failed"
+        assert "1500 x 1000 pixels" in failure["message"]
+        assert "up to 1 MP" in failure["message"]
+        assert job_folders(server) == []
+
+
+def test_a_discarded_photo_gives_its_memory_back(tmp_path):
+    photo = tmp_path / "page.png"
+    image = Image.new("RGB", (4000, 3000), "white")
+    ImageDraw.Draw(image).text((200, 200), "Patient: Jane Doe", fill="black", font_size=120)
+    image.save(photo, compress_level=1)
+    script = ROOT / "scripts" / "serve_memory.py"
+    run = subprocess.run(
+        [sys.executable, str(script), "--file", str(photo), "--uploads", "3", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=True,
+    )
+    runs = json.loads(run.stdout.splitlines()[-1])
+    start = runs[0]["start_mb"]
+    grew = max(figures["peak_mb"] for figures in runs) - start
+    kept = runs[-1]["after_mb"] - start
+    assert grew > 100, runs  # the jobs really held the photo (36 MB of pixels, and more)
+    # Without trimming the allocator's arenas a job kept 100+ MB of this resident.
+    assert kept < 0.25 * grew, runs
