@@ -74,6 +74,22 @@ CASES = [
             ("138 0013 8000 42", []),  # part of a longer run of groups
             ("Mobile 13800138000", ["13800138000"]),  # bare 11 digits with a phone word
             ("Order 13800138000", []),  # ... and without one
+            ("My CN number is 13812345678", ["13812345678"]),  # a country names a phone's
+            ("My UK number is 020 7946 0958", ["020 7946 0958"]),
+            ("Order number 13812345678", []),  # "number" alone names no phone
+            ("My Japanese number is 090-1234-5678", ["090-1234-5678"]),  # a Japanese mobile
+            ("080 1234 5678", ["080 1234 5678"]),
+            ("050-1234-5678", ["050-1234-5678"]),  # Japan's IP phones share the shape
+            ("040-1234-5678", []),  # no Japanese mobile or IP prefix
+            ("090-1234-56789", []),
+            ("090-1234 5678", []),  # mixed separators
+            ("12 090-1234-5678", []),  # part of a longer run of groups
+            # An area code and seven digits with no dash: "425 8829090".
+            ("my phone number is 425 8829090", ["425 8829090"]),
+            ("Tel (425) 8829090", ["(425) 8829090"]),
+            ("Ref 425 8829090", []),  # needs a phone word
+            ("phone 125 8829090", []),  # no area code starts with 1
+            ("phone 425 88290901", []),
             ("01 23 45 67 89", ["01 23 45 67 89"]),  # French pairs
             ("01.23.45.67.89", ["01.23.45.67.89"]),
             ("01 23.45 67 89", []),  # mixed separators
@@ -255,7 +271,14 @@ CASES = [
             ("05/21", []),  # a two-digit year is a ratio or a card's expiry
             ("05/2021/7", []),
             ("v5/2021", []),
-            ("May-21", []),  # a day or a year? neither is taken
+            # A month and two digits: the day, as in "March 15" (issue 31).
+            ("Today is May-21", ["May-21"]),
+            ("seen Sept-05", ["Sept-05"]),
+            ("May-21-2020", ["May-21-2020"]),
+            ("Feb-30", []),  # no such day
+            ("May-210", []),
+            ("May-21-7", []),
+            ("May-2", []),
         ],
     ),
     *table(
@@ -280,7 +303,15 @@ CASES = [
             ("Routing 3222-7162-7", ["3222-7162-7"]),  # 4-4-1, as cheques print it
             ("routing no. 0711 0130 7", ["0711 0130 7"]),
             ("Routing 1234-0000-0", []),  # checksum fails
-            ("3222-7162-7", []),  # a bare number without its name
+            # Dashed 4-4-1 is the routing number's own printed form: on sight when it starts in
+            # a Federal Reserve routing block (01-12, 21-32, 61-72) and the checksum holds.
+            ("3222-7162-7", ["3222-7162-7"]),
+            ("0711-0130-7", ["0711-0130-7"]),
+            ("3222-7162-8", []),  # checksum fails
+            ("4000-0000-8", []),  # the checksum holds, but 40 is no routing block
+            ("Routing 4000-0000-8", ["4000-0000-8"]),  # ... which its name overrules
+            ("3222 7162 7", []),  # spaced groups still need the name
+            ("3222-7162-7-1", []),  # part of a longer run
             ("Routing 3222-7162 7", []),  # mixed separators
         ],
     ),

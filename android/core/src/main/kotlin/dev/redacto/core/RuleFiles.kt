@@ -205,7 +205,7 @@ internal object RuleFiles {
                 ),
                 "phone" to mapOf(
                     "label" to "PHONE",
-                    "description" to "A phone or fax number: North American forms with separators, +international forms, common national forms whose shape is unmistakable (Israeli `09-7625400`, Chinese mobiles `138 0013 8000`, French `01 23 45 67 89`), and (next to \"phone\", \"tel\", \"fax\"\u2026) bare ten digits, bare Chinese mobiles, seven-digit locals and other national forms with a trunk 0.",
+                    "description" to "A phone or fax number: North American forms with separators, +international forms, common national forms whose shape is unmistakable (Israeli `09-7625400`, Chinese mobiles `138 0013 8000`, Japanese mobiles `090-1234-5678`, French `01 23 45 67 89`), and (next to \"phone\", \"tel\", \"fax\", \"my UK number\"\u2026) bare ten digits, an area code and seven digits (`425 8829090`), bare Chinese mobiles, seven-digit locals and other national forms with a trunk 0.",
                     "validator" to "phone",
                     "context" to mapOf(
                         "window" to 4L,
@@ -228,6 +228,24 @@ internal object RuleFiles {
                             "call",
                             "contact",
                             "whatsapp",
+                            "landline",
+                            "home number",
+                            "work number",
+                            "office number",
+                            "local number",
+                            "international number",
+                            "us number",
+                            "uk number",
+                            "cn number",
+                            "china number",
+                            "chinese number",
+                            "jp number",
+                            "japan number",
+                            "japanese number",
+                            "israeli number",
+                            "indian number",
+                            "french number",
+                            "german number",
                         ),
                     ),
                     "patterns" to listOf(
@@ -252,12 +270,21 @@ internal object RuleFiles {
                             "regex" to "(?<![A-Za-z0-9+-])(?<![0-9][ -])1[3-9][0-9]([ -])[0-9]{4}\\1[0-9]{4}(?![A-Za-z0-9]|[ -][0-9])",
                         ),
                         mapOf(
+                            "name" to "japanese_mobile",
+                            "regex" to "(?<![A-Za-z0-9+-])(?<![0-9][ -])0[5-9]0([ -])[0-9]{4}\\1[0-9]{4}(?![A-Za-z0-9]|[ -][0-9])",
+                        ),
+                        mapOf(
                             "name" to "french_pairs",
                             "regex" to "(?<![A-Za-z0-9+.-])(?<![0-9][ .])0[1-9]([ .])[0-9]{2}\\1[0-9]{2}\\1[0-9]{2}\\1[0-9]{2}(?![A-Za-z0-9]|[ .-][0-9])",
                         ),
                         mapOf(
                             "name" to "ten_digits",
                             "regex" to "(?<![A-Za-z0-9+-])[2-9][0-9]{9}(?![A-Za-z0-9])",
+                            "needs_context" to true,
+                        ),
+                        mapOf(
+                            "name" to "area_code_and_seven",
+                            "regex" to "(?<![A-Za-z0-9+-])(?:\\([2-9][0-9]{2}\\) ?|[2-9][0-9]{2}[ .-])[0-9]{7}(?![A-Za-z0-9]|-[0-9])",
                             "needs_context" to true,
                         ),
                         mapOf(
@@ -279,7 +306,7 @@ internal object RuleFiles {
                 ),
                 "date" to mapOf(
                     "label" to "DATE",
-                    "description" to "A calendar date: M/D/Y or D/M/Y with / - . (dots need a four-digit year), Y-M-D with an ISO-8601 time after a T (\"2024-03-15T14:30:00Z\"), a month and a four-digit year (\"05/2021\"), and month-name forms (\"March 5, 2024\", \"5 Mar 2024\", \"05-Mar-24\", \"March 5\", \"March 2024\", \"May-2021\"). A bare year is never a date.",
+                    "description" to "A calendar date: M/D/Y or D/M/Y with / - . (dots need a four-digit year), Y-M-D with an ISO-8601 time after a T (\"2024-03-15T14:30:00Z\"), a month and a four-digit year (\"05/2021\"), and month-name forms (\"March 5, 2024\", \"5 Mar 2024\", \"05-Mar-24\", \"March 5\", \"March 2024\", \"May-2021\", \"May-21-2020\", \"May-21\": two digits after a month are its day, as in \"March 15\"). A bare year is never a date.",
                     "patterns" to listOf(
                         mapOf(
                             "name" to "numeric",
@@ -299,7 +326,7 @@ internal object RuleFiles {
                         mapOf(
                             "name" to "month_day_year",
                             "validator" to "month_name_date",
-                            "regex" to "(?<![A-Za-z0-9])(?i:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\\.?(?:,? (?:[0-3]?[0-9](?i:st|nd|rd|th)?(?:,? [0-9]{4})?|[0-9]{4})|-[0-9]{4})(?![A-Za-z0-9])",
+                            "regex" to "(?<![A-Za-z0-9])(?i:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\\.?(?:,? (?:[0-3]?[0-9](?i:st|nd|rd|th)?(?:,? [0-9]{4})?|[0-9]{4})|-(?:[0-3]?[0-9]-[0-9]{4}|[0-9]{4}|[0-9]{2}))(?![A-Za-z0-9]|-[0-9])",
                         ),
                         mapOf(
                             "name" to "day_month_year",
@@ -357,9 +384,8 @@ internal object RuleFiles {
                 ),
                 "routing_number" to mapOf(
                     "label" to "ACCOUNT",
-                    "description" to "A US bank routing (ABA) number with a valid checksum (nine digits, or 4-4-1 with dashes or spaces), only next to its name.",
+                    "description" to "A US bank routing (ABA) number with a valid checksum: nine digits, or 4-4-1 with spaces, next to its name; 4-4-1 with dashes (\"3222-7162-7\", the routing number's own printed form) on sight when it also starts in a Federal Reserve routing block (01-12, 21-32, 61-72), or next to its name from any block.",
                     "validator" to "aba_routing",
-                    "needs_context" to true,
                     "context" to mapOf(
                         "window" to 4L,
                         "words" to listOf(
@@ -373,10 +399,16 @@ internal object RuleFiles {
                         mapOf(
                             "name" to "nine_digits",
                             "regex" to "(?<![A-Za-z0-9-])[0-9]{9}(?![A-Za-z0-9])",
+                            "needs_context" to true,
                         ),
                         mapOf(
                             "name" to "four_four_one",
                             "regex" to "(?<![A-Za-z0-9-])[0-9]{4}([ -])[0-9]{4}\\1[0-9](?![A-Za-z0-9]|[ -][0-9])",
+                            "needs_context" to true,
+                        ),
+                        mapOf(
+                            "name" to "dashed_in_a_reserve_block",
+                            "regex" to "(?<![A-Za-z0-9-])(?:0[1-9]|1[0-2]|2[1-9]|3[0-2]|6[1-9]|7[0-2])[0-9]{2}-[0-9]{4}-[0-9](?![A-Za-z0-9]|-[0-9])",
                         ),
                     ),
                 ),
