@@ -4,7 +4,17 @@ Each command module below registers its commands on the shared `app`; the logic 
 the library so tests call it directly.
 """
 
-from redacto.cli import eval, model, prompts, proxy, redact, rules, serve, tune  # noqa: F401 - registers commands
+from redacto.cli import (  # noqa: F401 - registers commands
+    eval,
+    eval_validator,
+    model,
+    prompts,
+    proxy,
+    redact,
+    rules,
+    serve,
+    tune,
+)
 from redacto.cli._app import app
 
 __all__ = ["app"]
