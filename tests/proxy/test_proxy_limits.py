@@ -7,10 +7,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
+import signal
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import orjson
@@ -257,3 +262,40 @@ def test_a_client_that_never_reads_does_not_make_the_proxy_drain_the_upstream() 
     finally:
         proxy.stop()
         flood.stop()
+
+
+def test_ctrl_c_stops_the_proxy_while_it_scrubs_a_large_message(upstream: EchoUpstream) -> None:
+    redacto = str(Path(sys.executable).parent / "redacto")
+    command = [redacto, "proxy", "--upstream", upstream.url]
+    process = subprocess.Popen(
+        [*command, "--listen", "127.0.0.1:0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        found = re.search(r"http://127\.0\.0\.1:([0-9]+)/v1", process.stdout.readline())
+        assert found, "the proxy did not start"
+        url = f"http://127.0.0.1:{found.group(1)}"
+        # A list of numbers under a context word, 1.9 MB (under the text bound: it is
+        # scrubbed): seconds of rules work on any machine.
+        text = "Account numbers: " + "4471829, " * 210_000
+        sender = threading.Thread(target=_post_quietly, args=(url, chat(text)), daemon=True)
+        sender.start()
+        time.sleep(1.5)  # the body is in and being scrubbed
+        process.send_signal(signal.SIGINT)
+        stopping = time.monotonic()
+        process.wait(timeout=60)
+        # Before (issue 31): the event loop's thread was in the rules tier, and Ctrl-C
+        # waited for it to finish (minutes, for a larger message).
+        assert time.monotonic() - stopping < 3.0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
+def _post_quietly(url: str, body: bytes) -> None:
+    with contextlib.suppress(httpx.HTTPError), httpx.Client(base_url=url, timeout=60) as client:
+        client.post("/v1/chat/completions", content=body)
