@@ -16,7 +16,6 @@ name the endpoint, the status, the time and how many values were hidden — neve
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import logging
 import threading
 import time
@@ -136,7 +135,12 @@ class Proxy:
             return (orjson.dumps(body) if hidden else raw), hidden
         cancelled = threading.Event()
         budget = TextBudget(self.redactor.rules, self.limits.max_text_chars, cancelled)
-        redactor = dataclasses.replace(self.redactor, rules=budget)
+        # A redactor of its own: the loop's keeps caches (names already checked) that
+        # another thread must not change under it.
+        shared = self.redactor
+        redactor = RequestRedactor(
+            rules=budget, model=shared.model, images=shared.images, run_blocking=shared.run_blocking
+        )
 
         def scrub() -> tuple[bytes, int]:
             body = _json_object(raw)
