@@ -36,9 +36,11 @@ def page() -> Document:
 
 
 def passing_engine(uri: str) -> ScriptedEngine:
-    """A model that finds the name and whose validator then says PASS."""
+    """A model that finds the name, in the reading its manifest asks for (redacto-270m reads
+    the page as text), and whose validator then says PASS."""
+    found = "NAME: Jane Smith" if "redacto-270m" in uri else "1:NAME\n2:NAME"
     return ScriptedEngine.from_mapping(
-        {"classify": ["CATEGORY: Medical"], "detect": ["1:NAME\n2:NAME"], "validate": ["PASS"]},
+        {"classify": ["CATEGORY: Medical"], "detect": [found], "validate": ["PASS"]},
         uri=uri,
     )
 

@@ -126,6 +126,9 @@ class ReviewReason(StrEnum):
     NOTHING_USABLE = "validator failed without naming anything usable"
     NOT_LOCATED = "detections could not be located"
     PASS_NOT_TRUSTED = "this model's validator PASS is not trusted"
+    DETECT_REJECTED = "a detect answer was rejected whole"
+    """Every line of a detect call's answer was junk or named what is not on the page: that
+    chunk was not read, and no validator PASS vouches for it."""
 
 
 class EditAction(StrEnum):

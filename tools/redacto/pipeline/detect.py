@@ -171,13 +171,20 @@ def _detect_chunk(call: _ChunkCall, findings: _Findings) -> None:
     """One fresh call for one chunk; each completed line is kept or recorded as rejected."""
     rejected: list[LineRejected] = []
     findings.said.start()
+    lines = 0
 
     def on_line(line: str) -> None:
-        for detection in findings.keep(call.parse(line), line, rejected):
+        nonlocal lines
+        item = call.parse(line)
+        lines += item is not None
+        for detection in findings.keep(item, line, rejected):
             findings.progress(Phase.PROGRESS, call.number, detection.index)
 
     system, user = call.prompt
     context = findings.context
     reply = context.call_lines(Step.DETECT, system, user, on_line, rejected, call.constraint)
     constrained = call.constraint is not None
+    if lines and len(rejected) >= lines:
+        # Nothing of the answer was usable: the model did not read this chunk.
+        context.unread_chunks.append(call.number)
     context.record(Step.DETECT, reply, rejected, chunk=call.number, constrained=constrained)

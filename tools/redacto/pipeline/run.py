@@ -130,6 +130,8 @@ class _Run:
     ) -> PipelineResult:
         if redaction.not_located:
             self.reasons.append(ReviewReason.NOT_LOCATED)
+        if self.context.unread_chunks:
+            self.reasons.append(ReviewReason.DETECT_REJECTED)
         status = (
             Status.PASS if verdict is Verdict.PASS and not self.reasons else Status.NEEDS_REVIEW
         )

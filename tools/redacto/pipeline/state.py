@@ -139,6 +139,8 @@ class StepContext:
     on_event: OnEvent | None = None
     traces: list[StepTrace] = field(default_factory=list)
     parse_errors: list[ParseError] = field(default_factory=list)
+    unread_chunks: list[int] = field(default_factory=list)
+    """Chunks whose detect answer was rejected whole (every line junk or invented)."""
 
     def __post_init__(self) -> None:
         # Every setting is decided before a step reads it, also in a context built without
