@@ -18,7 +18,8 @@ PARSING = "HTTP parsing (httptools and its callbacks)"
 JSON = "JSON (orjson)"
 RULES = "rules tier (redacto.rules)"
 VAULT = "placeholders and vault"
-HANDLING = "request handling and answer writing, socket writes included (server.py)"
+HANDLING = "request handling and answer writing, socket writes included (server.py, connection.py)"
+WALK = "the allow-list walk over the request (fields.py, kinds.py)"
 UPSTREAM = "upstream client (upstream.py)"
 LOOP = "asyncio machinery (tasks, futures, queues, wait_for)"
 C_LOOP = "uvloop's C loop: polling, socket reads, callback dispatch (outside Python calls)"
@@ -40,13 +41,14 @@ def group_of(key: FunctionKey) -> str | None:
         return None
     path = filename.replace(os.sep, "/")
     proxy_file = path.rsplit("/", 1)[-1] if "/redacto/proxy/" in path else ""
-    if proxy_file in ("server.py", "upstream.py") and name in _CALLBACKS:
+    if proxy_file in ("connection.py", "server.py", "upstream.py") and name in _CALLBACKS:
         return PARSING
     if "/redacto/rules/" in path or proxy_file == "detectors.py":
         return RULES
     if proxy_file in ("payload.py", "vault.py", "restore.py") or "/redacto/pipeline/" in path:
         return VAULT
-    groups = {"server.py": HANDLING, "upstream.py": UPSTREAM}
+    groups = {"server.py": HANDLING, "connection.py": HANDLING, "scrub.py": HANDLING}
+    groups |= {"upstream.py": UPSTREAM, "fields.py": WALK, "kinds.py": WALK}
     if proxy_file in groups:
         return groups[proxy_file]
     if "/asyncio/" in path or "uvloop" in path:
