@@ -6,7 +6,9 @@ reject (`re.fullmatch`, the semantics LLGuidance applies to the whole reply).
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -170,3 +172,21 @@ def test_placeholders_split_the_page_into_stretches():
         "Chen",
         "quoted",
     ]
+
+
+VECTORS = Path(__file__).resolve().parents[1] / "vectors" / "constraint"
+VECTOR_CASES = [
+    case
+    for path in sorted(VECTORS.glob("*.json"))
+    for case in json.loads(path.read_text(encoding="utf-8"))["cases"]
+]
+
+
+@pytest.mark.parametrize("case", VECTOR_CASES, ids=[case["name"] for case in VECTOR_CASES])
+def test_golden_vectors(case):
+    """tests/vectors/constraint: the exact pattern, which the Kotlin core builds too."""
+    built = answer_pattern(case["text"], case["labels"], ReplyShape(case["shape"]))
+    assert built.pattern == case["pattern"]
+    assert list(built.labels) == case["possible_labels"]
+    assert all(re.fullmatch(built.pattern, answer) for answer in case["accept"])
+    assert not any(re.fullmatch(built.pattern, answer) for answer in case["reject"])

@@ -2,9 +2,9 @@
 
 The phone reads no manifests: it knows a model only by the `.litertlm` file the user picked.
 Each manifest's `[pipeline]` table (`PipelineSettings`: validator trust, image reading,
-redact call, constrained decoding) becomes one entry of a Kotlin map, and `ModelSettings.forFile(fileName)`
-applies the same file-name rule as `pipeline_settings`, so the manifests stay the one place
-that says how a run may use each model.
+redact call, constrained decoding) becomes one entry of a Kotlin map, and
+`ModelSettings.forFile(fileName)` applies the same file-name rule as `pipeline_settings`, so
+the manifests stay the one place that says how a run may use each model.
 """
 
 from __future__ import annotations

@@ -8,6 +8,7 @@ import com.google.ai.edge.litertlm.Engine
 import com.google.ai.edge.litertlm.EngineConfig
 import com.google.ai.edge.litertlm.Message
 import com.google.ai.edge.litertlm.MessageCallback
+import com.google.ai.edge.litertlm.ResponseFormat
 import com.google.ai.edge.litertlm.SamplerConfig
 import dev.redacto.core.ConversationEngine
 import dev.redacto.core.ConversationRuntime
@@ -28,7 +29,11 @@ import java.io.File
  * + `initialize()`, `Backend.GPU()` / `Backend.CPU()`, `createConversation(ConversationConfig(
  * systemInstruction, samplerConfig, maxOutputToken))`, the callback form
  * `Conversation.sendMessageAsync(String, MessageCallback)` (its `Flow` form drops pieces with an
- * ignored `trySend`), `cancelProcess()`, `close()`. Not compiled here (no Android SDK).
+ * ignored `trySend`), `cancelProcess()`, `close()`. Constrained decoding (a request's
+ * `constraint`, core's [dev.redacto.core.answerPattern]): `ConversationConfig(enableResponseFormat
+ * = true)` (LLGuidance) and `sendMessageAsync(..., responseFormat = ResponseFormat.regex(pattern))`,
+ * in the 0.18.0 AAR's public API. Not compiled here (no Android SDK), and constrained decoding
+ * not yet run on a phone's GPU backend (docs/android.md).
  */
 class LiteRtLmEngine private constructor(
     private val runtime: LiteRtLmRuntime,
@@ -73,6 +78,8 @@ private class LiteRtLmRuntime(
     override val backend: String,
     override val identity: ModelIdentity,
 ) : ConversationRuntime {
+    override val supportsConstraints: Boolean get() = true
+
     override fun open(spec: ConversationSpec): NativeConversation =
         LiteRtLmConversation(
             engine.createConversation(
@@ -80,8 +87,11 @@ private class LiteRtLmRuntime(
                     systemInstruction = spec.system?.let { Contents.of(it) },
                     samplerConfig = GREEDY,
                     maxOutputToken = spec.maxOutputTokens,
+                    // LLGuidance is set up only for a conversation whose reply is constrained.
+                    enableResponseFormat = spec.constraint != null,
                 ),
             ),
+            spec.constraint?.let { ResponseFormat.regex(it) },
         )
 
     override fun close() {
@@ -95,6 +105,7 @@ private class LiteRtLmRuntime(
 
 private class LiteRtLmConversation(
     private val conversation: Conversation,
+    private val responseFormat: ResponseFormat?,
 ) : NativeConversation {
     override fun send(
         user: String,
@@ -109,6 +120,7 @@ private class LiteRtLmConversation(
 
                 override fun onError(throwable: Throwable) = listener.onError(throwable)
             },
+            responseFormat = responseFormat,
         )
     }
 

@@ -40,7 +40,7 @@ suspend fun classify(
     val template = context.prompts.template(Step.CLASSIFY, shown.mode, null)
     val (system, user) = template.render(mapOf("document" to classifyText(shown, context.options.chunkSize)))
     val parse = ClassifyParse()
-    val reply = context.callLines(Step.CLASSIFY, system, user, parse.rejected, parse::feed)
+    val reply = context.callLines(Step.CLASSIFY, system, user, parse.rejected, onLine = parse::feed)
     context.record(Step.CLASSIFY, reply, parse.rejected)
     val result =
         Classification(

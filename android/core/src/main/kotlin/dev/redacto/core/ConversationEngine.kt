@@ -24,14 +24,18 @@ interface ReplyListener {
 /**
  * How one conversation is opened: [system] is null when the request has no system prompt
  * (no empty system turn), [maxOutputTokens] is the step's budget in tokens, passed to the
- * runtime as Python passes `max_output_tokens`.
+ * runtime as Python passes `max_output_tokens`. [constraint]: the reply must match this
+ * regular expression (LiteRT-LM: `enableResponseFormat` on the conversation, and the message
+ * sent with `ResponseFormat.regex`); null decodes freely.
  */
 data class ConversationSpec(
     val system: String?,
     val maxOutputTokens: Int,
+    val constraint: String? = null,
 ) {
     companion object {
-        fun of(request: ChatRequest): ConversationSpec = ConversationSpec(request.system.ifEmpty { null }, request.maxOutputTokens)
+        fun of(request: ChatRequest): ConversationSpec =
+            ConversationSpec(request.system.ifEmpty { null }, request.maxOutputTokens, request.constraint)
     }
 }
 
@@ -57,6 +61,9 @@ interface ConversationRuntime : AutoCloseable {
     /** The backend that loaded the model, for messages ("GPU", "CPU"). */
     val backend: String
 
+    /** Whether [open] honours [ConversationSpec.constraint] (constrained decoding). */
+    val supportsConstraints: Boolean get() = false
+
     /** Opens a fresh conversation; may block (call it off the main thread). */
     fun open(spec: ConversationSpec): NativeConversation
 
@@ -81,6 +88,8 @@ class ConversationEngine(
 ) : LlmEngine {
     override val identity: ModelIdentity get() = runtime.identity
 
+    override val supportsConstraints: Boolean get() = runtime.supportsConstraints
+
     /** As [LlmEngine.stream]; a collector that stops reading cancels and drains the reply. */
     override fun stream(request: ChatRequest): Flow<String> =
         flow {
@@ -101,6 +110,7 @@ class ConversationEngine(
         request: ChatRequest,
         onPiece: suspend (String) -> Decoding,
     ): Reply {
+        if (request.constraint != null && !runtime.supportsConstraints) throw ConstraintUnsupportedException(identity.name)
         val conversation =
             try {
                 withContext(blocking) { runtime.open(ConversationSpec.of(request)) }

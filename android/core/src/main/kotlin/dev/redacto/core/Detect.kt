@@ -198,7 +198,9 @@ suspend fun detect(
             val template = context.prompts.template(Step.DETECT, Mode.TEXT, category)
             val labels = template.labels.toSet()
             chunkText(text, context.options.chunkSize).map { chunk ->
-                ChunkCall(chunk.number, template.render(mapOf("document" to chunk.of(text)))) { line ->
+                // Answers limited to the words this call shows (where the manifest says so).
+                val constraint = context.constraintFor(Step.DETECT, chunk.of(text), template.labels, ReplyShape.DETECT)
+                ChunkCall(chunk.number, template.render(mapOf("document" to chunk.of(text))), constraint) { line ->
                     parseTextLine(line, labels)
                 }
             }
@@ -214,6 +216,7 @@ suspend fun detect(
 private class ChunkCall(
     val number: Int,
     val prompt: Pair<String, String>,
+    val constraint: String? = null,
     val parse: (String) -> ParsedLine?,
 )
 
@@ -227,10 +230,10 @@ private suspend fun detectChunk(
     findings.keptInCall.clear()
     val (system, user) = call.prompt
     val reply =
-        context.callLines(Step.DETECT, system, user, rejected) { line ->
+        context.callLines(Step.DETECT, system, user, rejected, call.constraint) { line ->
             for (detection in findings.keep(call.parse(line), line, rejected)) {
                 findings.progress(Phase.PROGRESS, call.number, detection.index)
             }
         }
-    context.record(Step.DETECT, reply, rejected, chunk = call.number)
+    context.record(Step.DETECT, reply, rejected, chunk = call.number, constrained = call.constraint != null)
 }

@@ -40,7 +40,15 @@ class LineWatch(
     private val onLine: (String) -> Unit,
     private val rejected: List<LineRejected>,
     private val maxWastedLines: Int = MAX_WASTED_LINES,
+    /**
+     * Stop at the first line that repeats an earlier one: a constrained reply cannot leave the
+     * format, only loop through the page's values, and a greedy decoder that says a line twice
+     * has begun to loop.
+     */
+    private val stopOnRepeat: Boolean = false,
 ) {
+    private val said = mutableSetOf<String>()
+
     /** Unusable lines read since the last usable one. */
     var wastedInARow: Int = 0
         private set
@@ -82,6 +90,16 @@ class LineWatch(
         } else {
             wastedInARow = 0
         }
+        if (stopOnRepeat) {
+            // Python's " ".join(line.split()).
+            val normal = line.split(WHITESPACE_RUN).filter { it.isNotEmpty() }.joinToString(" ")
+            stop = stop || normal in said
+            said.add(normal)
+        }
+    }
+
+    private companion object {
+        val WHITESPACE_RUN = Regex("[\\s\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\u001c-\u001f]+")
     }
 }
 

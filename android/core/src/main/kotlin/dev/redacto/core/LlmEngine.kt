@@ -10,13 +10,23 @@ open class EngineException(
     cause: Throwable? = null,
 ) : RuntimeException(message, cause)
 
-/** One call: a fresh conversation with a system prompt and one user message. */
+/**
+ * One call: a fresh conversation with a system prompt and one user message. [constraint]: the
+ * whole reply must match this regular expression (an [answerPattern]); only for an engine
+ * whose [LlmEngine.supportsConstraints] is true — any other refuses it.
+ */
 data class ChatRequest(
     val step: Step,
     val system: String,
     val user: String,
     val maxOutputTokens: Int = 512,
+    val constraint: String? = null,
 )
+
+/** The engine was asked to constrain a reply and cannot (see [LlmEngine.supportsConstraints]). */
+class ConstraintUnsupportedException(
+    engine: String,
+) : EngineException("the engine '$engine' cannot constrain its replies; run it with constrained decoding off")
 
 /** What an `onText` callback tells the engine after each piece of the reply. */
 enum class Decoding {
@@ -58,6 +68,9 @@ data class ModelIdentity(
  */
 interface LlmEngine : AutoCloseable {
     val identity: ModelIdentity
+
+    /** Whether [complete] can honour [ChatRequest.constraint] (constrained decoding). */
+    val supportsConstraints: Boolean get() = false
 
     /** The reply to [request], piece by piece as the model generates it. */
     fun stream(request: ChatRequest): Flow<String>

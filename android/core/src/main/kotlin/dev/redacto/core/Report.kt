@@ -18,6 +18,7 @@ data class StepTrace(
     val ttftMs: Double? = null,
     val parseErrors: Int = 0,
     val stopped: Boolean = false,
+    val constrained: Boolean = false,
 )
 
 /** A line the model produced that could not be used, and why (kept for the report). */

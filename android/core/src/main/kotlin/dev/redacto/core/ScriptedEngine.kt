@@ -6,13 +6,16 @@ import kotlinx.coroutines.flow.asFlow
 /**
  * Answers each step from its own queue of canned replies, streaming them line by line, for
  * tests and golden vectors. Running out is an error, not a silent empty reply: a test that
- * makes one call too many must fail.
+ * makes one call too many must fail. So is a canned reply that a constrained request's
+ * pattern forbids: a constrained model could not have given it.
  */
 class ScriptedEngine(
     replies: Map<Step, List<String>>,
     override val identity: ModelIdentity = ModelIdentity(uri = "scripted:<memory>", name = "scripted"),
 ) : LlmEngine {
     private val queues: Map<Step, ArrayDeque<String>> = Step.entries.associateWith { ArrayDeque(replies[it].orEmpty()) }
+
+    override val supportsConstraints: Boolean get() = true
 
     /** Every request received, in call order (tests inspect the rendered prompts). */
     val requests: MutableList<ChatRequest> = mutableListOf()
@@ -39,7 +42,14 @@ class ScriptedEngine(
         requests.add(request)
         val queue = queues.getValue(request.step)
         if (queue.isEmpty()) throw EngineException("scripted engine has no reply left for step '${request.step.wire}'")
-        return queue.removeFirst()
+        val text = queue.removeFirst()
+        val constraint = request.constraint
+        if (constraint != null && !compileAnswerPattern(constraint).matcher(text).matches()) {
+            throw EngineException(
+                "scripted ${request.step.wire} reply does not match the request's constraint: a constrained model could not have answered it",
+            )
+        }
+        return text
     }
 
     private fun splitKeepingNewlines(text: String): List<String> {

@@ -148,14 +148,31 @@ class StepContext(
         onEvent?.invoke(event)
     }
 
+    /**
+     * The pattern a `LABEL: value` reply of [step] to a call showing [shown] must match, when the
+     * options constrain that step and the engine can apply it ([answerPattern]).
+     */
+    fun constraintFor(
+        step: Step,
+        shown: String,
+        labels: List<String>,
+        shape: ReplyShape,
+    ): String? {
+        val setting = options.constrainedDecoding ?: return null
+        if (!setting.covers(step) || !engine.supportsConstraints) return null
+        return answerPattern(shown, labels, shape).pattern
+    }
+
     /** One fresh, greedy conversation; [onText] sees the reply as it is generated. */
     suspend fun call(
         step: Step,
         system: String,
         user: String,
         onText: (String) -> Decoding = { Decoding.CONTINUE },
+        constraint: String? = null,
     ): Reply {
-        val request = ChatRequest(step = step, system = system, user = user, maxOutputTokens = options.budget.forStep(step))
+        val request =
+            ChatRequest(step = step, system = system, user = user, maxOutputTokens = options.budget.forStep(step), constraint = constraint)
         val started = System.nanoTime()
         val reply = engine.complete(request, onText)
         if (reply.stats.ms > 0) return reply
@@ -165,18 +182,20 @@ class StepContext(
     /**
      * A call whose reply is acted on line by line as each ends. [rejected] is where [onLine]
      * files the lines it drops; once they show the model has left the format, decoding stops
-     * (see [LineWatch]). The reply says `stopped` whenever the watch left part of it unread,
-     * also when the stop came at its last piece.
+     * (see [LineWatch]), and a constrained reply stops at its first repeated line. The reply
+     * says `stopped` whenever the watch left part of it unread, also when the stop came at its
+     * last piece.
      */
     suspend fun callLines(
         step: Step,
         system: String,
         user: String,
         rejected: List<LineRejected>,
+        constraint: String? = null,
         onLine: (String) -> Unit,
     ): Reply {
-        val watch = LineWatch(onLine, rejected)
-        val reply = call(step, system, user, watch::feed).also { watch.finish() }
+        val watch = LineWatch(onLine, rejected, stopOnRepeat = constraint != null)
+        val reply = call(step, system, user, watch::feed, constraint).also { watch.finish() }
         if (!watch.stopped || reply.stats.stopped) return reply
         return reply.copy(stats = reply.stats.copy(stopped = true))
     }
@@ -188,6 +207,7 @@ class StepContext(
         rejected: List<LineRejected>,
         round: Int = 1,
         chunk: Int? = null,
+        constrained: Boolean = false,
     ) {
         traces.add(
             StepTrace(
@@ -200,6 +220,7 @@ class StepContext(
                 ttftMs = reply.stats.ttftMs,
                 parseErrors = rejected.size,
                 stopped = reply.stats.stopped,
+                constrained = constrained,
             ),
         )
         rejected.forEach { parseErrors.add(ParseError(step = step, round = round, chunk = chunk, line = it.line, reason = it.reason)) }

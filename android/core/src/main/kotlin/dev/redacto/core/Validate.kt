@@ -57,12 +57,13 @@ private abstract class Judge(
         user: String,
         parseItem: (String) -> ParsedLine?,
         chunk: Int? = null,
+        constraint: String? = null,
     ) {
         val verdict = VerdictParse()
         val rejected = mutableListOf<LineRejected>()
         callStart = outcome.missed.size
         val reply =
-            context.callLines(Step.VALIDATE, system, user, rejected) { line ->
+            context.callLines(Step.VALIDATE, system, user, rejected, constraint) { line ->
                 val rest = verdict.feed(line) ?: return@callLines
                 when (val item = parseItem(rest)) {
                     null -> {} // a blank line or NONE: nothing to act on
@@ -82,7 +83,7 @@ private abstract class Judge(
             }
         // A PASS stands only on a reply read to its end: a stop left lines unread.
         if (verdict.final() == Verdict.FAIL || reply.stats.stopped) outcome.verdict = Verdict.FAIL
-        context.record(Step.VALIDATE, reply, rejected + verdict.rejected, round, chunk)
+        context.record(Step.VALIDATE, reply, rejected + verdict.rejected, round, chunk, constrained = constraint != null)
     }
 
     /** Makes a named item a detection, or says why it cannot be one. */
@@ -219,8 +220,11 @@ private suspend fun judgeText(
     judge.chunks = textChunks.size
     judge.progress(Phase.START, 0)
     for (chunk in textChunks) {
-        val (system, user) = template.render(mapOf("document" to chunk.of(redacted)))
-        judge.run(system, user, { line -> parseTextLine(line, labels) }, chunk.number)
+        val shown = chunk.of(redacted)
+        val (system, user) = template.render(mapOf("document" to shown))
+        // Only words still readable can be named missed (where the manifest says so).
+        val constraint = judge.context.constraintFor(Step.VALIDATE, shown, template.labels, ReplyShape.VALIDATE)
+        judge.run(system, user, { line -> parseTextLine(line, labels) }, chunk.number, constraint)
     }
     judge.progress(Phase.END, textChunks.size - 1)
     return judge.outcome

@@ -14,12 +14,14 @@ class VectorCountTest {
         val pipeline = Vectors.files("pipeline")
         val rules = Vectors.files("rules")
         val chunking = Vectors.files("chunking")
+        val constraint = Vectors.files("constraint")
         assertTrue(pipeline.isNotEmpty(), "no pipeline vectors")
         assertTrue(rules.isNotEmpty(), "no rule vectors")
         assertTrue(chunking.isNotEmpty(), "no chunking vectors")
+        assertTrue(constraint.isNotEmpty(), "no constraint vectors")
         assertEquals(
             Vectors.allJsonFiles().map { it.canonicalFile }.toSet(),
-            (pipeline + rules + chunking).map { it.canonicalFile }.toSet(),
+            (pipeline + rules + chunking + constraint).map { it.canonicalFile }.toSet(),
         )
     }
 }

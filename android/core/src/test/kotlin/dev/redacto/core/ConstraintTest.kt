@@ -1,0 +1,110 @@
+package dev.redacto.core
+
+import kotlinx.coroutines.runBlocking
+import org.junit.jupiter.api.Assertions.assertEquals
+import org.junit.jupiter.api.Assertions.assertFalse
+import org.junit.jupiter.api.Assertions.assertNotNull
+import org.junit.jupiter.api.Assertions.assertNull
+import org.junit.jupiter.api.Assertions.assertThrows
+import org.junit.jupiter.api.Assertions.assertTrue
+import org.junit.jupiter.api.DynamicTest
+import org.junit.jupiter.api.Test
+import org.junit.jupiter.api.TestFactory
+
+/**
+ * The reply pattern built from the page: the shared cases in tests/vectors/constraint (the
+ * exact pattern Python builds, and answers it accepts or rejects in full), and its use in the
+ * pipeline, as tests/pipeline/test_constrained_calls.py checks it in Python.
+ */
+class ConstraintTest {
+    @TestFactory
+    fun `answer pattern vectors`(): List<DynamicTest> =
+        Vectors.files("constraint").flatMap { file ->
+            val vector = Vectors.load(file)
+            vector.string("name")
+            vector.string("description")
+            vector.array("cases").mapIndexed { i, element ->
+                val case = Fields(element.asObjectStrict("cases[$i]"), "cases[$i]")
+                case.onlyKeys(setOf("name", "description", "text", "labels", "shape", "pattern", "possible_labels", "accept", "reject"))
+                DynamicTest.dynamicTest(case.string("name")) {
+                    case.string("description")
+                    val labels = case.array("labels").map { it.asStringStrict("labels") }
+                    val shape = ReplyShape.entries.first { it.wire == case.string("shape") }
+                    val built = answerPattern(case.string("text"), labels, shape)
+                    assertEquals(case.string("pattern"), built.pattern)
+                    assertEquals(case.array("possible_labels").map { it.asStringStrict("possible_labels") }, built.labels)
+                    val pattern = compileAnswerPattern(built.pattern)
+                    for (answer in case.array("accept").map { it.asStringStrict("accept") }) {
+                        assertTrue(pattern.matcher(answer).matches(), "should accept: $answer")
+                    }
+                    for (answer in case.array("reject").map { it.asStringStrict("reject") }) {
+                        assertFalse(pattern.matcher(answer).matches(), "should reject: $answer")
+                    }
+                }
+            }
+        }
+
+    private val text = "Patient Jane Smith, DOB 03/15/78, called from 408-555-1234 about the fracture."
+
+    private fun run(
+        setting: ConstrainedDecoding,
+        engine: LlmEngine,
+    ): PipelineResult =
+        runBlocking {
+            runPipeline(
+                Document.fromText(text),
+                engine,
+                options = PipelineOptions(rules = false, category = Category.MEDICAL, modelRedact = false, constrainedDecoding = setting),
+            )
+        }
+
+    @Test
+    fun `the setting chooses the constrained steps and the trace says so`() {
+        for ((setting, expected) in listOf(
+            ConstrainedDecoding.OFF to listOf(false, false),
+            ConstrainedDecoding.DETECT to listOf(true, false),
+            ConstrainedDecoding.DETECT_VALIDATE to listOf(true, true),
+        )) {
+            val engine = ScriptedEngine(mapOf(Step.DETECT to listOf("NAME: Jane Smith\nPHONE: 408-555-1234"), Step.VALIDATE to listOf("PASS")))
+            val result = run(setting, engine)
+            assertEquals(expected, engine.requests.map { it.constraint != null }, setting.wire)
+            assertEquals(expected, result.report.steps.map { it.constrained }, setting.wire)
+            assertEquals(setOf("Jane Smith", "408-555-1234"), result.report.detections.map { it.value }.toSet())
+        }
+    }
+
+    @Test
+    fun `a reply the pattern forbids cannot be scripted, and a repeat stops the reply`() {
+        val invented = run(ConstrainedDecoding.DETECT, ScriptedEngine(mapOf(Step.DETECT to listOf("NAME: Lisa"), Step.VALIDATE to listOf("PASS"))))
+        assertEquals(Status.ERROR, invented.report.status)
+        val looping = "NAME: Jane Smith\nPHONE: 408-555-1234\nNAME: Jane Smith\nPHONE: 408-555-1234"
+        val result = run(ConstrainedDecoding.DETECT, ScriptedEngine(mapOf(Step.DETECT to listOf(looping), Step.VALIDATE to listOf("PASS"))))
+        val detect = result.report.steps.first { it.step == Step.DETECT }
+        assertTrue(detect.stopped && detect.constrained)
+        assertEquals(2, result.report.detections.size)
+    }
+
+    @Test
+    fun `an engine that cannot constrain runs unconstrained, and refuses a constraint`() {
+        val scripted = ScriptedEngine(mapOf(Step.DETECT to listOf("NAME: Jane Smith"), Step.VALIDATE to listOf("PASS")))
+        val plain =
+            object : LlmEngine by scripted {
+                override val supportsConstraints: Boolean get() = false
+            }
+        val result = run(ConstrainedDecoding.DETECT_VALIDATE, plain)
+        assertTrue(scripted.requests.all { it.constraint == null })
+        assertFalse(result.report.steps.any { it.constrained })
+        val runtime = FakeNativeRuntime(listOf("NONE"))
+        val engine = ConversationEngine(runtime)
+        assertFalse(engine.supportsConstraints)
+        assertThrows(ConstraintUnsupportedException::class.java) {
+            runBlocking { engine.complete(ChatRequest(Step.DETECT, "", "x", constraint = "NONE")) }
+        }
+    }
+
+    @Test
+    fun `the conversation spec carries the pattern`() {
+        assertNull(ConversationSpec.of(ChatRequest(Step.DETECT, "s", "u")).constraint)
+        assertNotNull(ConversationSpec.of(ChatRequest(Step.DETECT, "s", "u", constraint = "NONE")).constraint)
+    }
+}
