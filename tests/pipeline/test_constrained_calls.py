@@ -78,25 +78,35 @@ def test_a_reply_the_pattern_forbids_cannot_be_scripted(prompts):
     assert result.report.status is not Status.ERROR
 
 
-def test_a_repeated_line_stops_a_constrained_reply(prompts):
-    looping = "NAME: Jane Smith\nPHONE: 408-555-1234\nNAME: Jane Smith\nPHONE: 408-555-1234"
-    result = run(ConstrainedDecoding.DETECT, scripted([looping], ["PASS"]), prompts)
+def test_repeated_lines_stop_a_constrained_reply(prompts):
+    looping = "NAME: Jane Smith\nPHONE: 408-555-1234\nNAME: Jane Smith\nPHONE: 408-555-1234\n"
+    result = run(ConstrainedDecoding.DETECT, scripted([looping * 3], ["PASS"]), prompts)
     detect = next(trace for trace in result.report.steps if trace.step is Step.DETECT)
     assert detect.stopped and detect.constrained
+    assert len(result.report.detections) == 2
+    # One line said twice, then a new one: not a loop, read on.
+    once = "NAME: Jane Smith\nNAME: Jane Smith\nPHONE: 408-555-1234"
+    result = run(ConstrainedDecoding.DETECT, scripted([once], ["PASS"]), prompts)
+    assert not next(t for t in result.report.steps if t.step is Step.DETECT).stopped
     assert len(result.report.detections) == 2
     # Unconstrained, one repeat is not a reason to stop (LineWatch's limit of 12 is).
     result = run(ConstrainedDecoding.OFF, scripted([looping], ["PASS"]), prompts)
     assert not next(t for t in result.report.steps if t.step is Step.DETECT).stopped
 
 
-def test_line_watch_stops_at_the_first_repeat_only_when_asked():
+def test_line_watch_stops_at_repeats_in_a_row_only_when_asked():
     lines: list[str] = []
     rejected: list[LineRejected] = []
     watch = LineWatch(lines.append, rejected, stop_on_repeat=True)
-    for piece in ["NAME: A\n", "NONE\n", "NONE\n", "NAME:  A\n", "NAME: B\n"]:
+    pieces = ["NAME: A\n", "NAME: B\n", "NONE\n", "NAME:  A\n", "NAME: C\n", "NAME: A\n"]
+    for piece in [*pieces, "NAME: B\n", "NAME: D\n"]:
         watch.feed(piece)
     assert watch.stopped
-    assert lines == ["NAME: A", "NONE", "NONE", "NAME:  A"]
+    assert lines == ["NAME: A", "NAME: B", "NONE", "NAME:  A", "NAME: C", "NAME: A", "NAME: B"]
+    plain = LineWatch(lines.append, rejected)
+    for piece in pieces * 2:
+        plain.feed(piece)
+    assert not plain.stopped
 
 
 class Unconstrained(ScriptedEngine):

@@ -29,6 +29,11 @@ text-mode `LABEL: value` line holds one identifier, not a paragraph."""
 
 WASTED = frozenset({RejectReason.JUNK, RejectReason.DUPLICATE})
 
+MAX_REPEATED_LINES = 2
+"""Lines in a row that repeat earlier ones before a constrained reply is stopped. Not 1: the
+default sometimes says one line twice and then names what it had not (a main-split page lost
+a name to a stop at the first repeat); a loop repeats every line from then on."""
+
 
 @dataclass
 class LineSplitter:
@@ -70,10 +75,11 @@ class LineWatch:
     rejected: list[LineRejected]
     max_wasted_lines: int = MAX_WASTED_LINES
     stop_on_repeat: bool = False
-    """Stop at the first line that repeats an earlier one (a constrained reply: under a
-    pattern the model can only loop through the page's values, never leave the format, and
-    a greedy decoder that says a line twice has begun to loop)."""
+    """Stop once `MAX_REPEATED_LINES` lines in a row repeat earlier ones (a constrained
+    reply: under a pattern the model can only loop through the page's values, never leave
+    the format)."""
     wasted_in_a_row: int = 0
+    repeats_in_a_row: int = 0
     _stop: bool = False
     _splitter: LineSplitter = field(init=False)
     _pending_chars: int = 0
@@ -116,5 +122,6 @@ class LineWatch:
             self.wasted_in_a_row = 0
         if self.stop_on_repeat:
             said = " ".join(line.split())
-            self._stop = self._stop or said in self._said
+            self.repeats_in_a_row = self.repeats_in_a_row + 1 if said in self._said else 0
+            self._stop = self._stop or self.repeats_in_a_row >= MAX_REPEATED_LINES
             self._said.add(said)

@@ -29,6 +29,13 @@ const val MAX_LINE_CHARS = 400
 private val WASTED = setOf(RejectReason.JUNK, RejectReason.DUPLICATE)
 
 /**
+ * Lines in a row that repeat earlier ones before a constrained reply is stopped. Not 1: the
+ * default sometimes says one line twice and then names what it had not; a loop repeats every
+ * line from then on. Mirrors `guard.MAX_REPEATED_LINES`.
+ */
+const val MAX_REPEATED_LINES = 2
+
+/**
  * Feeds each complete line to [onLine] and says when the reply is no longer worth it.
  *
  * [rejected] is the list the step's parser appends its dropped lines to; a line it drops as
@@ -41,13 +48,13 @@ class LineWatch(
     private val rejected: List<LineRejected>,
     private val maxWastedLines: Int = MAX_WASTED_LINES,
     /**
-     * Stop at the first line that repeats an earlier one: a constrained reply cannot leave the
-     * format, only loop through the page's values, and a greedy decoder that says a line twice
-     * has begun to loop.
+     * Stop once [MAX_REPEATED_LINES] lines in a row repeat earlier ones: a constrained reply
+     * cannot leave the format, only loop through the page's values.
      */
     private val stopOnRepeat: Boolean = false,
 ) {
     private val said = mutableSetOf<String>()
+    private var repeatsInARow = 0
 
     /** Unusable lines read since the last usable one. */
     var wastedInARow: Int = 0
@@ -93,7 +100,8 @@ class LineWatch(
         if (stopOnRepeat) {
             // Python's " ".join(line.split()).
             val normal = line.split(WHITESPACE_RUN).filter { it.isNotEmpty() }.joinToString(" ")
-            stop = stop || normal in said
+            repeatsInARow = if (normal in said) repeatsInARow + 1 else 0
+            stop = stop || repeatsInARow >= MAX_REPEATED_LINES
             said.add(normal)
         }
     }

@@ -77,7 +77,7 @@ class ConstraintTest {
     fun `a reply the pattern forbids cannot be scripted, and a repeat stops the reply`() {
         val invented = run(ConstrainedDecoding.DETECT, ScriptedEngine(mapOf(Step.DETECT to listOf("NAME: Lisa"), Step.VALIDATE to listOf("PASS"))))
         assertEquals(Status.ERROR, invented.report.status)
-        val looping = "NAME: Jane Smith\nPHONE: 408-555-1234\nNAME: Jane Smith\nPHONE: 408-555-1234"
+        val looping = "NAME: Jane Smith\nPHONE: 408-555-1234\n".repeat(4)
         val result = run(ConstrainedDecoding.DETECT, ScriptedEngine(mapOf(Step.DETECT to listOf(looping), Step.VALIDATE to listOf("PASS"))))
         val detect = result.report.steps.first { it.step == Step.DETECT }
         assertTrue(detect.stopped && detect.constrained)
