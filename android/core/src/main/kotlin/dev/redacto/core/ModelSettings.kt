@@ -13,7 +13,7 @@ object ModelSettings {
         mapOf(
             "gemma-3-270m" to PipelineSettings(trustValidatorPass = true, imageReading = ImageReading.INDEXED, modelRedact = true, constrainedDecoding = ConstrainedDecoding.OFF),
             "gemma-4-e2b" to PipelineSettings(trustValidatorPass = true, imageReading = ImageReading.INDEXED, modelRedact = true, constrainedDecoding = ConstrainedDecoding.OFF),
-            "redacto-270m" to PipelineSettings(trustValidatorPass = false, imageReading = ImageReading.TEXT, modelRedact = false, constrainedDecoding = ConstrainedDecoding.OFF),
+            "redacto-270m" to PipelineSettings(trustValidatorPass = false, imageReading = ImageReading.TEXT, modelRedact = false, constrainedDecoding = ConstrainedDecoding.DETECT),
             "tiny" to PipelineSettings(trustValidatorPass = true, imageReading = ImageReading.INDEXED, modelRedact = true, constrainedDecoding = ConstrainedDecoding.OFF),
         )
 
