@@ -81,9 +81,9 @@ Built by `redacto model tune`; merged into the base by `redacto model build reda
 {source}: for each document, the exact (system, user) every pipeline step sends with
 the prompts in `prompts/`, and the gold answer (classify lines; `INDEX:LABEL` per
 150-element chunk of the rendered page's gold words; `LABEL: value` lines; the redacted
-text numbered by the pipeline; validate `PASS` on a complete redaction and `FAIL` + the
-missed items on one that leaves every third value readable). Held out: the `test` split
-(other templates, fonts and value pools).
+text numbered by the pipeline; validate `PASS` on complete and on over-redacted outputs,
+`FAIL` + the missed items on ones that leave one value, or one word of a value, readable:
+`redacto.tuning.redactions`). Held out: the `test` split (other templates and values).
 
 | step-mode | examples |
 |---|---|
