@@ -229,11 +229,16 @@ private suspend fun detectChunk(
     val rejected = mutableListOf<LineRejected>()
     findings.keptInCall.clear()
     val (system, user) = call.prompt
+    var lines = 0
     val reply =
         context.callLines(Step.DETECT, system, user, rejected, call.constraint) { line ->
-            for (detection in findings.keep(call.parse(line), line, rejected)) {
+            val item = call.parse(line)
+            if (item != null) lines += 1
+            for (detection in findings.keep(item, line, rejected)) {
                 findings.progress(Phase.PROGRESS, call.number, detection.index)
             }
         }
+    // Nothing of the answer was usable: the model did not read this chunk.
+    if (lines > 0 && rejected.size >= lines) context.unreadChunks.add(call.number)
     context.record(Step.DETECT, reply, rejected, chunk = call.number, constrained = call.constraint != null)
 }

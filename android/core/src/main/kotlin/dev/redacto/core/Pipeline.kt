@@ -120,6 +120,7 @@ private class PipelineRun(
         verdict: Verdict,
     ): PipelineResult {
         if (redaction.notLocated.isNotEmpty()) reasons.add(ReviewReason.NOT_LOCATED)
+        if (context.unreadChunks.isNotEmpty()) reasons.add(ReviewReason.DETECT_REJECTED)
         val status = if (verdict == Verdict.PASS && reasons.isEmpty()) Status.PASS else Status.NEEDS_REVIEW
         val report = report(status).copy(notLocated = redaction.notLocated)
         return when (redaction) {

@@ -40,6 +40,9 @@ enum class ReviewReason(
     NOTHING_USABLE("validator failed without naming anything usable"),
     NOT_LOCATED("detections could not be located"),
     PASS_NOT_TRUSTED("this model's validator PASS is not trusted"),
+
+    /** Every line of a detect answer was junk or named what is not on the page. */
+    DETECT_REJECTED("a detect answer was rejected whole"),
 }
 
 /**

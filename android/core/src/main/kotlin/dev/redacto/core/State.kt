@@ -144,6 +144,9 @@ class StepContext(
     val traces: MutableList<StepTrace> = mutableListOf()
     val parseErrors: MutableList<ParseError> = mutableListOf()
 
+    /** Chunks whose detect answer was rejected whole (every line junk or invented). */
+    val unreadChunks: MutableList<Int> = mutableListOf()
+
     fun emit(event: ProgressEvent) {
         onEvent?.invoke(event)
     }
