@@ -160,3 +160,23 @@ def _any_constraint():
     from redacto.engines import ReplyConstraint
 
     return ReplyConstraint(pattern=".*")
+
+
+def test_international_values_are_named_and_placed(prompts):
+    """The outside suite's values the classes once forbade: the scripted engine accepts them
+    under the page's pattern, and the locator places each one, `Peter` inside `Peter's`."""
+    text = (
+        "Don't forget Peter's party on May-3! On se voit le 19 avril au avenue Jules Weiss, "
+        "13275 Bourgeois ? Appelle-moi au +33 (0)2 38 64 96 20."
+    )
+    reply = (
+        "NAME: Peter\nDATE: May-3\nDATE: 19 avril\n"
+        "ADDRESS: avenue Jules Weiss, 13275 Bourgeois\nPHONE: +33 (0)2 38 64 96 20"
+    )
+    result = run(ConstrainedDecoding.DETECT, scripted([reply], ["PASS"]), prompts, text=text)
+    assert result.report.status is Status.PASS
+    assert not result.report.not_located
+    assert result.redacted_text is not None
+    for value in ("Peter", "May-3", "19 avril", "avenue Jules", "Bourgeois", "(0)2 38"):
+        assert value not in result.redacted_text
+    assert "'s party on" in result.redacted_text

@@ -12,13 +12,17 @@ from pathlib import Path
 
 import pytest
 
+from redacto.corpus import load_suite
 from redacto.pipeline.constraint import (
+    DEFAULT_CLASS,
     MAX_LINES,
     SPACE,
+    VALUE_CLASSES,
     ReplyShape,
     answer_pattern,
     escape,
     page_words,
+    value_pattern,
 )
 
 LABELS = ("NAME", "DATE", "PHONE", "EMAIL", "ADDRESS", "ID", "SSN", "ACCOUNT", "CARD", "MRN")
@@ -31,6 +35,17 @@ LETTER = (
     "1111 1111. Greetings from Bairro St António 69, Lisboa. Ask for Ann van Gameren."
 )
 REDACTED = "Thanks, [NAME_1]! Text me at 07700 900123. [NAME_2] lives at [ADDRESS_1]."
+# The outside suite's international values (English and French short texts).
+FRENCH = (
+    "Coucou Léa ! on se voit le 19 avril chez moi au avenue Jules Weiss, 13275 Bourgeois ? "
+    "Appelle-moi au +33 (0)2 38 64 96 20. Sinon le 3 octobre, ou en avril. Le chat dort "
+    "rue."
+)
+INTERNATIONAL = (
+    "Don't forget Peter's party on May-3!! and Sigvard’s on Jul-31. The parcel was sent to "
+    "plac Kilińskiego 654, 67-583 Jawor on 12 März 2025, then to via Roma 5 (12 de mayo de "
+    "2024, 15-Mar-2024). See you in mid-May, or 3 maggio. walk the dog to Jawor."
+)
 
 DETECT = ReplyShape.DETECT
 VALIDATE = ReplyShape.VALIDATE
@@ -66,6 +81,26 @@ ACCEPTED = [
     (REDACTED, VALIDATE, "FAIL\nPHONE: 07700 900123.\nNAME: Thanks"),
     # Gemma's tokens carry their leading space as U+2581: the grammar sees that mark.
     (BUS, DETECT, "ADDRESS:▁Via▁Pasquale▁Scura▁127"),
+    # International values: month names of other languages, `May-3`, a street-type word
+    # first in lower case, a possessive's name, a phone number of six words.
+    (FRENCH, DETECT, "DATE: 19 avril"),
+    (FRENCH, DETECT, "DATE: 3 octobre"),
+    (FRENCH, DETECT, "ADDRESS: avenue Jules Weiss, 13275 Bourgeois"),
+    (FRENCH, DETECT, "PHONE: +33 (0)2 38 64 96 20"),
+    (FRENCH, DETECT, "PHONE: +33 (0)2 38 64 96 20."),
+    (FRENCH, DETECT, "NAME: Léa"),
+    (INTERNATIONAL, DETECT, "NAME: Peter"),
+    (INTERNATIONAL, DETECT, "NAME: Peter's"),
+    (INTERNATIONAL, DETECT, "NAME: Sigvard"),
+    (INTERNATIONAL, DETECT, "NAME: Sigvard’s"),
+    (INTERNATIONAL, DETECT, "DATE: May-3"),
+    (INTERNATIONAL, DETECT, "DATE: Jul-31"),
+    (INTERNATIONAL, DETECT, "DATE: 15-Mar-2024"),
+    (INTERNATIONAL, DETECT, "DATE: 12 März 2025"),
+    (INTERNATIONAL, DETECT, "DATE: 12 de mayo de 2024"),
+    (INTERNATIONAL, DETECT, "DATE: 3 maggio"),
+    (INTERNATIONAL, DETECT, "ADDRESS: plac Kilińskiego 654, 67-583 Jawor"),
+    (INTERNATIONAL, DETECT, "ADDRESS: via Roma 5"),
 ]
 
 REJECTED = [
@@ -102,6 +137,21 @@ REJECTED = [
     (REDACTED, VALIDATE, "PASS\nPHONE: 07700 900123"),
     (REDACTED, VALIDATE, "NONE"),
     (BUS, VALIDATE, "ADDRESS: Via Pasquale Scura 127"),
+    # International values: what stays refused near the new acceptances.
+    (FRENCH, DETECT, "DATE: avril"),
+    (FRENCH, DETECT, "DATE: en avril"),
+    (FRENCH, DETECT, "DATE: 13275"),
+    (FRENCH, DETECT, "ADDRESS: moi au avenue Jules Weiss, 13275 Bourgeois"),
+    (FRENCH, DETECT, "ADDRESS: chat dort rue"),
+    (FRENCH, DETECT, "ADDRESS: avenue"),
+    (FRENCH, DETECT, "PHONE: +33 (0)2 38 64 96 20. Sinon le 3"),
+    (FRENCH, DETECT, "NAME: Appelle"),
+    (INTERNATIONAL, DETECT, "NAME: Peter party"),
+    (INTERNATIONAL, DETECT, "NAME: Peter'"),
+    (INTERNATIONAL, DETECT, "DATE: mid-May"),
+    (INTERNATIONAL, DETECT, "DATE: May"),
+    (INTERNATIONAL, DETECT, "ADDRESS: walk the dog to Jawor"),
+    (INTERNATIONAL, DETECT, "ADDRESS: dog to Jawor"),
 ]
 
 
@@ -172,6 +222,38 @@ def test_placeholders_split_the_page_into_stretches():
         "Chen",
         "quoted",
     ]
+
+
+# Gold values no run of the page's words can write: the word keeps an edge mark the value
+# has (`(0774)-827974.` loses its `(` and its `.` together, `Klaus-D.!` its `.` and `!`).
+UNWRITABLE = {
+    "main": set(),
+    "outside": {
+        ("NAME", "Klaus-D."),
+        ("PHONE", "(0774)-827974"),
+        ("PHONE", "(0498)-674819"),
+        ("PHONE", "(436)654-2480x29057"),
+    },
+}
+
+
+@pytest.mark.parametrize("suite", sorted(UNWRITABLE))
+def test_the_suites_gold_values_are_writable(suite):
+    """Every gold value of the suite matches its label's class on its own page, so the
+    constrained model can name it: the classes forbid no right answer the suites know."""
+    unwritable = set()
+    for document in load_suite(suite):
+        stretches = page_words(document.text)
+        patterns: dict[str, re.Pattern[str] | None] = {}
+        for item in document.pii:
+            if item.label not in patterns:
+                values = value_pattern(stretches, VALUE_CLASSES.get(item.label, DEFAULT_CLASS))
+                patterns[item.label] = re.compile(values) if values else None
+            value = " ".join(document.text[item.start : item.end].split())
+            pattern = patterns[item.label]
+            if pattern is None or not pattern.fullmatch(value):
+                unwritable.add((item.label, value))
+    assert unwritable == UNWRITABLE[suite]
 
 
 VECTORS = Path(__file__).resolve().parents[1] / "vectors" / "constraint"

@@ -6,11 +6,15 @@ decoding to a regular expression (LLGuidance), so each detect or validate call i
 `LABEL: value` format can be given a pattern built from the very text the call shows:
 
 - a line is `LABEL: value` with a label the prompt allows, and the value is a run of
-  consecutive words of that text (each word as printed, or without its edge punctuation);
+  consecutive words of that text (each word as printed, without its edge punctuation, or
+  without a possessive `'s` as well: `NAME: Peter` where the page says "Peter's");
 - each label has its own value class (`VALUE_CLASSES`): an EMAIL starts with a word holding
   `@`, a PHONE or an ID starts and ends with a word holding a digit, a NAME is capitalised
-  words (and name particles), a DATE is numbers and month or weekday names …, each with a
-  bound on its words. A label with no run on the page is left out of the pattern;
+  words (and name particles), a DATE is numbers and month or weekday names (months in
+  English, French, German, Italian, Spanish, Portuguese and Dutch; `May-3` as one word), an
+  ADDRESS starts capitalised, with a digit, or with a street-type word (`rue`, `via`,
+  `plac`) …, each with a bound on its words. A label with no run on the page is left out of
+  the pattern;
 - detect answers `NONE` or 1 to `MAX_LINES` lines; validate answers `PASS`, or `FAIL` and 1
   to `MAX_LINES` lines (a FAIL that names nothing on the page is no answer);
 - placeholders (`[NAME_1]`, in the redacted text validate sees) are never words of a value.
@@ -49,12 +53,59 @@ _NAME_PARTICLES = frozenset(
 )
 _MONTHS = "january february march april may june july august september october november december"
 _WEEKDAYS = "monday tuesday wednesday thursday friday saturday sunday"
-_DATE_WORDS = frozenset(
-    [*_MONTHS.split(), *_WEEKDAYS.split()]
-    + [name[:3] for name in (_MONTHS + " " + _WEEKDAYS).split()]
-    + ["sept", "tues", "thur", "thurs"]
+_FOREIGN_MONTHS = (
+    "janvier février fevrier mars avril mai juin juillet août aout septembre octobre novembre "
+    "décembre decembre "  # French
+    "januar jänner februar märz maerz april mai juni juli august september oktober november "
+    "dezember "  # German
+    "gennaio febbraio marzo aprile maggio giugno luglio agosto settembre ottobre novembre "
+    "dicembre "  # Italian
+    "enero febrero marzo abril mayo junio julio agosto septiembre setiembre octubre noviembre "
+    "diciembre "  # Spanish
+    "janeiro fevereiro março marco abril maio junho julho agosto setembro outubro novembro "
+    "dezembro "  # Portuguese
+    "januari februari maart april mei juni juli augustus september oktober november december"
 )
-_DATE_CONNECTORS = frozenset({"of", "the", "at"})
+"""Month names a DATE may hold besides the English ones (lower case, accents as written,
+and the unaccented spelling where one is common)."""
+_FOREIGN_MONTH_ABBREVIATIONS = (
+    "janv févr fév fevr avr juil déc "  # French
+    "mär okt dez "  # German
+    "genn febbr giu lug ott dic "  # Italian
+    "ene abr "  # Spanish
+    "fev "  # Portuguese
+    "mrt"  # Dutch
+)
+"""Abbreviations no common word shares (not `mag`, `set`, `ago`, `out`)."""
+_MONTH_WORDS = frozenset(
+    [
+        *_MONTHS.split(),
+        *(name[:3] for name in _MONTHS.split()),
+        "sept",
+        *_FOREIGN_MONTHS.split(),
+        *_FOREIGN_MONTH_ABBREVIATIONS.split(),
+    ]
+)
+_DATE_WORDS = _MONTH_WORDS | frozenset(
+    [*_WEEKDAYS.split(), *(name[:3] for name in _WEEKDAYS.split()), "tues", "thur", "thurs"]
+)
+_DATE_CONNECTORS = frozenset({"of", "the", "at", "de"})
+_STREET_TYPES = (
+    "rue avenue av boulevard bd allée allee impasse chemin place quai route cours passage "
+    "square faubourg "  # French
+    "via viale piazza piazzale corso vicolo largo strada contrada borgo lungomare "  # Italian
+    "calle avenida avda paseo plaza camino carrera carretera ronda travesía glorieta "  # Spanish
+    "rua travessa praça praca alameda estrada "  # Portuguese
+    "ulica ul aleja al plac pl osiedle os "  # Polish
+    "gade vej gata gatan väg vägen gränd torget "  # Danish, Norwegian, Swedish
+    "straat laan weg plein gracht kade singel "  # Dutch
+    "straße strasse str gasse platz allee "  # German
+    "ulice náměstí nám třída"  # Czech
+)
+"""Street-type words an ADDRESS may start with in lower case (`rue Gabriel Ledoux, …`,
+`plac Kilińskiego 654`)."""
+_STREET_WORDS = frozenset(_STREET_TYPES.split())
+_POSSESSIVES = ("'s", "’s")
 _NUMERIC_DATE = re.compile(r"\d[/.\-]\d")
 
 
@@ -79,6 +130,15 @@ class Word:
         return cls(raw=raw, core=raw.strip(_EDGE_PUNCTUATION) or raw)
 
     @property
+    def forms(self) -> tuple[str, ...]:
+        """How a value may write the word: as printed, without its edge punctuation, and
+        without a possessive `'s` as well (`Peter's` → `Peter`)."""
+        bare = self.core
+        if bare.endswith(_POSSESSIVES) and len(bare) > 2:
+            bare = bare[:-2]
+        return (self.raw, self.core, bare)
+
+    @property
     def has_digit(self) -> bool:
         return any(ch.isdecimal() for ch in self.core)
 
@@ -98,6 +158,18 @@ class Word:
         return self.has_digit or self.core.lower().rstrip(".") in _DATE_WORDS
 
     @property
+    def month_joined(self) -> bool:
+        """A month name and numbers joined by dashes in one word (`May-3`, `15-Mar-2024`)."""
+        parts = self.core.split("-")
+        months = [part for part in parts if part.lower().rstrip(".") in _MONTH_WORDS]
+        numbers = [part for part in parts if part.isdecimal() and len(part) <= 4]
+        return len(parts) > 1 and len(months) == 1 and len(months) + len(numbers) == len(parts)
+
+    @property
+    def street_type(self) -> bool:
+        return self.core in _STREET_WORDS
+
+    @property
     def code_like(self) -> bool:
         """A piece of a number or code: digits, or upper-case letters (`GB82 WEST 1234`)."""
         return self.has_digit or (self.core.isalnum() and self.core.isupper())
@@ -114,23 +186,20 @@ class ValueClass:
     accepts: Callable[[Run], bool]
 
 
-def _ends(test: Callable[[Word], bool]) -> Callable[[Run], bool]:
-    return lambda run: test(run[0]) and test(run[-1])
-
-
 def _name(run: Run) -> bool:
     return all(word.name_like for word in run) and run[-1].capitalised
 
 
 def _date(run: Run) -> bool:
-    """`03/15/78`, `2025-04-08`, or a month or weekday name with numbers (`12 March 1981`,
-    `Tue 8 Apr 2025`); not a bare number (`127`, a year) or a time (`11:00`)."""
+    """`03/15/78`, `2025-04-08`, `May-3`, or a month or weekday name with numbers (`12 March
+    1981`, `Tue 8 Apr 2025`, `19 avril`); not a bare number (`127`, a year), a bare month
+    (`avril`) or a time (`11:00`)."""
     inner_ok = all(word.date_like or word.core.lower() in _DATE_CONNECTORS for word in run)
     if not (inner_ok and run[0].date_like and run[-1].date_like):
         return False
-    if len(run) == 1 and _NUMERIC_DATE.search(run[0].core):
+    if len(run) == 1 and (_NUMERIC_DATE.search(run[0].core) or run[0].month_joined):
         return True
-    named = any(not word.has_digit and word.date_like for word in run)
+    named = any((not word.has_digit and word.date_like) or word.month_joined for word in run)
     return named and any(word.has_digit for word in run)
 
 
@@ -154,7 +223,12 @@ def _national_id(run: Run) -> bool:
 
 
 def _address(run: Run) -> bool:
-    return _ends(lambda word: word.capitalised or word.has_digit)(run)
+    """First and last word capitalised or holding a digit; the first may instead be a
+    street-type word in lower case (`avenue Jules Weiss, 13275 Bourgeois`)."""
+    first, last = run[0], run[-1]
+    return (first.capitalised or first.has_digit or first.street_type) and (
+        last.capitalised or last.has_digit
+    )
 
 
 def _anything(run: Run) -> bool:
@@ -164,7 +238,7 @@ def _anything(run: Run) -> bool:
 VALUE_CLASSES: dict[str, ValueClass] = {
     "NAME": ValueClass(4, _name),
     "DATE": ValueClass(5, _date),
-    "PHONE": ValueClass(5, _phone),
+    "PHONE": ValueClass(7, _phone),
     "EMAIL": ValueClass(3, lambda run: "@" in run[0].raw),
     "ADDRESS": ValueClass(10, _address),
     "ID": ValueClass(6, _code),
@@ -214,7 +288,7 @@ class _Trie:
     def pattern(self) -> str:
         options = []
         for word, child in sorted(self.children.items(), key=lambda item: item[0].raw):
-            forms = sorted({escape(word.raw), escape(word.core)})
+            forms = sorted({escape(form) for form in word.forms})
             head = forms[0] if len(forms) == 1 else f"(?:{'|'.join(forms)})"
             tail = ""
             if child.children:

@@ -8,8 +8,9 @@ import java.util.regex.Pattern
  * tests/vectors/constraint/ pin the exact pattern both languages build.
  *
  * A line is `LABEL: value` with a label the prompt allows; the value is a run of
- * consecutive words of the text the call shows (each word as printed, or without its edge
- * punctuation), of the label's own value class ([VALUE_CLASSES]). Detect answers `NONE` or
+ * consecutive words of the text the call shows (each word as printed, without its edge
+ * punctuation, or without a possessive `'s` as well), of the label's own value class
+ * ([VALUE_CLASSES]). Detect answers `NONE` or
  * 1 to [MAX_LINES] lines, validate `PASS`, or `FAIL` and 1 to [MAX_LINES] lines.
  * Placeholders are never words of a value. Every space is written `[ ▁]` (Gemma's tokens
  * carry their leading space as U+2581, and LLGuidance rejects a literal space there). Only
@@ -33,10 +34,38 @@ private val NAME_PARTICLES =
     )
 private const val MONTHS = "january february march april may june july august september october november december"
 private const val WEEKDAYS = "monday tuesday wednesday thursday friday saturday sunday"
+
+/** Month names a DATE may hold besides the English ones (French, German, Italian, Spanish, Portuguese, Dutch). */
+private const val FOREIGN_MONTHS =
+    "janvier février fevrier mars avril mai juin juillet août aout septembre octobre novembre décembre decembre " +
+        "januar jänner februar märz maerz april mai juni juli august september oktober november dezember " +
+        "gennaio febbraio marzo aprile maggio giugno luglio agosto settembre ottobre novembre dicembre " +
+        "enero febrero marzo abril mayo junio julio agosto septiembre setiembre octubre noviembre diciembre " +
+        "janeiro fevereiro março marco abril maio junho julho agosto setembro outubro novembro dezembro " +
+        "januari februari maart april mei juni juli augustus september oktober november december"
+
+/** Abbreviations no common word shares (not `mag`, `set`, `ago`, `out`). */
+private const val FOREIGN_MONTH_ABBREVIATIONS = "janv févr fév fevr avr juil déc mär okt dez genn febbr giu lug ott dic ene abr fev mrt"
+private val MONTH_WORDS: Set<String> =
+    (MONTHS.split(" ") + MONTHS.split(" ").map { it.take(3) } + "sept" + FOREIGN_MONTHS.split(" ") + FOREIGN_MONTH_ABBREVIATIONS.split(" ")).toSet()
 private val DATE_WORDS: Set<String> =
-    (MONTHS.split(" ") + WEEKDAYS.split(" ") + "$MONTHS $WEEKDAYS".split(" ").map { it.take(3) } + listOf("sept", "tues", "thur", "thurs"))
-        .toSet()
-private val DATE_CONNECTORS = setOf("of", "the", "at")
+    MONTH_WORDS + WEEKDAYS.split(" ") + WEEKDAYS.split(" ").map { it.take(3) } + listOf("tues", "thur", "thurs")
+private val DATE_CONNECTORS = setOf("of", "the", "at", "de")
+
+/** Street-type words an ADDRESS may start with in lower case (`rue Gabriel Ledoux, …`, `plac Kilińskiego 654`). */
+private val STREET_WORDS: Set<String> =
+    (
+        "rue avenue av boulevard bd allée allee impasse chemin place quai route cours passage square faubourg " +
+            "via viale piazza piazzale corso vicolo largo strada contrada borgo lungomare " +
+            "calle avenida avda paseo plaza camino carrera carretera ronda travesía glorieta " +
+            "rua travessa praça praca alameda estrada " +
+            "ulica ul aleja al plac pl osiedle os " +
+            "gade vej gata gatan väg vägen gränd torget " +
+            "straat laan weg plein gracht kade singel " +
+            "straße strasse str gasse platz allee " +
+            "ulice náměstí nám třída"
+    ).split(" ").toSet()
+private val POSSESSIVES = listOf("'s", "\u2019s")
 
 /** Which answer format the pattern describes. */
 enum class ReplyShape(
@@ -68,6 +97,13 @@ data class PageWord(
     val raw: String,
     val core: String,
 ) {
+    /** How a value may write the word: as printed, without edge punctuation, and without a possessive `'s` as well. */
+    val forms: List<String>
+        get() {
+            val bare = if (core.length > 2 && POSSESSIVES.any { core.endsWith(it) }) core.dropLast(2) else core
+            return listOf(raw, core, bare)
+        }
+
     val hasDigit: Boolean get() = codePoints(core).any(::isDecimal)
 
     val capitalised: Boolean get() = Character.isUpperCase(core.codePointAt(0))
@@ -80,6 +116,17 @@ data class PageWord(
         }
 
     val dateLike: Boolean get() = hasDigit || core.lowercase().trimEnd('.') in DATE_WORDS
+
+    /** A month name and numbers joined by dashes in one word (`May-3`, `15-Mar-2024`). */
+    val monthJoined: Boolean
+        get() {
+            val parts = core.split("-")
+            val months = parts.count { it.lowercase().trimEnd('.') in MONTH_WORDS }
+            val numbers = parts.count { part -> part.isNotEmpty() && codePoints(part).let { it.all(::isDecimal) && it.size <= 4 } }
+            return parts.size > 1 && months == 1 && months + numbers == parts.size
+        }
+
+    val streetType: Boolean get() = core in STREET_WORDS
 
     /** A piece of a number or code: digits, or upper-case letters (`GB82 WEST 1234`). */
     val codeLike: Boolean get() = hasDigit || (codePoints(core).all(PyText::isAlnum) && pyIsUpper(core))
@@ -109,8 +156,8 @@ private fun nameRun(run: List<PageWord>): Boolean = run.all { it.nameLike } && r
 private fun dateRun(run: List<PageWord>): Boolean {
     val innerOk = run.all { it.dateLike || it.core.lowercase() in DATE_CONNECTORS }
     if (!(innerOk && run.first().dateLike && run.last().dateLike)) return false
-    if (run.size == 1 && numericDate(run[0].core)) return true
-    val named = run.any { !it.hasDigit && it.dateLike }
+    if (run.size == 1 && (numericDate(run[0].core) || run[0].monthJoined)) return true
+    val named = run.any { (!it.hasDigit && it.dateLike) || it.monthJoined }
     return named && run.any { it.hasDigit }
 }
 
@@ -119,6 +166,10 @@ private fun phoneRun(run: List<PageWord>): Boolean {
     return shortOrDigits && run.first().hasDigit && run.last().hasDigit && digits(run) >= 6
 }
 
+/** First and last word capitalised or holding a digit; the first may instead be a lower-case street-type word (`avenue Jules Weiss, 13275 Bourgeois`). */
+private fun addressRun(run: List<PageWord>): Boolean =
+    (run.first().capitalised || run.first().hasDigit || run.first().streetType) && (run.last().capitalised || run.last().hasDigit)
+
 private fun codeRun(run: List<PageWord>): Boolean = run.first().codeLike && run.last().codeLike && run.any { it.hasDigit }
 
 /** Each label's values: how many words at most, and which runs of the page's words. */
@@ -126,9 +177,9 @@ val VALUE_CLASSES: Map<String, ValueClass> =
     mapOf(
         "NAME" to ValueClass(4, ::nameRun),
         "DATE" to ValueClass(5, ::dateRun),
-        "PHONE" to ValueClass(5, ::phoneRun),
+        "PHONE" to ValueClass(7, ::phoneRun),
         "EMAIL" to ValueClass(3) { run -> '@' in run.first().raw },
-        "ADDRESS" to ValueClass(10) { run -> listOf(run.first(), run.last()).all { it.capitalised || it.hasDigit } },
+        "ADDRESS" to ValueClass(10, ::addressRun),
         "ID" to ValueClass(6, ::codeRun),
         "SSN" to ValueClass(5) { run -> codeRun(run) && digits(run) >= 6 },
         "ACCOUNT" to ValueClass(6, ::codeRun),
@@ -204,7 +255,7 @@ private class Trie {
     fun pattern(): String {
         val options =
             children.entries.sortedWith(compareBy(CODE_POINT_ORDER) { it.key.raw }).map { (word, child) ->
-                val forms = setOf(escapePattern(word.raw), escapePattern(word.core)).sortedWith(CODE_POINT_ORDER)
+                val forms = word.forms.map(::escapePattern).toSet().sortedWith(CODE_POINT_ORDER)
                 val head = if (forms.size == 1) forms[0] else "(?:${forms.joinToString("|")})"
                 val tail = if (child.children.isEmpty()) "" else "(?:$PATTERN_SPACE${child.pattern()})" + (if (child.ends) "?" else "")
                 head + tail

@@ -44,6 +44,40 @@ class ConstraintTest {
             }
         }
 
+    private val international =
+        "Coucou Léa ! on se voit le 19 avril chez moi au avenue Jules Weiss, 13275 Bourgeois ? " +
+            "Appelle-moi au +33 (0)2 38 64 96 20. Sinon le 3 octobre, ou en avril. Le chat dort rue. " +
+            "Don't forget Peter's party on May-3!! and Sigvard\u2019s on Jul-31. The parcel was sent to " +
+            "plac Kilińskiego 654, 67-583 Jawor on 12 März 2025, then to via Roma 5 (12 de mayo de " +
+            "2024, 15-Mar-2024). See you in mid-May, or 3 maggio. walk the dog to Jawor."
+
+    /** The table rows of tests/pipeline/test_constraint.py for the outside suite's international values. */
+    @TestFactory
+    fun `international values are writable, and their neighbours still refused`(): List<DynamicTest> {
+        val pattern = compileAnswerPattern(answerPattern(international, listOf("NAME", "DATE", "PHONE", "ADDRESS"), ReplyShape.DETECT).pattern)
+        val accepted =
+            listOf(
+                "DATE: 19 avril", "DATE: 3 octobre", "ADDRESS: avenue Jules Weiss, 13275 Bourgeois",
+                "PHONE: +33 (0)2 38 64 96 20", "PHONE: +33 (0)2 38 64 96 20.", "NAME: Léa", "NAME: Peter",
+                "NAME: Peter's", "NAME: Sigvard", "NAME: Sigvard\u2019s", "DATE: May-3", "DATE: Jul-31",
+                "DATE: 15-Mar-2024", "DATE: 12 März 2025", "DATE: 12 de mayo de 2024", "DATE: 3 maggio",
+                "ADDRESS: plac Kilińskiego 654, 67-583 Jawor", "ADDRESS: via Roma 5",
+            )
+        val rejected =
+            listOf(
+                "DATE: avril", "DATE: en avril", "DATE: 13275", "ADDRESS: moi au avenue Jules Weiss, 13275 Bourgeois",
+                "ADDRESS: chat dort rue", "ADDRESS: avenue", "PHONE: +33 (0)2 38 64 96 20. Sinon le 3", "NAME: Appelle",
+                "NAME: Peter party", "NAME: Peter'", "DATE: mid-May", "DATE: May", "ADDRESS: walk the dog to Jawor",
+                "ADDRESS: dog to Jawor",
+            )
+        return accepted.map { answer ->
+            DynamicTest.dynamicTest("accepts $answer") { assertTrue(pattern.matcher(answer).matches()) }
+        } +
+            rejected.map { answer ->
+                DynamicTest.dynamicTest("rejects $answer") { assertFalse(pattern.matcher(answer).matches()) }
+            }
+    }
+
     private val text = "Patient Jane Smith, DOB 03/15/78, called from 408-555-1234 about the fracture."
 
     private fun run(
