@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test
  * `pipeline_settings` does (tests/models/test_resolve.py holds the same file cases).
  */
 class ModelSettingsTest {
-    private val tuned = PipelineSettings(trustValidatorPass = false, imageReading = ImageReading.TEXT, modelRedact = false)
+    private val tuned = PipelineSettings(trustValidatorPass = false, imageReading = ImageReading.TEXT, modelRedact = false, constrainedDecoding = ConstrainedDecoding.DETECT)
 
     @Test
     fun `a model is known by its built file's name, any other file gets the defaults`() {
