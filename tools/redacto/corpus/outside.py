@@ -179,7 +179,9 @@ class OutsideValues:
     def national_id(self) -> str:
         fake = self._fake(NATIONAL_ID_LOCALES)
         if fake.locales[0] == "de_AT":
-            return self._own(lambda: fake.ssn(birthdate=self._day(self.rng.randrange(18, 80))))
+            # Its provider takes a birth date (the typing stubs do not say so).
+            born = self._day(self.rng.randrange(18, 80))
+            return self._own(lambda: str(fake.format("ssn", birthdate=born)))
         return self._own(fake.ssn)
 
     def iban(self) -> str:
