@@ -15,11 +15,11 @@ would give:
   and validate get the page's lines (`PageText`) through the text-mode prompts and answer
   `LABEL: value` per distinct gold value; the redaction the validator reads is the one
   the pipeline builds from those values (located on the words, `redacted_page`);
-- validate: `PASS` on the fully redacted output, and `FAIL` plus the missed gold items on
-  two deliberately incomplete redactions, per chunk: every third distinct value left
-  readable, and a single value left readable (preferably one the category's rules cannot
-  find, as a real model's leftovers are). FAIL examples outnumber PASS ones: a wrong FAIL
-  costs the pipeline a round, a wrong PASS leaks.
+- validate, text mode and the page read as text: two PASS and two FAIL redactions per
+  document, per chunk (`redacto.tuning.redactions`: complete, over-redacted; one value
+  left, one word of a value left), and PASS on a text with nothing to find; the indexed
+  reading keeps `PASS` on the complete redaction and `FAIL` on every third value left and
+  on one value left.
 
 A text of one chunk (every corpus text) gives one example per step, named without a chunk.
 
