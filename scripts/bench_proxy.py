@@ -159,23 +159,30 @@ def redacto_command() -> list[str]:
     return [found]
 
 
+def start_echo_and_redacto(started: dict[str, Server], folder: Path) -> Server:
+    """Start the echo upstream (`direct`) and the rules proxy in front of it (`redacto`)
+    into `started`, so the caller stops whatever started; returns the upstream."""
+    echo = started["direct"] = start_server(
+        "echo",
+        [sys.executable, str(ROOT / "tests/proxy/echo_upstream.py"), "0"],
+        r"echo upstream on ([0-9]+)",
+        folder,
+    )
+    started["redacto"] = start_server(
+        "redacto",
+        [*redacto_command(), "proxy", "--upstream", echo.url, "--listen", "127.0.0.1:0"],
+        r"Proxy on http://127\.0\.0\.1:([0-9]+)/v1",
+        folder,
+    )
+    return echo
+
+
 @contextmanager
 def servers(folder: Path) -> Iterator[dict[str, Server]]:
     """The echo upstream, the rules proxy and the Presidio proxy, stopped on the way out."""
     started: dict[str, Server] = {}
     try:
-        echo = started["direct"] = start_server(
-            "echo",
-            [sys.executable, str(ROOT / "tests/proxy/echo_upstream.py"), "0"],
-            r"echo upstream on ([0-9]+)",
-            folder,
-        )
-        started["redacto"] = start_server(
-            "redacto",
-            [*redacto_command(), "proxy", "--upstream", echo.url, "--listen", "127.0.0.1:0"],
-            r"Proxy on http://127\.0\.0\.1:([0-9]+)/v1",
-            folder,
-        )
+        echo = start_echo_and_redacto(started, folder)
         started["presidio"] = start_server(
             "presidio",
             [sys.executable, __file__, "--serve-presidio", "0", echo.url],

@@ -45,7 +45,7 @@ from bench_proxy import (  # noqa: E402
     TARGET_ADDED_P50_MS,
     TARGET_RPS,
     Body,
-    redacto_command,
+    start_echo_and_redacto,
 )
 from bench_proxy_load import Server, run_wrk, start_server  # noqa: E402
 
@@ -203,18 +203,7 @@ def main() -> None:
                 check=True,
             )
         try:
-            echo = started["direct"] = start_server(
-                "echo",
-                [sys.executable, str(ROOT / "tests/proxy/echo_upstream.py"), "0"],
-                r"echo upstream on ([0-9]+)",
-                folder,
-            )
-            started["redacto"] = start_server(
-                "redacto",
-                [*redacto_command(), "proxy", "--upstream", echo.url, "--listen", "127.0.0.1:0"],
-                r"Proxy on http://127\.0\.0\.1:([0-9]+)/v1",
-                folder,
-            )
+            echo = start_echo_and_redacto(started, folder)
             if args.baseline:
                 # The worktree's package first on the path, ahead of this checkout's.
                 run_cli = (
