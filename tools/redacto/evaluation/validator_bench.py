@@ -24,7 +24,6 @@ from pydantic import BaseModel, ConfigDict
 from redacto.corpus import RENDER_CACHE_DIR, CorpusDocument
 from redacto.document import ImageReading, Mode, Step
 from redacto.engines import Engine
-from redacto.engines.scripted import ScriptedEngine
 from redacto.evaluation.summary import ratio
 from redacto.pipeline.parsing import VerdictParse
 from redacto.pipeline.policy import options_for_model
@@ -173,8 +172,3 @@ def run_validator_bench(
         json.dumps(summary.model_dump(mode="json"), indent=2) + "\n", encoding="utf-8"
     )
     return summary
-
-
-def oracle_engine(cases: Sequence[TrainingExample]) -> ScriptedEngine:
-    """A scripted engine that answers each case right, in order (for tests)."""
-    return ScriptedEngine({Step.VALIDATE: [case.answer for case in cases]})

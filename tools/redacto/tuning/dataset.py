@@ -159,6 +159,8 @@ class _DocumentExamples:
         self.context = context
         self.prompts = context.prompts
         self.chunk_size = context.options.chunk_size
+        self.rule_labels = {r.label for r in recognizers_for(document.category)}
+        """Labels a rule of the category finds: a FAIL's single leftover avoids them."""
 
     def _example(
         self,
@@ -246,8 +248,9 @@ class _DocumentExamples:
             )
 
     def _variants(self, detections: list[Detection], labels: tuple[str, ...]) -> list[Variant]:
-        rule_labels = {r.label for r in recognizers_for(self.document.category)}
-        return list(validate_variants(self.document, detections, _value_of, rule_labels, labels))
+        return list(
+            validate_variants(self.document, detections, _value_of, self.rule_labels, labels)
+        )
 
     def _validate_text(
         self, redacted: str, variant: Variant, name: str, mode: Mode, read_as_text: bool
@@ -282,8 +285,7 @@ class _DocumentExamples:
         readable, `fail-one` a single value (skipped when that is the same split)."""
         some = leave_some(detections, key)
         yield "fail", some
-        rule_labels = {r.label for r in recognizers_for(self.document.category)}
-        one = leave_one(detections, key, rule_labels, self.document.id)
+        one = leave_one(detections, key, self.rule_labels, self.document.id)
         if one[1] != some[1]:
             yield "fail-one", one
 
