@@ -33,7 +33,6 @@ from redacto.corpus.schema import CorpusDocument, Split
 from redacto.corpus.values import stable_parity
 from redacto.document import Category
 
-
 NAME_LOCALES = (
     "en_GB",
     "en_IN",
