@@ -120,7 +120,7 @@ class LiteRtLmEngine(Engine):
             raise EngineError(f"LiteRT-LM could not load {model_file.name}: {error}") from error
         self.load_s = time.perf_counter() - started
         self.last_benchmark: BenchmarkFigures | None = None
-        from redacto.models.record import model_sha256
+        from redacto.model_record import model_sha256
 
         # Every run reads it first (the manifest's policy); the sha256 comes from the build
         # record when that still matches the file, so only an unrecorded file is hashed.

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from redacto.generated import StaleGeneratedFileError, check_generated, write_generated
-from redacto.models.manifest import Manifest, PipelineSettings
+from redacto.model_manifest import Manifest, PipelineSettings
 from redacto.prompts.kotlin import kotlin_string
 
 KOTLIN_PACKAGE = "dev.redacto.core"

@@ -28,7 +28,7 @@ from dataclasses import fields, replace
 from typing import Any
 
 from redacto.engines import ModelIdentity
-from redacto.models.manifest import ModelError, PipelineSettings
+from redacto.model_manifest import ModelError, PipelineSettings, pipeline_settings
 from redacto.pipeline.state import PipelineOptions
 
 STRICTER: dict[str, Callable[[Any, Any], Any]] = {
@@ -42,8 +42,6 @@ UNREADABLE_MANIFEST = PipelineSettings(trust_validator_pass=False)
 
 def model_settings(identity: ModelIdentity) -> PipelineSettings:
     """The `[pipeline]` settings of the model that answers, found from its engine URI."""
-    from redacto.models import pipeline_settings
-
     try:
         return pipeline_settings(identity.uri)
     except ModelError:
