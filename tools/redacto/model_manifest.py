@@ -21,7 +21,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, ValidationError
 
-from redacto.document import ConstrainedDecoding, Frozen, ImageReading
+from redacto.document import ConstrainedDecoding, Frozen, ImageReading, ValidatorVerdict
 from redacto.resources import shipped_dir
 
 Quant = Literal["int8", "int4"]
@@ -159,6 +159,15 @@ class PipelineSettings(Frozen):
     built from the page's own words, so the model can name nothing that is not there
     (`pipeline/constraint.py`; chosen by the eval). Applies where the engine can constrain
     decoding: LiteRT-LM, in Python and on the phone; other engines run unconstrained."""
+    validator_verdict: ValidatorVerdict = ValidatorVerdict.ANSWER
+    """How validate's verdict is read: the free answer's first line, or `scored` — PASS only
+    when log P(PASS) − log P(FAIL) ≥ `pass_margin` (chosen on a dev set by `redacto eval
+    validator`). Scoring needs an engine that can score (LiteRT-LM on the workstation); the
+    phone's runtime cannot, so there the answer rule runs and, as on any engine that cannot
+    score, a PASS is not trusted (`ModelSettings.kt` carries that)."""
+    pass_margin: float | None = None
+    """The scored rule's threshold on the margin; None: 0 (PASS when likelier than FAIL).
+    A caller may raise it for a run, never lower it below the manifest's."""
 
 
 class Manifest(Frozen):
