@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from redacto.document import Element
+from redacto.joined_elements import JoinedElements
 from redacto.rules.catalog import CONTEXT_WORD, Pattern, PreserveRule, Recognizer
 from redacto.rules.prefilter import patterns_that_could_match
 
@@ -370,27 +371,6 @@ def scan_text(
             rule.keeps(match.recognizer, searched[match.start : match.end]) for rule in preserve
         )
     ]
-
-
-@dataclass(frozen=True, slots=True)
-class JoinedElements:
-    """Elements of one page joined with single spaces, with where each element starts."""
-
-    text: str
-    elements: tuple[Element, ...]
-    starts: tuple[int, ...]
-
-    def indices_between(self, start: int, end: int) -> tuple[int, ...]:
-        """Indices of the non-empty elements that overlap the character range [start, end)."""
-        position = max(0, bisect.bisect_right(self.starts, start) - 1)
-        indices = []
-        while position < len(self.elements) and self.starts[position] < end:
-            element = self.elements[position]
-            element_end = self.starts[position] + len(element.text)
-            if element.text and element_end > start:
-                indices.append(element.index)
-            position += 1
-        return tuple(indices)
 
 
 def join_by_page(elements: Sequence[Element]) -> list[JoinedElements]:
