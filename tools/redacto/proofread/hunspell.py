@@ -72,8 +72,8 @@ class SpellCheck:
 
     def mistakes(self, text: str) -> Iterator[Mistake]:
         """Each word of `text` the dictionary does not know, in reading order."""
-        lines = [_blank_placeholders(line) for line in text.split("\n")]
-        answer = self._run(lines)
+        lines = text.split("\n")
+        answer = self._run([_blank_placeholders(line) for line in lines])
         for line, results in zip(lines, answer, strict=True):
             for result in results:
                 mistake = _mistake(line, result, self.dictionary)
@@ -115,8 +115,9 @@ _WORD_CHARS = re.compile(r"[^\W\d_]", re.UNICODE)
 
 
 def _mistake(line: str, result: str, dictionary: str) -> Mistake | None:
-    """A Mistake from one `&` (suggestions) or `#` (none) answer line, or None for a word
-    that is not prose: holding digits, `@` or `/`, in capitals or mixed case (acronyms,
+    """A Mistake from one `&` (suggestions) or `#` (none) answer line about `line` (its
+    placeholders kept in the context: restored, a name beside the word places it), or None
+    for a word that is not prose: holding digits, `@` or `/`, in capitals or mixed case (acronyms,
     degrees such as `BSc`, product names)."""
     if result[:1] not in ("&", "#"):
         return None
