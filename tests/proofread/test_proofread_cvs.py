@@ -4,6 +4,7 @@ every request."""
 
 from __future__ import annotations
 
+import ctypes
 import hashlib
 import json
 import logging
@@ -156,8 +157,27 @@ def test_poppler_draws_the_highlights_where_mistakes_json_says(run):
             # poppler draws a highlight's ends rounded, a few points past its quadrilateral
             inside[round(y0) - 4 : round(y1) + 4, round(x0) - 4 : round(x1) + 4] = True
     assert not (highlighted & ~inside).any()  # nothing highlighted anywhere else
-    pdf = pdfium.PdfDocument(str(out_dir / PROOFREAD_PDF))
+    notes = annotation_notes(out_dir / PROOFREAD_PDF)
+    assert notes == [
+        (pdfium_c.FPDF_ANNOT_HIGHLIGHT, f"→ {m.correction}\n{m.description}") for m in located
+    ]
+
+
+def annotation_notes(path: Path) -> list[tuple[int, str]]:
+    """Each annotation of page 1: its subtype and the note a reader shows (`/Contents`)."""
+    pdf = pdfium.PdfDocument(str(path))
     page = pdf[0]
-    assert pdfium_c.FPDFPage_GetAnnotCount(page.raw) == len(located)
+    notes = []
+    for number in range(pdfium_c.FPDFPage_GetAnnotCount(page.raw)):
+        annot = pdfium_c.FPDFPage_GetAnnot(page.raw, number)
+        size = pdfium_c.FPDFAnnot_GetStringValue(annot, b"Contents", None, 0)
+        buffer = ctypes.create_string_buffer(size)
+        pdfium_c.FPDFAnnot_GetStringValue(
+            annot, b"Contents", ctypes.cast(buffer, ctypes.POINTER(pdfium_c.FPDF_WCHAR)), size
+        )
+        text = buffer.raw[: size - 2].decode("utf-16-le")
+        notes.append((pdfium_c.FPDFAnnot_GetSubtype(annot), text))
+        pdfium_c.FPDFPage_CloseAnnot(annot)
     page.close()
     pdf.close()
+    return notes

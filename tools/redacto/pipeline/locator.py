@@ -218,8 +218,7 @@ class Locator:
             return tuple(
                 Span(start=start, end=end)
                 for start, end in (
-                    self._span_of(hit, hit + len(target) - 1)
-                    for hit in self._skeleton_hits(target)
+                    self._span_of(hit, hit + len(target) - 1) for hit in self._skeleton_hits(target)
                 )
             )
         raise ValueError(f"{method} is not a mistake-placing strategy")
@@ -229,9 +228,7 @@ class Locator:
         context = context_before.rstrip()
         if not context.strip():
             return spans
-        return tuple(
-            span for span in spans if self.text[: span.start].rstrip().endswith(context)
-        )
+        return tuple(span for span in spans if self.text[: span.start].rstrip().endswith(context))
 
     # -- helpers ---------------------------------------------------------------------
 
