@@ -15,6 +15,7 @@ from fake_upstream import Answer
 from redacto.engines.scripted import ScriptedEngine
 from redacto.proofread import MISTAKES_JSON, PROOFREAD_PDF, ProofreadOptions, UpstreamConfig
 from redacto.proofread import proofread_file as proofread
+from redacto.redact_file import BadInputError
 
 pytestmark = pytest.mark.slow  # the text-layer page is OCR'd too, for text inside images
 
@@ -64,16 +65,34 @@ def test_an_upstream_that_cannot_be_reached(cv, tmp_path):
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    outcome = proofread(cv, tmp_path, options(f"http://127.0.0.1:{port}"), ENGLISH.engine())
+    detector = ENGLISH.engine()
+    outcome = proofread(cv, tmp_path, options(f"http://127.0.0.1:{port}"), detector)
     result = written(tmp_path)
     assert outcome.exit_code == 1 and result["mistakes"] == []
-    assert "cannot reach the upstream" in result["error"]
+    assert result["error"].startswith("nothing was sent: cannot reach the upstream")
+    assert detector.requests == []  # found out before any model time
+
+
+def test_a_bad_upstream_url_is_bad_input_and_writes_nothing(cv, tmp_path):
+    with pytest.raises(BadInputError, match="http:// or https://"):
+        proofread(cv, tmp_path / "out", options("localhost:8000"), ENGLISH.engine())
+    assert not (tmp_path / "out").exists()
+
+
+def test_ocr_that_cannot_start_leaves_no_stale_pdf(cv, upstream, tmp_path):
+    (tmp_path / PROOFREAD_PDF).write_bytes(b"an earlier run's")
+    unknown = ProofreadOptions(upstream=UpstreamConfig(upstream.url), ocr="no-such-ocr")
+    outcome = proofread(cv, tmp_path, unknown, ENGLISH.engine())
+    assert outcome.exit_code == 1
+    assert written(tmp_path)["error"].startswith("cannot read the input")
+    assert not (tmp_path / PROOFREAD_PDF).exists()
 
 
 def test_a_detector_that_fails_sends_nothing(cv, upstream, tmp_path):
     upstream.answer = Answer(lines=ENGLISH.answer)
     broken = ScriptedEngine({})  # no reply at all: the detect call raises
     outcome = proofread(cv, tmp_path, options(upstream.url), broken)
-    assert upstream.requests == []
+    # only the question which model the server has, asked before any model time
+    assert [(r.path, r.body) for r in upstream.requests] == [("/v1/models", {})]
     result = written(tmp_path)
     assert outcome.exit_code == 1 and result["error"].startswith("nothing was sent")

@@ -16,6 +16,7 @@ and what was placed so far is written, marked incomplete. The input is only read
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import tempfile
 from collections.abc import Callable
@@ -40,7 +41,13 @@ from redacto.proofread.mask import (
 from redacto.proofread.mistakes import Mistake, MistakeLines, PlacedMistake
 from redacto.proofread.place import Placer
 from redacto.proofread.restore import restore_mistake, touches_placeholder
-from redacto.proofread.upstream import ProofreadPrompt, UpstreamConfig, UpstreamError, stream_answer
+from redacto.proofread.upstream import (
+    ProofreadPrompt,
+    UpstreamConfig,
+    UpstreamError,
+    first_model,
+    stream_answer,
+)
 from redacto.redact_file import (
     BadInputError,
     ModelChoice,
@@ -163,41 +170,35 @@ def proofread_file(
     for name in (PROOFREAD_PDF, MISTAKES_JSON):
         if (out_dir / name).exists() and os.path.samefile(out_dir / name, path):
             raise BadInputError(f"{out_dir / name} is the input itself: choose another --out")
-    stage("Reading the input…")
-    prepared = prepare_input(path, ocr=options.ocr)
+    upstream = options.upstream
+    if upstream is not None:
+        try:
+            upstream.endpoint("chat/completions")  # a bad URL is known before any model time
+        except UpstreamError as bad_url:
+            raise BadInputError(str(bad_url)) from bad_url
     info = input_info(path)
+    proofreader = "hunspell" if upstream is None else "llm"
+    stage("Reading the input…")
+    try:
+        prepared = prepare_input(path, ocr=options.ocr)
+    except EngineError as unread:  # OCR that cannot start
+        return _write(None, _failed(info, proofreader, f"cannot read the input: {unread}"), out_dir)
+    if upstream is not None and upstream.model is None:
+        # Asked first: an upstream that cannot be reached is found before minutes of
+        # model time, and the question holds nothing of the document.
+        stage("Asking the upstream which model it serves…")
+        try:
+            upstream = dataclasses.replace(upstream, model=first_model(upstream))
+        except UpstreamError as unreachable:
+            failed = _failed(info, proofreader, f"nothing was sent: {unreachable}")
+            return _write(prepared, failed, out_dir)
     placer = Placer.of(prepared.document, _points_per_pixel(prepared))
-    proofreader = "hunspell" if options.upstream is None else "llm"
     try:
         masked = _mask(prepared, engine, prompts, options, on_event, stage)
     except (DetectionFailed, EngineError, PromptError, ValueWouldLeak) as unsent:
-        failed = MistakesFile(
-            mistakes=[],
-            complete=False,
-            error=f"nothing was sent: {unsent}",
-            proofreader=proofreader,
-            values_replaced=0,
-            occurrences_replaced=0,
-            input=info,
-        )
-        return _write(prepared, failed, out_dir)
+        return _write(prepared, _failed(info, proofreader, f"nothing was sent: {unsent}"), out_dir)
     run = _Run(masked, placer, on_mistake)
-    error: str | None = None
-    unreadable = 0
-    try:
-        if options.upstream is None:
-            stage("Checking the spelling with Hunspell…")
-            check = SpellCheck.for_language(options.language, masked.text)
-            proofreader = f"hunspell:{check.dictionary}"
-            for mistake in check.mistakes(masked.text):
-                run.take(mistake)
-        else:
-            stage("Proofreading with the upstream model…")
-            unreadable = _ask_upstream(options.upstream, options.language, masked, run)
-    except (UpstreamError, HunspellError, ValueWouldLeak) as failure:
-        error = str(failure)
-    except AnswerUnreadable as failure:
-        error, unreadable = str(failure), failure.unreadable
+    error, unreadable, proofreader = _proofread(upstream, options.language, run, stage)
     result = MistakesFile(
         mistakes=run.mistakes,
         complete=error is None,
@@ -210,6 +211,41 @@ def proofread_file(
         input=info,
     )
     return _write(prepared, result, out_dir)
+
+
+def _proofread(
+    upstream: UpstreamConfig | None, language: str, run: _Run, stage: OnStage
+) -> tuple[str | None, int, str]:
+    """Ask the proofreader, acting on each mistake as it comes: (the error that ended it
+    early or None, the answer's unreadable lines, who proofread)."""
+    try:
+        if upstream is None:
+            stage("Checking the spelling with Hunspell…")
+            check = SpellCheck.for_language(language, run.masked.text)
+            for mistake in check.mistakes(run.masked.text):
+                run.take(mistake)
+            return None, 0, f"hunspell:{check.dictionary}"
+        stage("Proofreading with the upstream model…")
+        return None, _ask_upstream(upstream, language, run.masked, run), "llm"
+    except (UpstreamError, ValueWouldLeak) as failure:
+        return str(failure), 0, "llm"
+    except AnswerUnreadable as failure:
+        return str(failure), failure.unreadable, "llm"
+    except HunspellError as failure:
+        return str(failure), 0, "hunspell"
+
+
+def _failed(info: InputInfo, proofreader: str, error: str) -> MistakesFile:
+    """The outputs of a run that stopped before the proofreader answered anything."""
+    return MistakesFile(
+        mistakes=[],
+        complete=False,
+        error=error,
+        proofreader=proofreader,
+        values_replaced=0,
+        occurrences_replaced=0,
+        input=info,
+    )
 
 
 def _mask(
@@ -258,11 +294,13 @@ def _points_per_pixel(prepared: PreparedInput) -> list[float]:
     return []
 
 
-def _write(prepared: PreparedInput, result: MistakesFile, out_dir: Path) -> ProofreadOutcome:
+def _write(prepared: PreparedInput | None, result: MistakesFile, out_dir: Path) -> ProofreadOutcome:
+    """`mistakes.json`, and `proofread.pdf` for a PDF or photo that was read (a stale one
+    of an earlier run is removed otherwise: nothing in the folder may pass for this run's)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
     target = out_dir / PROOFREAD_PDF
-    if prepared.document.mode is Mode.IMAGE:
+    if prepared is not None and prepared.document.mode is Mode.IMAGE:
         source: Path | bytes
         if prepared.pdf is not None:
             source = prepared.path
