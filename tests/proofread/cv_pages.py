@@ -81,13 +81,53 @@ FRENCH_CV = [
 ]
 
 
-def write_born_digital(lines: list[Line], path: Path) -> Path:
-    """A PDF whose words are real text (Helvetica, WinAnsiEncoding)."""
-    content = "".join(_text_operator(line) for line in lines).encode("cp1252")
+@dataclass(frozen=True)
+class Frame:
+    """How the upright page lies in the PDF's own space: turned by /Rotate (clockwise, as a
+    viewer turns it) and offset by a CropBox inside a larger MediaBox."""
+
+    rotate: int = 0
+    left: float = 0.0
+    bottom: float = 0.0
+
+    @property
+    def size(self) -> tuple[float, float]:
+        """The unrotated visible area's width and height."""
+        return (PAGE_H, PAGE_W) if self.rotate % 180 else (PAGE_W, PAGE_H)
+
+    def user_point(self, x: float, y: float) -> tuple[float, float]:
+        """The page-space point shown at (x, y) from the upright page's top-left."""
+        width, height = self.size
+        u, v = {
+            0: (x, height - y),
+            90: (y, x),
+            180: (width - x, y),
+            270: (width - y, height - x),
+        }[self.rotate]
+        return self.left + u, self.bottom + v
+
+    def text_matrix(self) -> str:
+        """The turn that makes glyphs run left to right on the upright page."""
+        return {0: "1 0 0 1", 90: "0 1 -1 0", 180: "-1 0 0 -1", 270: "0 -1 1 0"}[self.rotate]
+
+    def boxes(self) -> str:
+        width, height = self.size
+        if not (self.left or self.bottom):
+            return f"/MediaBox [0 0 {width} {height}] /Rotate {self.rotate}"
+        # the MediaBox reaches past the CropBox on every side: only the CropBox shows
+        media = f"/MediaBox [0 0 {self.left + width + 30} {self.bottom + height + 20}]"
+        crop = f"/CropBox [{self.left} {self.bottom} {self.left + width} {self.bottom + height}]"
+        return f"{media} {crop} /Rotate {self.rotate}"
+
+
+def write_born_digital(lines: list[Line], path: Path, frame: Frame = Frame()) -> Path:
+    """A PDF whose words are real text (Helvetica, WinAnsiEncoding), shown upright through
+    `frame`."""
+    content = "".join(_text_operator(line, frame) for line in lines).encode("cp1252")
     objects = [
         b"<< /Type /Catalog /Pages 2 0 R >>",
         b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {PAGE_W} {PAGE_H}] "
+        f"<< /Type /Page /Parent 2 0 R {frame.boxes()} "
         "/Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>".encode(),
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
         _stream(b"", content),
@@ -129,11 +169,12 @@ def scan_image(lines: list[Line], dpi: int = SCAN_DPI) -> Image.Image:
     return image
 
 
-def _text_operator(line: Line) -> str:
+def _text_operator(line: Line, frame: Frame) -> str:
     parts = [_escape(part) for part in line.text.split("|")]
     gap = round(-GAP_EM * 1000)
     array = f" {gap} ".join(f"({part})" for part in parts)
-    return f"BT /F1 {line.size} Tf {line.x} {PAGE_H - line.y} Td [{array}] TJ ET\n"
+    x, y = frame.user_point(line.x, line.y)
+    return f"BT /F1 {line.size} Tf {frame.text_matrix()} {x} {y} Tm [{array}] TJ ET\n"
 
 
 def _escape(text: str) -> str:
