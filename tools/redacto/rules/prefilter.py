@@ -34,7 +34,10 @@ from redacto.rules.catalog import CONTEXT_WORD, Pattern, PrefilterSpec, Recogniz
 
 _DIGIT_RUN = re.compile("[0-9]+")
 _DIGITS = "0123456789"
-DIGIT_MASK = str.maketrans({chr(code): "1" if chr(code) in _DIGITS else " " for code in range(128)})
+_DIGIT_MASK = str.maketrans(
+    {chr(code): "1" if chr(code) in _DIGITS else " " for code in range(128)}
+)
+
 """For `str.translate` of an ASCII text: each digit becomes "1", every other character a
 space, so `find` locates digits and the ends of their runs (a regex would test a class at
 every character, several times slower)."""
@@ -47,22 +50,22 @@ _ASCII_WORDS = str.maketrans(
     {chr(code): chr(code).lower() if chr(code) in _WORD_CHARACTERS else " " for code in range(128)}
 )
 """An ASCII text with every character outside [A-Za-z0-9] made a space, lower-cased: its
-`split()` is `CONTEXT_WORD`'s words, lower-cased, without running a regex over the text."""
+`split()` is `CONTEXT_WORD`'s words, lower-cased, without a regex (several times faster)."""
 
 
-def _words_of(text: str) -> frozenset[str]:
-    """The text's words as context phrases are compared with them: runs of [A-Za-z0-9],
-    lower-cased. A context pattern can match only where all words of a phrase are here."""
+def _words_among(text: str, wanted: frozenset[str]) -> frozenset[str]:
+    """Those of `wanted` that are words of the text as context phrases are compared with
+    them: runs of [A-Za-z0-9], lower-cased."""
     if text.isascii():
-        return frozenset(text.translate(_ASCII_WORDS).split())
-    return frozenset(word.lower() for word in CONTEXT_WORD.findall(text))
+        return wanted.intersection(text.translate(_ASCII_WORDS).split())
+    return wanted.intersection(word.lower() for word in CONTEXT_WORD.findall(text))
 
 
 def _digit_runs(text: str) -> list[tuple[int, int]]:
     """[start, end) of each run of ASCII digits."""
     if not text.isascii():
         return [run.span() for run in _DIGIT_RUN.finditer(text)]
-    mask = text.translate(DIGIT_MASK)
+    mask = text.translate(_DIGIT_MASK)
     runs = []
     start = mask.find("1")
     while start >= 0:
@@ -78,11 +81,12 @@ def _digit_runs(text: str) -> list[tuple[int, int]]:
 class _Facts:
     """What the requirements read of one text, each made only when first asked for."""
 
-    __slots__ = ("_lowered", "_positions", "_text", "_words", "searched")
+    __slots__ = ("_context_words", "_lowered", "_positions", "_text", "_words", "searched")
 
-    def __init__(self, text: str, searched: str) -> None:
+    def __init__(self, text: str, searched: str, context_words: frozenset[str]) -> None:
         self._text = text
         self.searched = searched
+        self._context_words = context_words
         self._lowered: str | None = None
         self._words: frozenset[str] | None = None
         self._positions: dict[str, list[int]] = {}
@@ -93,8 +97,10 @@ class _Facts:
         return self._lowered
 
     def words(self) -> frozenset[str]:
+        """The words of the text (read as written, not as searched) that some context
+        phrase of the plan holds: a set of a few, not of every word."""
         if self._words is None:
-            self._words = _words_of(self._text)
+            self._words = _words_among(self._text, self._context_words)
         return self._words
 
     def digit_spans(self, counts: Sequence[int], size: int) -> list[float]:
@@ -205,6 +211,7 @@ class _Plan:
 
     tests: tuple[_Test, ...]
     counts: tuple[int, ...]
+    context_words: frozenset[str]
     recognizers: tuple[tuple[_Digits, tuple[tuple[Pattern, _Digits, tuple[int, ...]], ...]], ...]
 
 
@@ -271,7 +278,10 @@ def _plan(recognizers: Sequence[Recognizer]) -> _Plan:
         )
         counts = {gate[0] for gate, _ in planned}
         counts |= {digits[0] for _, patterns in planned for _, digits, _ in patterns}
-        plan = _Plan(tuple(builder.tests), tuple(sorted(counts)), planned)
+        context_words = frozenset(
+            word for r in recognizers for phrase in r.context_phrases for word in phrase
+        )
+        plan = _Plan(tuple(builder.tests), tuple(sorted(counts)), context_words, planned)
         cached = _PLANS[key] = (tuple(recognizers), plan)
     return cached[1]
 
@@ -285,7 +295,7 @@ def patterns_that_could_match(
     """
     plan = _plan(recognizers)
     tests = plan.tests
-    facts = _Facts(text, searched)
+    facts = _Facts(text, searched, plan.context_words)
     spans = facts.digit_spans(plan.counts, 1 + max(plan.counts, default=0))
     known: list[bool | None] = [None] * len(tests)
     could: list[tuple[Pattern, ...]] = []
