@@ -7,12 +7,13 @@ The runtime prefilter (`redacto.rules.prefilter`) reads what a pattern needs of 
 the `prefilter:` line beside the pattern in `recognizers.yaml`, so it needs no regex parser.
 This script is where those lines come from: it reads each regex with CPython's own parser
 (`re._parser`, private and free to change between versions, hence here and not at run time)
-and proves three kinds of requirement, each holding for every match in the text as searched:
+and proves what every match needs of the text it is found in (as searched: OCR's O read as
+zero), in the fields of `PrefilterSpec`:
 
 - `width`: no match is longer than this many characters (absent: no bound);
-- `least`: for each set of characters, how many of them every match consumes at the least
-  (the digits, and punctuation a pattern repeats, like an IPv6 address's colons); a text
-  must then hold that many within some `width` characters in a row;
+- `digits`, `counts`: how many ASCII digits, and how many of each punctuation character the
+  pattern names (an `@`, an IPv6 address's two colons), every match consumes at the least;
+  a text must then hold that many within some `width` characters in a row;
 - `one_of`: groups of needles; every match (or, for a positive lookaround, the text) holds
   one needle of each group. A one-character needle is compared exactly, a longer one (a run
   of literal characters) case-insensitively;
