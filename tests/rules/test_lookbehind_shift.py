@@ -101,3 +101,8 @@ def test_what_the_rearranged_pattern_reads() -> None:
 def test_shapes_it_leaves_alone(regex: str) -> None:
     written = re.compile(regex)
     assert shift_lookbehinds(written) is written
+
+
+def test_a_verbose_pattern_is_left_alone() -> None:
+    written = re.compile(r"(?<!x) a b  # spaces and comments are not read", re.VERBOSE)
+    assert shift_lookbehinds(written) is written

@@ -19,7 +19,7 @@ from redacto.rules.prefilter import recognizers_that_could_match
 from rule_texts import ROOT, corpus_texts
 
 sys.path.insert(0, str(ROOT / "scripts"))
-from rule_prefilter import derive, updated_yaml
+from rule_prefilter import derive, main, updated_yaml
 
 
 def both_scans(text: str, category: Category) -> tuple[list, list]:
@@ -151,6 +151,20 @@ def test_the_yaml_prefilter_lines_are_up_to_date_and_a_stale_one_is_named() -> N
     assert fixed == text
     assert len(changed) == 1
     assert changed[0].startswith("ssn.")
+
+
+def test_the_script_fails_on_a_stale_file_and_rewrites_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = RECOGNIZERS_FILE.read_text(encoding="utf-8")
+    stale = tmp_path / "recognizers.yaml"
+    stale.write_text(text.replace("{width: 55, counts: {':': 2}}", "{width: 55}"), "utf-8")
+    monkeypatch.setattr(sys, "argv", ["rule_prefilter.py", "--file", str(stale)])
+    assert main() == 1
+    assert "ip_address.ipv6" in capsys.readouterr().err
+    monkeypatch.setattr(sys, "argv", ["rule_prefilter.py", "--file", str(stale), "--write"])
+    assert main() == 0
+    assert stale.read_text(encoding="utf-8") == text
 
 
 def test_most_patterns_declare_what_they_need() -> None:
