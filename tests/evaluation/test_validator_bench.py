@@ -96,7 +96,7 @@ def test_a_scoring_engine_gives_each_case_its_margin_and_each_reading_a_curve(tm
     assert set(summary.curves) == {"text", "page-text"}
     for reading, curve in summary.curves.items():
         assert curve.auc == 1.0 and curve.best is not None
-        assert curve.best.threshold == 2.0 and curve.best.clean_pass_rate == 1.0
+        assert curve.best.threshold == 0.0 and curve.best.clean_pass_rate == 1.0
         assert curve.clean == summary.readings[reading].clean
 
 
@@ -108,8 +108,8 @@ def test_an_engine_that_cannot_score_leaves_no_margins(tmp_path: Path):
 
 
 def test_a_threshold_chosen_on_dev_is_read_on_test(tmp_path: Path):
-    """Dev separates at 2.0; on test one leaky case scores 3.0: the dev threshold lets it
-    through, and the test figures say so."""
+    """Dev separates at 0, between -2 and +2; on test one leaky case scores 3.0: the dev
+    threshold lets it through, and the test figures say so."""
     dev_docs, test_docs = load_suite("smoke")[:1], load_suite("smoke")[1:2]
     dev = run_validator_bench(scoring_oracle(verdict_cases(dev_docs)), dev_docs, tmp_path / "d")
     test_cases = verdict_cases(test_docs)
@@ -122,7 +122,7 @@ def test_a_threshold_chosen_on_dev_is_read_on_test(tmp_path: Path):
     )
     reading = "page-text" if test_cases[leaky].read_as_text else "text"
     chosen = choices[reading]
-    assert chosen.threshold == 2.0 and chosen.dev is not None and chosen.test is not None
+    assert chosen.threshold == 0.0 and chosen.dev is not None and chosen.test is not None
     assert chosen.dev.leaky_pass_rate == 0.0
     assert chosen.test.leaky_pass_rate == pytest.approx(1 / chosen.test.leaky)
     assert chosen.test.clean_pass_rate == 1.0
@@ -168,9 +168,9 @@ def test_the_command_chooses_on_dev_and_reports_on_test(tmp_path: Path):
     assert result.exit_code == 0, result.output
     assert "text: PASS on 2/2 clean (100.0%), on 0/2 leaky (0.0%)" in result.output
     assert "scored: AUC 1.000" in result.output
-    assert "text: threshold chosen on dev: margin ≥ 2.000: PASS on 100.0% clean, 0.0% leaky;" in (
+    assert "text: threshold chosen on dev: margin ≥ 0.000: PASS on 100.0% clean, 0.0% leaky;" in (
         result.output
     )
     thresholds = json.loads((out / THRESHOLDS_FILE).read_text(encoding="utf-8"))
-    assert thresholds["page-text"]["threshold"] == 2.0
+    assert thresholds["page-text"]["threshold"] == 0.0
     assert (out / "dev" / SUMMARY_FILE).exists() and (out / SUMMARY_FILE).exists()

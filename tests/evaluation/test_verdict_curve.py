@@ -14,10 +14,12 @@ def margins(clean: list[float], leaky: list[float]) -> list[Margin]:
 @pytest.mark.parametrize(
     ("clean", "leaky", "best", "best_clean", "auc"),
     [
-        # apart: the lowest threshold above every leaky margin passes every clean one
-        ([3.0, 2.0, 1.0], [0.0, -1.0], 1.0, 1.0, 1.0),
+        # apart: the middle of the gap between the sides passes every clean margin
+        ([3.0, 2.0, 1.0], [0.0, -1.0], 0.5, 1.0, 1.0),
         # overlapping: only the clean margin above the highest leaky one passes
-        ([2.0, 0.5, -1.0], [1.0, -2.0], 2.0, 1 / 3, 4 / 6),
+        ([2.0, 0.5, -1.0], [1.0, -2.0], 1.5, 1 / 3, 4 / 6),
+        # one clean margin just above the leaky ones: the middle of that gap
+        ([-5.0], [-6.0, -7.0], -5.5, 1.0, 1.0),
         # a tie passes both: no threshold separates them
         ([1.0], [1.0], None, None, 0.5),
         # every leaky margin above every clean one
@@ -49,11 +51,12 @@ def test_the_bar_allows_its_share_of_leaky_passes():
     leaky = [-1.0] * 198 + [0.4, 0.6]
     curve = verdict_curve(margins([0.5, 0.7, 0.9], leaky))
     assert curve.best is not None
-    assert curve.best.threshold == 0.4
+    assert curve.best.threshold == pytest.approx(-0.3)  # between -1.0 and 0.4
     assert curve.best.leaky_pass_rate == pytest.approx(0.01)
     assert curve.best.clean_pass_rate == 1.0
     stricter = verdict_curve(margins([0.5, 0.7, 0.9], leaky), max_leaky_pass=0.0)
-    assert stricter.best is not None and stricter.best.threshold == 0.7
+    assert stricter.best is not None and stricter.best.threshold == pytest.approx(0.65)
+    assert stricter.best.clean_pass_rate == pytest.approx(2 / 3)
 
 
 def test_a_threshold_chosen_elsewhere_reads_these_margins():

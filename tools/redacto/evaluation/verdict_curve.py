@@ -6,6 +6,12 @@ ones (the bar: at most 1 %). `verdict_curve` lists both rates at every threshold
 margins suggest and picks the threshold that passes the most clean outputs within the bar;
 `rates_at` reads another set of margins at a threshold chosen elsewhere, so a threshold is
 chosen on a dev set and reported on the test split.
+
+Every threshold between two neighbouring margins gives the same rates, so the best point's
+threshold is the middle of its gap, not the margin above it: on step 3026's first dev
+documents the clean margins were 6.1–6.7 and the leaky ones −3.8 and below, and a threshold
+at the lowest clean margin (6.1) passed a quarter of the clean test outputs (3.1–6.2), where
+the middle of the gap passes them all.
 """
 
 from __future__ import annotations
@@ -50,8 +56,9 @@ class VerdictCurve(_Model):
     """P(a clean output's margin > a leaky one's), ties counting half: 0.5 is a coin."""
     max_leaky_pass: float
     best: CurvePoint | None
-    """The threshold with the highest clean PASS rate among those within `max_leaky_pass`
-    (the lowest such threshold); None when none passes a clean output within the bar."""
+    """The highest clean PASS rate within `max_leaky_pass`, its threshold in the middle of
+    the gap below the lowest margin that gives it; None when no threshold passes a clean
+    output within the bar."""
     points: list[CurvePoint]
     """One per distinct margin, ascending: at the lowest everything passes."""
 
@@ -73,21 +80,27 @@ def verdict_curve(
     margins: Sequence[Margin], max_leaky_pass: float = MAX_LEAKY_PASS
 ) -> VerdictCurve:
     """The curve over every distinct margin as a threshold, and the best point within the bar."""
-    points = [rates_at(margins, threshold) for threshold in sorted({m.margin for m in margins})]
+    thresholds = sorted({m.margin for m in margins})
+    points = [rates_at(margins, threshold) for threshold in thresholds]
     within = [
-        p
-        for p in points
+        number
+        for number, p in enumerate(points)
         if p.leaky_pass_rate is not None
         and p.leaky_pass_rate <= max_leaky_pass
         and p.clean_pass_rate  # passes at least one clean output
     ]
+    best = None
+    if within:
+        number = within[0]
+        below = thresholds[number - 1] if number else thresholds[number]
+        best = rates_at(margins, (below + thresholds[number]) / 2)
     clean = sum(m.clean for m in margins)
     return VerdictCurve(
         clean=clean,
         leaky=len(margins) - clean,
         auc=separation(margins),
         max_leaky_pass=max_leaky_pass,
-        best=within[0] if within else None,
+        best=best,
         points=points,
     )
 
