@@ -9,9 +9,9 @@ chosen on a dev set and reported on the test split.
 
 Every threshold between two neighbouring margins gives the same rates, so the best point's
 threshold is the middle of its gap, not the margin above it: on step 3026's first dev
-documents the clean margins were 6.1–6.7 and the leaky ones −3.8 and below, and a threshold
-at the lowest clean margin (6.1) passed a quarter of the clean test outputs (3.1–6.2), where
-the middle of the gap passes them all.
+documents (the page read as text) the clean margins were 6.1–6.7 and the leaky ones −7.3 and
+below, and a threshold at the lowest clean margin (6.1) passed one of the four clean test
+outputs (4.3–6.2), where the middle of the gap passes them all.
 """
 
 from __future__ import annotations
