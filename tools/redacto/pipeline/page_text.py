@@ -18,7 +18,7 @@ per distinct value (`redacted_lines`), not one placeholder per word.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -99,28 +99,46 @@ def redacted_lines(elements: Sequence[Element], hidden: Mapping[int, Detection])
     """
     book = PlaceholderBook()
     pieces: list[str] = []
+    for gap, text, label in element_runs(elements, hidden):
+        pieces.append(gap)
+        pieces.append(text if label is None else book.assign(label, text))
+    return "".join(pieces)
+
+
+def element_runs(
+    elements: Sequence[Element], hidden: Mapping[int, Detection], page_break: str = "\n"
+) -> Iterator[tuple[str, str, str | None]]:
+    """The page text of `elements` in pieces: `(gap before, text, label)`.
+
+    A run of consecutive `hidden` words of one detected value (same label and value) on one
+    line is one piece, its words joined by spaces, with its label; every other word is a
+    piece of its own with label None. The gap is "" before the first piece, `page_break`
+    where the page changes, a line break where a line starts (`starts_line`), else a space.
+    """
     run: list[str] = []
     run_of: tuple[str, str] | None = None
-
-    def close_run() -> None:
-        if run and run_of is not None:
-            pieces.append(book.assign(run_of[0], " ".join(run)))
-            run.clear()
-
+    gap = ""
     for position, element in enumerate(elements):
-        new_line = position > 0 and starts_line(elements[position - 1], element)
+        previous = elements[position - 1] if position else None
+        new_line = previous is not None and starts_line(previous, element)
         detection = hidden.get(element.index)
         group = None if detection is None else (detection.label, value_key(detection.value or ""))
         if group is not None and run and group == run_of and not new_line:
             run.append(element.text)
             continue
-        close_run()
-        if position:
-            pieces.append("\n" if new_line else " ")
+        if run and run_of is not None:
+            yield gap, " ".join(run), run_of[0]
+            run.clear()
+        if previous is None:
+            gap = ""
+        elif element.page != previous.page:
+            gap = page_break
+        else:
+            gap = "\n" if new_line else " "
         if group is None:
-            pieces.append(element.text)
+            yield gap, element.text, None
         else:
             run_of = group
             run.append(element.text)
-    close_run()
-    return "".join(pieces)
+    if run and run_of is not None:
+        yield gap, " ".join(run), run_of[0]

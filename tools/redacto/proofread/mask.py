@@ -19,8 +19,7 @@ from dataclasses import dataclass
 from redacto.document import Detection, Document, Element, Mode, Status
 from redacto.engines import Engine
 from redacto.pipeline import OnEvent, PipelineOptions, run_pipeline
-from redacto.pipeline.page_text import starts_line
-from redacto.pipeline.placeholders import value_key
+from redacto.pipeline.page_text import element_runs
 from redacto.prompts import PromptLibrary
 from redacto.proxy.vault import Vault
 
@@ -134,37 +133,16 @@ def _element_segments(
     hidden = {d.index: d for d in detections if d.index is not None}
     segments: list[Segment] = []
     plain: list[str] = []
-    run: list[str] = []
-    run_of: tuple[str, str] | None = None
     occurrences = 0
-
-    def close_run() -> None:
-        nonlocal occurrences
-        if run and run_of is not None:
-            segments.append(("".join(plain), None))
-            plain.clear()
-            words = " ".join(run)
-            segments.append((words, vault.placeholder_for(run_of[0], words)))
-            occurrences += 1
-            run.clear()
-
-    for position, element in enumerate(elements):
-        new_line = position > 0 and starts_line(elements[position - 1], element)
-        detection = hidden.get(element.index)
-        group = None if detection is None else (detection.label, value_key(detection.value or ""))
-        if group is not None and run and group == run_of and not new_line:
-            run.append(element.text)
+    for gap, text, label in element_runs(elements, hidden, PAGE_BREAK):
+        plain.append(gap)
+        if label is None:
+            plain.append(text)
             continue
-        close_run()
-        if position:
-            new_page = element.page != elements[position - 1].page
-            plain.append(PAGE_BREAK if new_page else "\n" if new_line else " ")
-        if group is None:
-            plain.append(element.text)
-        else:
-            run_of = group
-            run.append(element.text)
-    close_run()
+        segments.append(("".join(plain), None))
+        plain.clear()
+        segments.append((text, vault.placeholder_for(label, text)))
+        occurrences += 1
     segments.append(("".join(plain), None))
     # The detected value as the model wrote it ("Jean Dupont" for the words "Jean Dupont,")
     # is one more spelling of the same placeholder, hidden wherever else it occurs.
