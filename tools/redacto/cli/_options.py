@@ -7,6 +7,8 @@ from typing import Annotated
 
 import typer
 
+from redacto.document import Category
+
 
 class OcrChoice(StrEnum):
     PPOCR = "ppocr"
@@ -26,6 +28,14 @@ OcrOption = Annotated[
 ]
 NoRulesOption = Annotated[
     bool, typer.Option("--no-rules", help="Skip the checksum-validated rules.")
+]
+CategoryOption = Annotated[
+    Category | None,
+    typer.Option(
+        "--category",
+        help="What the document is, when you know: skips the classify step.",
+        case_sensitive=False,
+    ),
 ]
 CheckOption = Annotated[
     bool, typer.Option("--check", help="Fail (exit 1) if the committed file is stale.")

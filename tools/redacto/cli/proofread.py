@@ -16,8 +16,13 @@ from rich.console import Console
 from rich.markup import escape
 
 from redacto.cli._app import app
-from redacto.cli._options import ModelOption, NoRulesOption, OcrChoice, OcrOption
-from redacto.document import Category
+from redacto.cli._options import (
+    CategoryOption,
+    ModelOption,
+    NoRulesOption,
+    OcrChoice,
+    OcrOption,
+)
 from redacto.pipeline import PipelineOptions, ProgressEvent
 from redacto.redact_file import EXIT_BAD_INPUT, BadInputError
 
@@ -66,14 +71,7 @@ def proofread_command(
     model: ModelOption = None,
     ocr: OcrOption = OcrChoice.PPOCR,
     no_rules: NoRulesOption = False,
-    category: Annotated[
-        Category | None,
-        typer.Option(
-            "--category",
-            help="What the document is, when you know: skips the classify step.",
-            case_sensitive=False,
-        ),
-    ] = None,
+    category: CategoryOption = None,
     timeout: Annotated[
         float,
         typer.Option("--timeout", help="Seconds to wait for each piece of the answer.", min=0.1),

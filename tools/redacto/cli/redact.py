@@ -14,8 +14,13 @@ import typer
 from rich.console import Console
 
 from redacto.cli._app import app
-from redacto.cli._options import ModelOption, NoRulesOption, OcrChoice, OcrOption
-from redacto.document import Category
+from redacto.cli._options import (
+    CategoryOption,
+    ModelOption,
+    NoRulesOption,
+    OcrChoice,
+    OcrOption,
+)
 from redacto.pipeline import Phase, PipelineOptions, ProgressEvent
 from redacto.redact_file import EXIT_BAD_INPUT, EXIT_CODES, BadInputError, redact_file
 from redacto.report import Status
@@ -66,14 +71,7 @@ def redact_command(
         typer.Option("--out", help="Output folder (default: out/<input name>)."),
     ] = None,
     no_rules: NoRulesOption = False,
-    category: Annotated[
-        Category | None,
-        typer.Option(
-            "--category",
-            help="What the document is, when you know: skips the classify step.",
-            case_sensitive=False,
-        ),
-    ] = None,
+    category: CategoryOption = None,
 ) -> None:
     """Redact INPUT: classify, detect, redact, validate; write redacted file and report.json."""
     console = Console(stderr=True, soft_wrap=True)
