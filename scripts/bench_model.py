@@ -18,7 +18,7 @@ import tempfile
 import time
 
 from redacto import models
-from redacto.models.record import BuildRecord, VerifyFigures
+from redacto.model_record import BuildRecord, VerifyFigures
 
 
 def main() -> int:

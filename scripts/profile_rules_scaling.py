@@ -1,6 +1,7 @@
-"""How the proxy's detection time grows with the size of one message.
+"""How the proxy's detection time grows with the size of one message, and what 1 KB costs.
 
     python scripts/profile_rules_scaling.py [--sizes 0.8,1.6,3.2] [--profile]
+    python scripts/profile_rules_scaling.py --per-text [--against REV] [--rounds 5]
 
 For each kind of text (prose with ordinary numbers, the PII message repeated, one long
 token without whitespace, a list of numbers under one context word) and each size in MB,
@@ -8,6 +9,13 @@ times the rules tier (`RuleTier.find`) and the whole request redaction (rules, v
 placeholders: `RequestRedactor.redact` on a one-message chat body), and prints a Markdown
 table with the time per MB: constant per MB means linear. `--profile` prints the heaviest
 functions under cProfile at the largest size. Used for docs/proxy.md (§ One big message).
+
+`--per-text` times the rules tier on `scripts/bench_proxy.py`'s three 1 KB texts instead: CPU
+µs per call, the minimum over many repeats (on a machine shared with other work the minimum
+of the thread's CPU time is what the code costs; wall time and means measure the neighbours).
+`--against REV` times the rules tier of git revision REV and of this tree in turn, in fresh
+processes, `--rounds` times each, and prints both minimums side by side (docs/proxy.md,
+§ Measured).
 """
 
 from __future__ import annotations
@@ -15,8 +23,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import cProfile
+import json
+import os
 import pstats
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -24,7 +36,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from bench_proxy import PROSE, WITH_PII  # noqa: E402
+from bench_proxy import PROSE, TEXTS, WITH_PII  # noqa: E402
 
 from redacto.proxy.detectors import RuleTier  # noqa: E402
 from redacto.proxy.payload import RequestRedactor  # noqa: E402
@@ -64,11 +76,82 @@ def redact_request(text: str) -> None:
     asyncio.run(redactor.redact("chat", body, Vault(max_values=10**9)))
 
 
+def per_text_micros(repeats: int = 100, calls: int = 20) -> dict[str, float]:
+    """CPU µs per `RuleTier.find` call on each 1 KB text: the fastest of `repeats` batches."""
+    tier = RuleTier()
+    fastest = {}
+    for name, text in TEXTS.items():
+        tier.find(text)
+        best = float("inf")
+        for _ in range(repeats):
+            started = time.thread_time()
+            for _ in range(calls):
+                tier.find(text)
+            best = min(best, (time.thread_time() - started) / calls)
+        fastest[name] = best * 1e6
+    return fastest
+
+
+def compare(revision: str, rounds: int) -> None:
+    """Time REV's rules tier and this tree's in turn, each in a fresh process."""
+    with tempfile.TemporaryDirectory() as folder:
+        archive = subprocess.run(
+            [
+                "git",
+                "-C",
+                str(ROOT),
+                "archive",
+                revision,
+                "pyproject.toml",
+                "tools",
+                "prompts",
+                "models",
+            ],
+            check=True,
+            capture_output=True,
+        ).stdout
+        subprocess.run(["tar", "-x", "-C", folder], input=archive, check=True)
+        sides = {revision: str(Path(folder) / "tools"), "this tree": str(ROOT / "tools")}
+        best: dict[str, dict[str, float]] = {side: {} for side in sides}
+        for _ in range(rounds):
+            for side, tools in sides.items():
+                env = {**os.environ, "PYTHONPATH": tools}
+                out = subprocess.run(
+                    [sys.executable, __file__, "--per-text", "--json"],
+                    env=env,
+                    check=True,
+                    capture_output=True,
+                    text=True,
+                ).stdout
+                for name, micros in json.loads(out).items():
+                    best[side][name] = min(best[side].get(name, micros), micros)
+    print(f"| 1 KB text | {revision} µs | this tree µs | ratio |")
+    print("|---|--:|--:|--:|")
+    for name in TEXTS:
+        before, after = best[revision][name], best["this tree"][name]
+        print(f"| {name} | {before:.0f} | {after:.0f} | {before / after:.2f}× |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sizes", default="0.8,1.6,3.2", help="sizes in MB, comma-separated")
     parser.add_argument("--profile", action="store_true", help="cProfile the largest size")
+    parser.add_argument("--per-text", action="store_true", help="µs per 1 KB text instead")
+    parser.add_argument("--against", metavar="REV", help="with --per-text: REV beside this tree")
+    parser.add_argument("--rounds", type=int, default=5, help="with --against: runs of each")
+    parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.per_text and args.against:
+        compare(args.against, args.rounds)
+        return
+    if args.per_text:
+        micros = per_text_micros()
+        if args.json:
+            print(json.dumps(micros))
+        else:
+            for name, value in micros.items():
+                print(f"{name}: {value:.0f} µs")
+        return
     sizes = [int(float(size) * MB) for size in args.sizes.split(",")]
     tier = RuleTier()
     print("| text | MB | rules tier s | rules s/MB | whole request s | request s/MB |")

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Every test Redacto has: lint, types, generated-code staleness, Python tests (the tiny model is
-# built and run for real), and the Kotlin core's JUnit tests. Sets up first (idempotent).
+# Every test Redacto has: lint, types, import contracts, generated-code staleness, Python
+# tests (the tiny model is built and run for real), and the Kotlin core's JUnit tests. Sets
+# up first (idempotent).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -14,6 +15,9 @@ ruff format --check tools tests scripts
 
 say "mypy (tools/redacto and scripts, [tool.mypy] in pyproject.toml)"
 mypy
+
+say "import contracts (the layers DESIGN.md states, [tool.importlinter] in pyproject.toml)"
+lint-imports --no-cache
 
 say "generated Kotlin prompts, rules and model trust are up to date"
 redacto prompts kotlin --check

@@ -5,7 +5,14 @@ import json
 import pytest
 
 from redacto.document import Step
-from redacto.engines import ChatRequest, Decoding, EngineError, open_engine
+from redacto.engines import (
+    ChatRequest,
+    Decoding,
+    EngineError,
+    ScoreRequest,
+    ScoringUnsupportedError,
+    open_engine,
+)
 from redacto.engines.scripted import ScriptedEngine
 
 
@@ -81,3 +88,50 @@ def test_pieces_end_at_newlines_only_as_in_the_kotlin_engine():
     pieces: list[str] = []
     engine.complete(request(Step.DETECT), on_text=pieces.append)
     assert pieces == ["1:NAME\r2:NAME\n", "4:DATE"]
+
+
+def score_request(*candidates: str) -> ScoreRequest:
+    return ScoreRequest(step=Step.VALIDATE, system="system", user="user", candidates=candidates)
+
+
+def test_without_scores_the_engine_says_it_cannot_score():
+    engine = ScriptedEngine.from_mapping({"validate": ["PASS"]})
+    assert not engine.supports_scoring
+    with pytest.raises(ScoringUnsupportedError, match="cannot score"):
+        engine.score(score_request("PASS", "FAIL"))
+
+
+def test_score_tables_are_consumed_per_step_in_call_order(tmp_path):
+    script = tmp_path / "replies.json"
+    tables = [{"PASS": -0.25, "FAIL": -2}, {"PASS": -3.0, "FAIL": -0.5}]
+    script.write_text(json.dumps({"validate": ["PASS"], "scores": {"validate": tables}}))
+    engine = open_engine(f"scripted:{script}")
+    assert engine.supports_scoring
+    first = engine.score(score_request("FAIL", "PASS"))
+    assert [(c.text, c.log_prob) for c in first.candidates] == [("FAIL", -2.0), ("PASS", -0.25)]
+    assert engine.score(score_request("PASS", "FAIL")).log_prob("FAIL") == -0.5
+    with pytest.raises(EngineError, match="no scores left"):
+        engine.score(score_request("PASS"))
+    assert engine.complete(request(Step.VALIDATE)).text == "PASS"
+
+
+def test_a_candidate_the_table_does_not_name_is_an_error():
+    engine = ScriptedEngine({}, scores={Step.VALIDATE: [{"PASS": -1.0}]})
+    with pytest.raises(EngineError, match="lack"):
+        engine.score(score_request("PASS", "FAIL"))
+
+
+@pytest.mark.parametrize(
+    "scores",
+    [["PASS"], {"nope": []}, {"validate": [{"PASS": "high"}]}, {"validate": [{"PASS": True}]}],
+)
+def test_malformed_score_tables_are_rejected(scores):
+    with pytest.raises(EngineError, match="scripted scores"):
+        ScriptedEngine.from_mapping({"scores": scores})
+
+
+def test_a_score_request_needs_candidates():
+    with pytest.raises(ValueError, match="candidate"):
+        score_request()
+    with pytest.raises(ValueError, match="candidate"):
+        score_request("PASS", "")

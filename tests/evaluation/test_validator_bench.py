@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
+import pytest
+from typer.testing import CliRunner
+
+from redacto.cli import app
 from redacto.corpus import load_suite
 from redacto.document import Step
 from redacto.engines.scripted import ScriptedEngine
 from redacto.evaluation.validator_bench import (
+    DEV_SPLIT,
     SUMMARY_FILE,
+    THRESHOLDS_FILE,
+    bench_documents,
+    choose_thresholds,
+    dev_templates,
+    load_results,
     run_validator_bench,
     verdict_cases,
 )
@@ -54,3 +65,112 @@ def test_an_unparseable_answer_counts_as_fail(tmp_path: Path) -> None:
     engine = ScriptedEngine({Step.VALIDATE: ["I think it is fine."] * len(cases)})
     summary = run_validator_bench(engine, documents, tmp_path)
     assert all(t.clean_passed == 0 and t.leaky_passed == 0 for t in summary.readings.values())
+
+
+def margin_table(case: TrainingExample, leaky_margin: float = -2.0) -> dict[str, float]:
+    """Log-likelihoods whose PASS − FAIL margin is +2 for a clean case, `leaky_margin` else."""
+    margin = leaky_margin if case.answer.startswith("FAIL") else 2.0
+    return {"PASS": -1.0, "FAIL": -1.0 - margin}
+
+
+def scoring_oracle(cases: list[TrainingExample]) -> ScriptedEngine:
+    """Answers each case right and scores it with `margin_table`."""
+    return ScriptedEngine(
+        {Step.VALIDATE: [case.answer for case in cases]},
+        scores={Step.VALIDATE: [margin_table(case) for case in cases]},
+    )
+
+
+def test_a_scoring_engine_gives_each_case_its_margin_and_each_reading_a_curve(tmp_path: Path):
+    documents = load_suite("smoke")[:2]
+    cases = verdict_cases(documents)
+    engine = scoring_oracle(cases)
+    summary = run_validator_bench(engine, documents, tmp_path)
+    # Each call is scored as the pipeline's scored rule scores it: the same prompt.
+    asked = [(r.system, r.user) for r in engine.requests]
+    assert [(r.system, r.user) for r in engine.score_requests] == asked
+    assert {r.candidates for r in engine.score_requests} == {("PASS", "FAIL")}
+    results = load_results(tmp_path, summary.cases)
+    assert [r.case for r in results] == [c.id for c in cases]
+    assert {(r.expected.value, r.margin) for r in results} == {("PASS", 2.0), ("FAIL", -2.0)}
+    assert set(summary.curves) == {"text", "page-text"}
+    for reading, curve in summary.curves.items():
+        assert curve.auc == 1.0 and curve.best is not None
+        assert curve.best.threshold == 0.0 and curve.best.clean_pass_rate == 1.0
+        assert curve.clean == summary.readings[reading].clean
+
+
+def test_an_engine_that_cannot_score_leaves_no_margins(tmp_path: Path):
+    documents = load_suite("smoke")[:1]
+    summary = run_validator_bench(oracle_engine(verdict_cases(documents)), documents, tmp_path)
+    assert summary.curves == {}
+    assert all(r.margin is None for r in load_results(tmp_path, summary.cases))
+
+
+def test_a_threshold_chosen_on_dev_is_read_on_test(tmp_path: Path):
+    """Dev separates at 0, between -2 and +2; on test one leaky case scores 3.0: the dev
+    threshold lets it through, and the test figures say so."""
+    dev_docs, test_docs = load_suite("smoke")[:1], load_suite("smoke")[1:2]
+    dev = run_validator_bench(scoring_oracle(verdict_cases(dev_docs)), dev_docs, tmp_path / "d")
+    test_cases = verdict_cases(test_docs)
+    engine = scoring_oracle(test_cases)
+    leaky = next(i for i, c in enumerate(test_cases) if c.answer.startswith("FAIL"))
+    engine._score_queues[Step.VALIDATE][leaky] = {"PASS": -1.0, "FAIL": -4.0}
+    test = run_validator_bench(engine, test_docs, tmp_path / "t")
+    choices = choose_thresholds(
+        load_results(tmp_path / "d", dev.cases), load_results(tmp_path / "t", test.cases)
+    )
+    reading = "page-text" if test_cases[leaky].read_as_text else "text"
+    chosen = choices[reading]
+    assert chosen.threshold == 0.0 and chosen.dev is not None and chosen.test is not None
+    assert chosen.dev.leaky_pass_rate == 0.0
+    assert chosen.test.leaky_pass_rate == pytest.approx(1 / chosen.test.leaky)
+    assert chosen.test.clean_pass_rate == 1.0
+    # On test alone no threshold passes a clean case without that leaky one.
+    assert chosen.test_best is None
+    other = choices["text" if reading == "page-text" else "page-text"]
+    assert other.test is not None and other.test.leaky_pass_rate == 0.0
+
+
+def test_the_dev_split_is_held_out_train_templates_one_per_category():
+    corpus = load_suite("main")
+    dev = bench_documents(corpus, DEV_SPLIT)
+    templates = {d.template for d in dev}
+    assert {d.split for d in dev} == {"train"}
+    assert len(templates) == len({d.category for d in corpus}) == 7
+    assert not templates & {d.template for d in corpus if d.split == "test"}
+    assert templates == dev_templates(corpus)
+    one_each = bench_documents(corpus, "test", per_template=1)
+    assert len(one_each) == len({d.template for d in one_each}) == 14
+    test_split = [d for d in corpus if d.split == "test"]
+    two_each = [
+        d
+        for i, d in enumerate(test_split)
+        if [e.template for e in test_split[:i]].count(d.template) < 2
+    ]
+    assert bench_documents(corpus, "test", per_template=2) == two_each
+    assert len(two_each) == 28
+    assert bench_documents(corpus, "test", per_template=2, limit=3) == two_each[:3]
+
+
+def test_the_command_chooses_on_dev_and_reports_on_test(tmp_path: Path):
+    corpus = load_suite("main")
+    dev_docs = bench_documents(corpus, DEV_SPLIT, limit=1)
+    test_docs = bench_documents(corpus, "test", limit=1)
+    cases = verdict_cases(dev_docs) + verdict_cases(test_docs)
+    script = tmp_path / "replies.json"
+    replies = [case.answer for case in cases]
+    tables = [margin_table(case) for case in cases]
+    script.write_text(json.dumps({"validate": replies, "scores": {"validate": tables}}))
+    out = tmp_path / "out"
+    args = ["eval", "validator", "--model", f"scripted:{script}", "--out", str(out)]
+    result = CliRunner().invoke(app, [*args, "--dev-split", "dev", "--limit", "1"])
+    assert result.exit_code == 0, result.output
+    assert "text: PASS on 2/2 clean (100.0%), on 0/2 leaky (0.0%)" in result.output
+    assert "scored: AUC 1.000" in result.output
+    assert "text: threshold chosen on dev: margin ≥ 0.000: PASS on 100.0% clean, 0.0% leaky;" in (
+        result.output
+    )
+    thresholds = json.loads((out / THRESHOLDS_FILE).read_text(encoding="utf-8"))
+    assert thresholds["page-text"]["threshold"] == 0.0
+    assert (out / "dev" / SUMMARY_FILE).exists() and (out / SUMMARY_FILE).exists()

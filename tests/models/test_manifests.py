@@ -7,6 +7,7 @@ import importlib.util
 import pytest
 from model_cases import GOOD_TINY
 
+from redacto.model_manifest import HuggingFaceSource, LoraSource, PypiGgufSource, TinySource
 from redacto.models import (
     DEFAULT_MODEL,
     ModelError,
@@ -14,7 +15,6 @@ from redacto.models import (
     list_manifests,
     load_manifest,
 )
-from redacto.models.manifest import HuggingFaceSource, LoraSource, PypiGgufSource, TinySource
 
 
 def test_the_three_models_have_manifests():

@@ -14,6 +14,7 @@ import redacto.cli.model  # noqa: F401 - registers `model` on the app
 from kotlin_program import KOTLINC, run_kotlin_main
 from redacto.cli._app import app
 from redacto.document import ConstrainedDecoding
+from redacto.model_manifest import PipelineSettings
 from redacto.models import list_manifests, pipeline_settings
 from redacto.models.kotlin import (
     KOTLIN_RELATIVE_PATH,
@@ -21,7 +22,6 @@ from redacto.models.kotlin import (
     check_kotlin,
     render_kotlin,
 )
-from redacto.models.manifest import PipelineSettings
 from redacto.resources import SOURCE_ROOT
 
 COMMITTED = SOURCE_ROOT / KOTLIN_RELATIVE_PATH

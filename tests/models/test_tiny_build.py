@@ -7,8 +7,8 @@ import time
 
 import pytest
 
+from redacto.model_record import read_record, sha256_of
 from redacto.models import build_model, built_record, model_file, resolve_model
-from redacto.models.record import read_record, sha256_of
 
 pytestmark = pytest.mark.slow
 

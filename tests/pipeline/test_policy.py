@@ -10,7 +10,7 @@ import pytest
 from redacto.document import Box, Document, Element, Status
 from redacto.engines import ModelIdentity
 from redacto.engines.scripted import ScriptedEngine
-from redacto.models.manifest import PipelineSettings
+from redacto.model_manifest import PipelineSettings
 from redacto.pipeline import ImageReading, PipelineOptions, run_pipeline
 from redacto.pipeline.policy import (
     STRICTER,

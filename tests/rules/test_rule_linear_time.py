@@ -75,6 +75,8 @@ PIECES = [
     " or ", "; ", "\n", "4471829", "44718O9", "O5", "5O3", "(555) 123-4567", "555-0199",
     "052 5552606", "074-7111234", "536-22-8741", "4111 1111 1111 1111", "DE89 3704 0044 0532 "
     "0130 00", "a@b.example", "192.168.0.1", "Nov O5,", "2023", "FOO123", "O'Brien", "x",
+    # Non-ASCII texts take the regex path of `read_ocr_zeros`, ASCII ones the masked one.
+    "é", "\u2003", "5\u00a0O",
 ]  # fmt: skip
 
 

@@ -1,22 +1,25 @@
 """The prefilter skips only recognizers that cannot match: scans with it find exactly what
-scans without it find, on every corpus text and on random texts built to be awkward."""
+scans without it find, on every corpus text and on random texts built to be awkward; and
+what it reads of each pattern, declared beside the pattern in `recognizers.yaml`, is what
+`scripts/rule_prefilter.py` proves from the regex."""
 
 from __future__ import annotations
 
 import random
-import re
+import sys
+from pathlib import Path
 
 import pytest
 
 from redacto.document import Category
 from redacto.rules import CATEGORY_RULES, RECOGNIZERS, recognizers_for
+from redacto.rules.catalog import RECOGNIZERS_FILE, Pattern, PrefilterSpec
 from redacto.rules.matching import read_ocr_zeros, scan_text
-from redacto.rules.prefilter import (
-    recognizers_that_could_match,
-    required_digits,
-    required_needles,
-)
-from rule_texts import corpus_texts
+from redacto.rules.prefilter import recognizers_that_could_match
+from rule_texts import ROOT, corpus_texts
+
+sys.path.insert(0, str(ROOT / "scripts"))
+from rule_prefilter import derive, main, updated_yaml
 
 
 def both_scans(text: str, category: Category) -> tuple[list, list]:
@@ -43,6 +46,9 @@ def test_the_corpus_scans_alike_with_and_without_the_prefilter(category: Categor
 AWKWARD = [
     "0", "1", "5", "9", "O", "o", "@", ":", "/", ".", "-", "+", " ", "\n", "www", "http",
     "plate", "MRN", "account", "acct", "case", "DL", "a", "Z", "x", ".com", "(", ")",
+    # Month names at a word's start or inside one, colons and dots close together, and
+    # characters whose lower case is longer or ASCII (the word-start test's fallback).
+    "May", "aug", "caught", "Sept", "1st", "::", "1.2.", "\u212a", "\u0130", "é",
 ]  # fmt: skip
 
 
@@ -72,6 +78,10 @@ def test_random_number_like_texts_scan_alike(seed: int) -> None:
             assert filtered == full, text
             found += len(full)
     assert found > 20  # identifiers were found: the windows were put to the test
+
+
+def test_no_recognizers_no_patterns() -> None:
+    assert recognizers_that_could_match("call 415 555 0132", "call 415 555 0132", ()) == ()
 
 
 def test_plain_prose_runs_no_recognizer() -> None:
@@ -107,20 +117,87 @@ def test_context_patterns_wake_only_where_a_whole_context_phrase_is_present() ->
     assert "licence_plate" in woken("reg AB12 CDE")
 
 
-def test_required_digits_read_from_the_regex() -> None:
-    ssn = next(p for p in RECOGNIZERS["ssn"].patterns if p.name == "bare")
-    assert required_digits(ssn.regex) == (9, 11)
-    assert required_digits(re.compile(r"[0-9]{2,6}(?:[ -][0-9]{2,6}){1,4}")) == (4, 34)
-    assert required_digits(re.compile(r"(?:12|3)x")) == (1, 3)
-    assert required_digits(re.compile(r"(?=[0-9]{5})[a-z]+")) == (0, None)  # a lookahead
-    assert required_digits(re.compile(r"[0-9a-f]{4}")) == (0, 4)  # not only digits
+def test_months_wake_the_date_patterns_only_where_a_word_begins() -> None:
+    assert "date" not in woken("the regression is caught within 3 days")
+    assert "date" in woken("due 3 May")
+    assert "date" in woken("due May-21")
 
 
-def test_required_needles_read_from_the_regex() -> None:
-    assert required_needles(RECOGNIZERS["email"].patterns[0].regex) == frozenset("@")
-    assert required_needles(re.compile(r"[^ ]+")) is None
-    assert required_needles(re.compile(r"x?y*")) is None
-    assert required_needles(re.compile(r"(?:ab|cd)")) == frozenset({"ab", "cd"})
-    # A digit stands for every digit: OCR's O read as zero makes a 0 beside other digits.
-    assert required_needles(re.compile(r"0[1-9]")) == frozenset("0123456789")
-    assert required_needles(re.compile(r"(?=[a-z]*[0-9])[a-z0-9]+")) == frozenset("0123456789")
+def test_colons_wake_the_ipv6_pattern_only_two_together() -> None:
+    assert "ip_address" not in woken("in parallel: fast unit tests")
+    assert "ip_address" in woken("from fe80::")
+
+
+PATTERNS = [
+    pytest.param(pattern, id=f"{name}.{pattern.name}")
+    for name, recognizer in RECOGNIZERS.items()
+    for pattern in recognizer.patterns
+]
+
+
+@pytest.mark.parametrize("pattern", PATTERNS)
+def test_each_declared_prefilter_is_what_its_regex_proves(pattern: Pattern) -> None:
+    assert pattern.prefilter == derive(pattern.regex.pattern), (
+        "recognizers.yaml is stale: run `python scripts/rule_prefilter.py --write`"
+    )
+
+
+def test_the_yaml_prefilter_lines_are_up_to_date_and_a_stale_one_is_named() -> None:
+    text = RECOGNIZERS_FILE.read_text(encoding="utf-8")
+    assert updated_yaml(text) == (text, [])
+    stale = text.replace("{width: 11, digits: 9}", "{width: 11, digits: 10}", 1)
+    assert stale != text
+    fixed, changed = updated_yaml(stale)
+    assert fixed == text
+    assert len(changed) == 1
+    assert changed[0].startswith("ssn.")
+
+
+def test_the_script_fails_on_a_stale_file_and_rewrites_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = RECOGNIZERS_FILE.read_text(encoding="utf-8")
+    stale = tmp_path / "recognizers.yaml"
+    stale.write_text(text.replace("{width: 55, counts: {':': 2}}", "{width: 55}"), "utf-8")
+    monkeypatch.setattr(sys, "argv", ["rule_prefilter.py", "--file", str(stale)])
+    assert main() == 1
+    assert "ip_address.ipv6" in capsys.readouterr().err
+    monkeypatch.setattr(sys, "argv", ["rule_prefilter.py", "--file", str(stale), "--write"])
+    assert main() == 0
+    assert stale.read_text(encoding="utf-8") == text
+
+
+def test_most_patterns_declare_what_they_need() -> None:
+    assert sum(pattern.values[0].prefilter is not None for pattern in PATTERNS) > 45
+
+
+@pytest.mark.parametrize(
+    ("regex", "expected"),
+    [
+        (r"[0-9]{3}-[0-9]{2}-[0-9]{4}", PrefilterSpec(width=11, digits=9, counts={"-": 2})),
+        (r"[0-9]{2,6}(?:[ -][0-9]{2,6}){1,4}", PrefilterSpec(width=34, digits=4)),
+        (r"(?:12|3)x", PrefilterSpec(width=3, digits=1, one_of=(("1", "3"),))),
+        # A lookahead consumes nothing: its digit is a needle, not a count.
+        (r"(?=[a-z]*[0-9])[a-z0-9]+", PrefilterSpec(one_of=(tuple("0123456789"),))),
+        (r"[0-9a-f]{4}", None),  # not only digits; letters are no test
+        (r"[^ ]+", None),
+        (r"x?y*", None),
+        (r"(?:ab|cd)", PrefilterSpec(width=2, one_of=(("ab", "cd"),))),
+        (r"0[1-9]", PrefilterSpec(width=2, digits=2, one_of=(("0",),))),
+        (r"[0-9]{1,3}(?:\.[0-9]{1,3}){3}", PrefilterSpec(width=15, digits=4, counts={".": 3})),
+        (r"a@b", PrefilterSpec(width=3, counts={"@": 1}, one_of=(("a@b",),))),
+        # A month's name after a boundary, or after a consumed space, begins a word.
+        (r"(?<![A-Za-z0-9])(?i:may|june?)", PrefilterSpec(width=4, word_starts=(("jun", "may"),))),
+        (r"[0-9] (?:may|jun)", PrefilterSpec(width=5, digits=1, word_starts=(("jun", "may"),))),
+        (r"[0-9](?:may|jun)", PrefilterSpec(width=4, digits=1, one_of=(("jun", "may"),))),
+    ],
+)
+def test_what_the_derivation_proves(regex: str, expected: PrefilterSpec | None) -> None:
+    assert derive(regex) == expected
+
+
+def test_runtime_reads_no_private_regex_module() -> None:
+    tools = Path(__file__).resolve().parents[2] / "tools"
+    for path in tools.rglob("*.py"):
+        source = path.read_text(encoding="utf-8")
+        assert "re._parser" not in source and "re._compiler" not in source, path

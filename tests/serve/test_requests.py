@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import select
 import socket
 import time
@@ -116,6 +117,35 @@ def test_malformed_requests_are_answered_400_and_log_only_the_exception_type(
     assert "RecursionError" in logged and "ValueError" in logged
     for leak in ("Jane", "7777", "GARBAGE", "HTTP/2.0", "recursion", "digits", "early.txt"):
         assert leak not in logged
+
+
+def test_an_unexpected_error_in_a_route_is_a_clean_500_logged_by_its_type_alone(
+    tmp_path, capfd, monkeypatch
+):
+    # stderr as `redacto serve` logs to it (logging.basicConfig); pytest holds the root's.
+    to_stderr = logging.StreamHandler()
+    logging.getLogger("redacto.serve").addHandler(to_stderr)
+    try:
+        with serve(tmp_path / "jobs") as server:
+            list_jobs = head(server, f"GET /t/{server.token}/api/jobs HTTP/1.1")
+
+            def broken() -> list:
+                raise LookupError("Jane Doe, MRN 4471")
+
+            monkeypatch.setattr(server.board, "summaries", broken)
+            response = exchange(server, list_jobs)
+            assert status_of(response) == 500
+            assert json.loads(response.partition(b"\r\n\r\n")[2]) == {"error": "internal error"}
+            monkeypatch.undo()
+            response = exchange(server, list_jobs)
+            assert status_of(response) == 200
+            assert json.loads(response.partition(b"\r\n\r\n")[2]) == {"jobs": []}
+    finally:
+        logging.getLogger("redacto.serve").removeHandler(to_stderr)
+    _, errors = capfd.readouterr()
+    assert re.search(r"^http: internal error LookupError$", errors, re.MULTILINE), errors
+    for leak in ("Jane", "4471", "Traceback", "broken"):
+        assert leak not in errors
 
 
 def test_the_token_and_control_characters_never_reach_the_log(tmp_path, caplog):

@@ -59,6 +59,19 @@ class ConstrainedDecoding(StrEnum):
         return step is Step.VALIDATE and self is ConstrainedDecoding.DETECT_VALIDATE
 
 
+class ValidatorVerdict(StrEnum):
+    """How validate's verdict is read (a model-manifest choice, `pipeline.validate`).
+
+    `answer`: the first line of the validator's free reply. `scored`: PASS only when
+    log P(`PASS`) − log P(`FAIL`) as the reply's start reaches the manifest's `pass_margin`
+    (the engine must score: LiteRT-LM on the workstation); otherwise the free reply is still
+    generated for the missed items, and the verdict is FAIL.
+    """
+
+    ANSWER = "answer"
+    SCORED = "scored"
+
+
 class Step(StrEnum):
     """The four LLM-driven steps. Engines and traces are keyed by these names."""
 

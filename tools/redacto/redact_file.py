@@ -160,7 +160,7 @@ def _check_writable(out_dir: Path) -> None:
 
 def input_info(path: Path) -> InputInfo:
     """The input's file name and the sha256 of its bytes, for its report."""
-    from redacto.models.record import sha256_of
+    from redacto.model_record import sha256_of
 
     try:
         return InputInfo(name=path.name, sha256=sha256_of(path))

@@ -31,6 +31,9 @@ class StepTrace(BaseModel):
     """Decoding was stopped early: the reply had left the step's format (pipeline/guard.py)."""
     constrained: bool = False
     """The reply was decoded under a pattern built from the page (`pipeline.constraint`)."""
+    verdict_margin: float | None = None
+    """A scored verdict (`validator_verdict = "scored"`): log P(PASS) − log P(FAIL) as the
+    reply's start. Such a trace is the scoring itself; nothing was generated."""
 
 
 class RejectReason(StrEnum):

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from redacto.document import Detection, Mode, Source, Span, Status
-from redacto.engines.scripted import ScriptedEngine
+from redacto.engines.no_model import NoModelEngine
 from redacto.line_endings import LineEndings
 from redacto.pipeline import PipelineOptions, PipelineResult
 from redacto.pipeline.detections import detection_key
@@ -201,8 +201,8 @@ class ReviewSession:
         return edit.model_copy(update={"detection": self._original(edit.detection)})
 
 
-_NO_MODEL = ScriptedEngine({}, uri="scripted:<review: no model calls>")
-"""The review's engine: it has no replies, so a model call during a review is an error."""
+_NO_MODEL = NoModelEngine("a review")
+"""The review's engine: a model call during a review is an error."""
 
 
 def _normalized_offset(endings: LineEndings, original: int) -> int:

@@ -9,6 +9,7 @@ from redacto.cli import (  # noqa: F401 - registers commands
     eval_validator,
     model,
     prompts,
+    proofread,
     proxy,
     redact,
     rules,

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from redacto.cli.eval import _err, eval_app
+
+if TYPE_CHECKING:
+    from redacto.evaluation.validator_bench import ThresholdChoice, VerdictSummary
+    from redacto.evaluation.verdict_curve import CurvePoint
 
 
 @eval_app.command("validator")
@@ -17,12 +21,37 @@ def validator_command(
     suite: Annotated[str, typer.Option(help="Corpus suite.")] = "main",
     split: Annotated[str, typer.Option(help="Split of the suite.")] = "test",
     limit: Annotated[int | None, typer.Option(help="The first N documents only.")] = None,
+    per_template: Annotated[
+        int | None, typer.Option(help="The first N documents of each template only.")
+    ] = None,
+    dev_split: Annotated[
+        str | None,
+        typer.Option(
+            help="Where the engine can score: choose each reading's threshold on this split "
+            "first ('dev': one held-out train template per category) and report it on "
+            "--split. Its results go to OUT/dev."
+        ),
+    ] = None,
+    dev_suite: Annotated[
+        str | None, typer.Option(help="Suite of --dev-split (default: --suite).")
+    ] = None,
+    max_leaky: Annotated[
+        float, typer.Option(help="The bar: the highest PASS rate on leaky outputs allowed.")
+    ] = 0.01,
 ) -> None:
     """Ask the validator about complete, over-redacted and leaky redactions of held-out
-    documents; prints PASS rates on clean and on leaky ones, per reading."""
+    documents; prints PASS rates on clean and on leaky ones, per reading. Where the engine can
+    score, also the scored verdict's margins: the curve, its best threshold, and with
+    --dev-split that threshold chosen on the dev split and read on --split."""
     from redacto.corpus import load_suite
     from redacto.engines import open_engine
-    from redacto.evaluation.validator_bench import run_validator_bench
+    from redacto.evaluation.validator_bench import (
+        bench_documents,
+        choose_thresholds,
+        load_results,
+        run_validator_bench,
+        write_thresholds,
+    )
     from redacto.models import resolve_model
 
     try:
@@ -30,16 +59,60 @@ def validator_command(
     except Exception as error:  # a missing build, a bad URI, a file the runtime refuses
         _err.print(f"[red]cannot open the model:[/red] {type(error).__name__}: {error}")
         raise typer.Exit(2) from error
-    documents = [d for d in load_suite(suite) if d.split == split]
+    documents = bench_documents(load_suite(suite), split, per_template, limit)
+    dev_out = out / "dev"
     try:
-        summary = run_validator_bench(engine, documents, out, limit)
+        dev = None
+        if dev_split is not None and engine.supports_scoring:
+            corpus = load_suite(dev_suite or suite)
+            dev_documents = bench_documents(corpus, dev_split, per_template, limit)
+            dev = run_validator_bench(engine, dev_documents, dev_out)
+        elif dev_split is not None:
+            _err.print("the engine cannot score: no margins, no threshold to choose")
+        summary = run_validator_bench(engine, documents, out)
     finally:
         engine.close()
+    _print_summary(summary, max_leaky)
+    if dev is not None:
+        choices = choose_thresholds(
+            load_results(dev_out, dev.cases), load_results(out, summary.cases), max_leaky
+        )
+        _print_choices(choices, dev_split or "", split)
+        typer.echo(f"wrote {write_thresholds(choices, out)}")
+
+
+def _rate(value: float | None) -> str:
+    return "—" if value is None else f"{value:.1%}"
+
+
+def _point(point: CurvePoint | None) -> str:
+    if point is None:
+        return "none"
+    return (
+        f"margin ≥ {point.threshold:.3f}: PASS on {_rate(point.clean_pass_rate)} clean,"
+        f" {_rate(point.leaky_pass_rate)} leaky"
+    )
+
+
+def _print_summary(summary: VerdictSummary, max_leaky: float) -> None:
     for reading, tally in summary.readings.items():
-        clean = tally.clean_pass_rate
-        leaky = tally.leaky_pass_rate
         typer.echo(
             f"{reading}: PASS on {tally.clean_passed}/{tally.clean} clean"
-            f" ({'—' if clean is None else f'{clean:.1%}'}), on {tally.leaky_passed}/{tally.leaky}"
-            f" leaky ({'—' if leaky is None else f'{leaky:.1%}'})"
+            f" ({_rate(tally.clean_pass_rate)}), on {tally.leaky_passed}/{tally.leaky}"
+            f" leaky ({_rate(tally.leaky_pass_rate)})"
+        )
+        curve = summary.curves.get(reading)
+        if curve is not None:
+            auc = "—" if curve.auc is None else f"{curve.auc:.3f}"
+            typer.echo(
+                f"  scored: AUC {auc}; best within {max_leaky:.0%} leaky, chosen on these"
+                f" outputs: {_point(curve.best)}"
+            )
+
+
+def _print_choices(choices: dict[str, ThresholdChoice], dev_split: str, split: str) -> None:
+    for reading, choice in choices.items():
+        typer.echo(
+            f"{reading}: threshold chosen on {dev_split}: {_point(choice.dev)};"
+            f" on {split}: {_point(choice.test)}"
         )

@@ -11,13 +11,13 @@ from rich.table import Table
 from redacto import models
 from redacto.cli._model_app import console, fail, model_app
 from redacto.cli._options import CheckOption
+from redacto.model_record import BuildRecord, VerifyFigures
 from redacto.models.kotlin import (
     KOTLIN_RELATIVE_PATH,
     StaleModelSettingsError,
     check_kotlin,
     write_kotlin,
 )
-from redacto.models.record import BuildRecord, VerifyFigures
 from redacto.resources import in_checkout
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from redacto.engines.base import (
+    CandidateScore,
     ChatRequest,
     ConstraintUnsupportedError,
     Decoding,
@@ -20,9 +21,13 @@ from redacto.engines.base import (
     Reply,
     ReplyConstraint,
     ReplyStats,
+    ScoreRequest,
+    Scores,
+    ScoringUnsupportedError,
 )
 
 __all__ = [
+    "CandidateScore",
     "ChatRequest",
     "ConstraintUnsupportedError",
     "Decoding",
@@ -34,6 +39,9 @@ __all__ = [
     "Reply",
     "ReplyConstraint",
     "ReplyStats",
+    "ScoreRequest",
+    "Scores",
+    "ScoringUnsupportedError",
     "open_engine",
     "register_engine",
 ]

@@ -48,6 +48,10 @@ class ConstraintUnsupportedError(EngineError):
     asked (see `Engine.supports_constraints`)."""
 
 
+class ScoringUnsupportedError(EngineError):
+    """The engine was asked to score replies and cannot (see `Engine.supports_scoring`)."""
+
+
 @dataclass(frozen=True)
 class ReplyConstraint:
     """The whole reply must match `pattern`, a regular expression (`re.fullmatch`).
@@ -92,12 +96,59 @@ class Reply:
     stats: ReplyStats
 
 
+@dataclass(frozen=True)
+class ScoreRequest:
+    """How likely each candidate is as the start of the reply to one fresh call.
+
+    The call is the one `ChatRequest(step, system, user)` makes: the same conversation,
+    rendered by the same chat template; nothing is generated.
+    """
+
+    step: Step
+    system: str
+    user: str
+    candidates: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        if not self.candidates or not all(self.candidates):
+            raise ValueError("a score request needs at least one candidate, none of them empty")
+
+
+@dataclass(frozen=True)
+class CandidateScore:
+    """One candidate's log-likelihood as the reply's beginning."""
+
+    text: str
+    log_prob: float
+    """Natural log of P(the reply starts with `text`): the sum of its tokens' log-probabilities
+    (0 is certain, more negative is less likely)."""
+    tokens: int | None = None
+    """How many tokens the candidate is, where the runtime says."""
+
+
+@dataclass(frozen=True)
+class Scores:
+    """Every candidate of a `ScoreRequest`, in request order, and what scoring cost."""
+
+    candidates: tuple[CandidateScore, ...]
+    stats: ReplyStats
+
+    def log_prob(self, text: str) -> float:
+        """The log-likelihood of the candidate `text` (a KeyError if it was not asked)."""
+        for candidate in self.candidates:
+            if candidate.text == text:
+                return candidate.log_prob
+        raise KeyError(text)
+
+
 class Engine(ABC):
     """A model runtime. Implementations must open a new conversation for every call."""
 
     identity: ModelIdentity
     supports_constraints: bool = False
     """Whether `complete` can honour `ChatRequest.constraint` (constrained decoding)."""
+    supports_scoring: bool = False
+    """Whether `score` can say how likely given replies are (log-likelihoods)."""
 
     @abstractmethod
     def complete(self, request: ChatRequest, on_text: OnText | None = None) -> Reply:
@@ -108,6 +159,18 @@ class Engine(ABC):
         a `constraint` is refused (`ConstraintUnsupportedError`) unless
         `supports_constraints`.
         """
+
+    def score(self, request: ScoreRequest) -> Scores:
+        """The log-likelihood of each candidate as the beginning of the reply to the call
+        `request` describes, in a fresh conversation; nothing is generated.
+
+        Only for an engine whose `supports_scoring` is true; any other raises
+        `ScoringUnsupportedError`, so a caller never mistakes "cannot" for a score.
+        """
+        raise ScoringUnsupportedError(
+            f"the engine {self.identity.name!r} cannot score replies; "
+            'use the answer verdict (`validator_verdict = "answer"`)'
+        )
 
     def refuse_constraint(self, request: ChatRequest) -> None:
         """Raise `ConstraintUnsupportedError` for a constrained request: for engines that

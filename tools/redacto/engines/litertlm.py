@@ -3,6 +3,7 @@
 The engine is loaded once; every `complete()` opens a new conversation (so no call sees
 another's text), decodes greedily (within the request's constraint, if any), streams the
 reply into `on_text`, and closes the conversation before returning, whatever happens.
+`score()` says how likely given replies are to the same call, without generating.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from redacto.engines.base import (
+    CandidateScore,
     ChatRequest,
     Decoding,
     Engine,
@@ -23,6 +25,8 @@ from redacto.engines.base import (
     OnText,
     Reply,
     ReplyStats,
+    ScoreRequest,
+    Scores,
 )
 
 NO_CACHE = ":nocache"
@@ -82,6 +86,7 @@ class LiteRtLmEngine(Engine):
     """
 
     supports_constraints = True
+    supports_scoring = True
 
     def __init__(
         self,
@@ -120,7 +125,7 @@ class LiteRtLmEngine(Engine):
             raise EngineError(f"LiteRT-LM could not load {model_file.name}: {error}") from error
         self.load_s = time.perf_counter() - started
         self.last_benchmark: BenchmarkFigures | None = None
-        from redacto.models.record import model_sha256
+        from redacto.model_record import model_sha256
 
         # Every run reads it first (the manifest's policy); the sha256 comes from the build
         # record when that still matches the file, so only an unrecorded file is hashed.
@@ -225,6 +230,66 @@ class LiteRtLmEngine(Engine):
             decode_tokens=info.last_decode_token_count,
             decode_tokens_per_s=info.last_decode_tokens_per_second,
         )
+
+    def score(self, request: ScoreRequest) -> Scores:
+        """Each candidate's log-likelihood as the start of the reply, from LiteRT-LM's own
+        scoring (`Session.run_prefill` then `run_text_scoring`).
+
+        The prompt is the conversation's own rendering of the call (`render_message_to_string`
+        of a conversation opened as `complete` opens it: the chat template packaged in the
+        file, system text included); the session adds the start token itself, so it prefills
+        exactly the tokens `complete` prefills. The runtime scores one target per session and
+        scoring moves the session on, so each candidate gets a fresh session and prefill.
+        """
+        if self._engine is None:
+            raise EngineError("the LiteRT-LM engine is closed")
+        started = time.perf_counter()
+        scored: list[CandidateScore] = []
+        prompt_tokens: int | None = None
+        try:
+            prompt = self._rendered_prompt(request.system, request.user)
+            for candidate in request.candidates:
+                with self._engine.create_session(apply_prompt_template=False) as session:
+                    session.run_prefill([prompt])
+                    prompt_tokens = self._prefill_tokens(session)
+                    responses = session.run_text_scoring([candidate], store_token_lengths=True)
+                lengths = responses.token_lengths
+                if lengths and lengths[0] == 0:
+                    # Scored as 0.0 (certain) by the runtime: a candidate the tokenizer drops
+                    # entirely (whitespace to some vocabularies) must not read as likely.
+                    raise EngineError(f"the candidate {candidate!r} is no token to this model")
+                scored.append(
+                    CandidateScore(
+                        text=candidate,
+                        log_prob=float(responses.scores[0]),
+                        tokens=int(lengths[0]) if lengths else None,
+                    )
+                )
+        except (RuntimeError, IndexError) as error:
+            raise EngineError(
+                f"LiteRT-LM could not score during {request.step.value}: {error}"
+            ) from error
+        ms = (time.perf_counter() - started) * 1000
+        return Scores(
+            candidates=tuple(scored),
+            stats=ReplyStats(ms=ms, prompt_tokens=prompt_tokens, output_tokens=0),
+        )
+
+    def _rendered_prompt(self, system: str, user: str) -> str:
+        """The text a `complete` call with this system and user message prefills, less the
+        start token, as the runtime itself renders it."""
+        with self._engine.create_conversation(system_message=system or None) as conversation:
+            rendered = conversation.render_message_to_string(user)
+        if not rendered:
+            raise EngineError("LiteRT-LM rendered the prompt empty")
+        return str(rendered)
+
+    @staticmethod
+    def _prefill_tokens(session: Any) -> int | None:
+        try:
+            return int(session.get_benchmark_info().last_prefill_token_count)
+        except RuntimeError:
+            return None
 
     def count_tokens(self, text: str) -> int:
         """How many tokens the model's own tokenizer makes of `text`."""

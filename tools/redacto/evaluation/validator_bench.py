@@ -10,6 +10,12 @@ code (`build_examples`) and sent through the same `StepContext` with the model's
 
 Per reading (text mode, and the page read as text) the summary gives the bar a trusted
 PASS must clear: PASS on clean outputs (high), PASS on leaky ones (at most 1 %).
+
+Where the engine can score, every call is also scored the way the scored verdict rule
+scores it (`pipeline.validate.score_verdict`): its margin log P(PASS) − log P(FAIL) is kept,
+and the summary holds each reading's curve (`evaluation.verdict_curve`): PASS rates on clean
+and leaky outputs at every threshold, and the best threshold within the bar.
+`choose_thresholds` picks each reading's threshold on a dev run and reads it on the test run.
 """
 
 from __future__ import annotations
@@ -25,15 +31,28 @@ from redacto.corpus import RENDER_CACHE_DIR, CorpusDocument
 from redacto.document import ImageReading, Mode, Step
 from redacto.engines import Engine
 from redacto.evaluation.summary import ratio
+from redacto.evaluation.verdict_curve import (
+    MAX_LEAKY_PASS,
+    CurvePoint,
+    Margin,
+    VerdictCurve,
+    rates_at,
+    verdict_curve,
+)
 from redacto.pipeline.parsing import VerdictParse
 from redacto.pipeline.policy import options_for_model
 from redacto.pipeline.state import PipelineOptions, StepContext
+from redacto.pipeline.validate import score_verdict
 from redacto.prompts import PromptLibrary
 from redacto.report import Verdict
 from redacto.tuning.dataset import TrainingExample, build_examples
 
 RESULTS_FILE = "verdicts.jsonl"
 SUMMARY_FILE = "verdicts-summary.json"
+THRESHOLDS_FILE = "verdict-thresholds.json"
+DEV_SPLIT = "dev"
+"""Not a corpus split: the train documents of `dev_templates`, one train template per
+category, for choosing a threshold apart from the test split."""
 
 
 class _Model(BaseModel):
@@ -53,6 +72,8 @@ class VerdictResult(_Model):
     answer: str
     """The validator's reply (the user's own benchmark output, never logged)."""
     ms: float
+    margin: float | None = None
+    """log P(PASS) − log P(FAIL) for this call, where the engine can score."""
 
 
 class VerdictTally(_Model):
@@ -87,12 +108,65 @@ class VerdictTally(_Model):
 
 
 class VerdictSummary(_Model):
-    """Per reading; `ms_mean` is the mean time of one validate call."""
+    """Per reading; `ms_mean` is the mean time of one validate call (its scoring included)."""
 
     model: str
     documents: int
     readings: dict[str, VerdictTally]
     ms_mean: float | None
+    curves: dict[str, VerdictCurve] = {}
+    """Per reading, where the engine scored: the scored verdict's curve on these outputs."""
+    cases: list[str] = []
+    """The ids of the cases judged, in order (`load_results` reads their results)."""
+
+
+class ThresholdChoice(_Model):
+    """A reading's threshold chosen on a dev run and what it does on the test run."""
+
+    threshold: float | None
+    """The dev curve's best threshold; None when no threshold met the bar there."""
+    dev: CurvePoint | None
+    test: CurvePoint | None
+    """The test run's PASS rates at the dev threshold: the figures to report."""
+    test_best: CurvePoint | None
+    """The test curve's own best point, for reference only: chosen on the figures it reports."""
+
+
+def dev_templates(documents: Sequence[CorpusDocument]) -> set[str]:
+    """One train template per category (the last by name): the dev split's templates.
+
+    A fair dev figure needs an adapter trained without them (`redacto.tuning` takes every
+    train document today, so on the shipped adapters these figures are optimistic)."""
+    chosen: dict[str, str] = {}
+    for document in documents:
+        if document.split == "train":
+            category = document.category.value
+            chosen[category] = max(chosen.get(category, ""), document.template)
+    return set(chosen.values())
+
+
+def bench_documents(
+    documents: Sequence[CorpusDocument],
+    split: str,
+    per_template: int | None = None,
+    limit: int | None = None,
+) -> list[CorpusDocument]:
+    """A suite's documents of `split` (or `DEV_SPLIT`), the first `per_template` of each
+    template, then the first `limit`, in suite order."""
+    if split == DEV_SPLIT:
+        held_out = dev_templates(documents)
+        chosen = [d for d in documents if d.split == "train" and d.template in held_out]
+    else:
+        chosen = [d for d in documents if d.split == split]
+    if per_template is not None:
+        seen: dict[str, int] = {}
+        kept = []
+        for document in chosen:
+            seen[document.template] = seen.get(document.template, 0) + 1
+            if seen[document.template] <= per_template:
+                kept.append(document)
+        chosen = kept
+    return chosen[:limit] if limit else chosen
 
 
 def verdict_cases(
@@ -108,6 +182,9 @@ def verdict_cases(
 def judge(context: StepContext, case: TrainingExample) -> VerdictResult:
     """Ask the validator about one built redaction; its answer is read as the pipeline does."""
     started = time.perf_counter()
+    margin = None
+    if context.engine.supports_scoring:
+        margin = score_verdict(context.engine, case.system, case.user).margin
     reply = context.call(Step.VALIDATE, case.system, case.user)
     parse = VerdictParse()
     for line in reply.text.splitlines():
@@ -127,6 +204,7 @@ def judge(context: StepContext, case: TrainingExample) -> VerdictResult:
         said=parse.final(),
         answer=reply.text,
         ms=(time.perf_counter() - started) * 1000,
+        margin=margin,
     )
 
 
@@ -152,7 +230,9 @@ def run_validator_bench(
     context = StepContext(engine=engine, prompts=PromptLibrary.load(), options=options)
     with path.open("a", encoding="utf-8") as stream:
         for number, case in enumerate(cases, 1):
-            if case.id not in done:
+            recorded = done.get(case.id)
+            unscored = engine.supports_scoring and recorded is not None and recorded.margin is None
+            if recorded is None or unscored:
                 done[case.id] = judge(context, case)
                 stream.write(done[case.id].model_dump_json() + "\n")
                 stream.flush()
@@ -162,13 +242,70 @@ def run_validator_bench(
     readings: dict[str, VerdictTally] = {}
     for result in results:
         readings.setdefault(result.reading, VerdictTally()).add(result)
+    curves = {
+        reading: verdict_curve(margins)
+        for reading in readings
+        if (margins := reading_margins(results, reading))
+    }
     summary = VerdictSummary(
         model=engine.identity.name,
         documents=len({r.document_id for r in results}),
         readings=readings,
         ms_mean=ratio(sum(r.ms for r in results), len(results)),
+        curves=curves,
+        cases=[case.id for case in cases],
     )
     (out / SUMMARY_FILE).write_text(
         json.dumps(summary.model_dump(mode="json"), indent=2) + "\n", encoding="utf-8"
     )
     return summary
+
+
+def reading_margins(results: Sequence[VerdictResult], reading: str) -> list[Margin]:
+    """The scored margins of one reading's results (those the engine scored)."""
+    return [
+        Margin(margin=r.margin, clean=r.expected is Verdict.PASS)
+        for r in results
+        if r.reading == reading and r.margin is not None
+    ]
+
+
+def load_results(out: Path, cases: Sequence[str]) -> list[VerdictResult]:
+    """The results of `cases` (a summary's) in `out/verdicts.jsonl`, the latest of each."""
+    path = out / RESULTS_FILE
+    lines = path.read_text(encoding="utf-8").splitlines() if path.exists() else []
+    latest = {
+        result.case: result
+        for result in (VerdictResult.model_validate_json(line) for line in lines if line.strip())
+    }
+    return [latest[case] for case in cases if case in latest]
+
+
+def choose_thresholds(
+    dev: Sequence[VerdictResult],
+    test: Sequence[VerdictResult],
+    max_leaky_pass: float = MAX_LEAKY_PASS,
+) -> dict[str, ThresholdChoice]:
+    """Per reading: the best threshold of the dev results' curve, read on the test results."""
+    choices: dict[str, ThresholdChoice] = {}
+    for reading in sorted({r.reading for r in test} | {r.reading for r in dev}):
+        dev_margins, test_margins = reading_margins(dev, reading), reading_margins(test, reading)
+        if not dev_margins and not test_margins:
+            continue
+        best = verdict_curve(dev_margins, max_leaky_pass).best if dev_margins else None
+        test_curve = verdict_curve(test_margins, max_leaky_pass) if test_margins else None
+        choices[reading] = ThresholdChoice(
+            threshold=best.threshold if best else None,
+            dev=best,
+            test=rates_at(test_margins, best.threshold) if best and test_margins else None,
+            test_best=test_curve.best if test_curve else None,
+        )
+    return choices
+
+
+def write_thresholds(choices: dict[str, ThresholdChoice], out: Path) -> Path:
+    """Write the choices next to the test run's results."""
+    path = out / THRESHOLDS_FILE
+    payload = {reading: choice.model_dump(mode="json") for reading, choice in choices.items()}
+    path.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+    return path

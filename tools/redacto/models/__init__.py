@@ -3,12 +3,34 @@
 `build_model("gemma-3-270m")` turns a manifest into a quantised `.litertlm` with a build
 record beside it; `resolve_model("gemma-3-270m")` gives the engine URI of the built file
 (`litertlm:/abs/path`) so the pipeline, the eval and the CLI can name models by name.
+
+Reading a manifest (`redacto.model_manifest`) and a build record (`redacto.model_record`)
+needs none of this toolchain, so those readers live outside it, where the pipeline and
+the engines may use them; this package re-exports them for its own callers.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from redacto.model_manifest import (
+    Manifest,
+    ModelError,
+    PipelineSettings,
+    UnknownModelError,
+    list_manifests,
+    load_manifest,
+    manifest_and_quant,
+    pipeline_settings,
+    validator_trusted,
+)
+from redacto.model_record import (
+    BuildRecord,
+    StageRecord,
+    VerifyFigures,
+    read_record,
+    record_matches_file,
+)
 from redacto.models.build import (
     BuildError,
     OnProgress,
@@ -17,21 +39,6 @@ from redacto.models.build import (
     build_root,
     model_dir,
     model_file,
-)
-from redacto.models.manifest import (
-    Manifest,
-    ModelError,
-    PipelineSettings,
-    UnknownModelError,
-    list_manifests,
-    load_manifest,
-)
-from redacto.models.record import (
-    BuildRecord,
-    StageRecord,
-    VerifyFigures,
-    read_record,
-    record_matches_file,
 )
 
 __all__ = [
@@ -64,19 +71,9 @@ DEFAULT_MODEL = "redacto-270m"
 """The embedded default: Gemma 3 270M from PyPI with the committed LoRA adapter merged in
 (`docs/tuning.md`). Its validator's PASS is not trusted (its manifest says why)."""
 
-QUANT_SEPARATOR = "@"
-
 
 class ModelNotBuiltError(ModelError):
     """The model has a manifest but no finished build; the message is the command to run."""
-
-
-def _split(name: str) -> tuple[Manifest, str]:
-    base, _, quant = name.partition(QUANT_SEPARATOR)
-    manifest = load_manifest(base)
-    quant = quant or manifest.default_quant
-    manifest.recipe_for(quant)
-    return manifest, quant
 
 
 def build_command(name: str, quant: str | None = None) -> str:
@@ -88,7 +85,7 @@ def build_command(name: str, quant: str | None = None) -> str:
 
 def built_record(name: str) -> BuildRecord:
     """The record of a finished build of `name` (`NAME` or `NAME@int4`)."""
-    manifest, quant = _split(name)
+    manifest, quant = manifest_and_quant(name)
     path = model_file(manifest.name, quant)
     record = read_record(path)
     if record is None or not record_matches_file(record, path):
@@ -114,48 +111,19 @@ def resolve_model(name_or_uri: str) -> str:
         if not as_path.is_file():
             raise ModelError(f"no model file at {as_path}")
         return f"litertlm:{as_path.resolve()}"
-    manifest, quant = _split(name_or_uri)
+    manifest, quant = manifest_and_quant(name_or_uri)
     built_record(name_or_uri)
     return f"litertlm:{model_file(manifest.name, quant)}"
 
 
-def pipeline_settings(name_or_uri: str) -> PipelineSettings:
-    """How the pipeline may use this model: its manifest's `[pipeline]` table.
-
-    A manifest name (`redacto-270m`, `redacto-270m@int4`), or a `.litertlm` file named as
-    builds name them (`redacto-270m-int8.litertlm`, in any folder), answers with its
-    manifest. Other engines (a GGUF, a server, a scripted engine, a file of another name)
-    are the user's own choice and get the defaults. `run_pipeline` applies these settings
-    to every run by itself (`redacto.pipeline.policy`). Raises `ModelError` when a manifest
-    cannot be read.
-    """
-    scheme, sep, rest = name_or_uri.partition(":")
-    if sep and scheme.isidentifier():
-        if scheme != "litertlm" or not rest:
-            return PipelineSettings()
-        name_or_uri = rest
-    as_path = Path(name_or_uri)
-    if as_path.suffix == ".litertlm":
-        names = [m.name for m in list_manifests() if as_path.stem.startswith(f"{m.name}-")]
-        if not names:
-            return PipelineSettings()
-        return load_manifest(max(names, key=len)).pipeline
-    return _split(name_or_uri)[0].pipeline
-
-
-def validator_trusted(name_or_uri: str) -> bool:
-    """May a run on this model end PASS on its validator's word (`pipeline_settings`)?"""
-    return pipeline_settings(name_or_uri).trust_validator_pass
-
-
 def verify_model(name_or_path: str, threads: int | None = None) -> VerifyFigures:
     """Load a built model (by name or `.litertlm` path) and measure the smoke prompt."""
-    from redacto.models.manifest import VerifySettings
+    from redacto.model_manifest import VerifySettings
     from redacto.models.verify import verify_file
 
     as_path = Path(name_or_path).expanduser()
     if as_path.suffix == ".litertlm":
         return verify_file(as_path.resolve(), VerifySettings(), threads=threads)
-    manifest, quant = _split(name_or_path)
+    manifest, quant = manifest_and_quant(name_or_path)
     built_record(name_or_path)
     return verify_file(model_file(manifest.name, quant), manifest.verify, threads=threads)

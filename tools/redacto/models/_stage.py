@@ -10,7 +10,7 @@ import json
 import sys
 from pathlib import Path
 
-from redacto.models.manifest import (
+from redacto.model_manifest import (
     HuggingFaceSource,
     LoraSource,
     PypiGgufSource,

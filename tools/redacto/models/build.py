@@ -21,8 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from redacto.models.checkpoint import check_checkpoint, check_hub_reachable
-from redacto.models.manifest import (
+from redacto.model_manifest import (
     HuggingFaceSource,
     LoraSource,
     Manifest,
@@ -31,7 +30,7 @@ from redacto.models.manifest import (
     TinySource,
     load_manifest,
 )
-from redacto.models.record import (
+from redacto.model_record import (
     BuildRecord,
     StageRecord,
     VerifyFigures,
@@ -41,6 +40,7 @@ from redacto.models.record import (
     tool_versions,
     write_record,
 )
+from redacto.models.checkpoint import check_checkpoint, check_hub_reachable
 from redacto.resources import checkout_root, data_home
 
 LOG_TAIL_LINES = 30

@@ -2,7 +2,8 @@
 
 The phone reads no manifests: it knows a model only by the `.litertlm` file the user picked.
 Each manifest's `[pipeline]` table (`PipelineSettings`: validator trust, image reading,
-redact call, constrained decoding) becomes one entry of a Kotlin map, and
+redact call, constrained decoding) becomes one entry of a Kotlin map (the verdict rule does
+not: the phone cannot score, so a trust that rests on the scored rule is written false), and
 `ModelSettings.forFile(fileName)` applies the same file-name rule as `pipeline_settings`, so
 the manifests stay the one place that says how a run may use each model.
 """
@@ -12,8 +13,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from redacto.document import ValidatorVerdict
 from redacto.generated import StaleGeneratedFileError, check_generated, write_generated
-from redacto.models.manifest import Manifest, PipelineSettings
+from redacto.model_manifest import Manifest, PipelineSettings
 from redacto.prompts.kotlin import kotlin_string
 
 KOTLIN_PACKAGE = "dev.redacto.core"
@@ -28,7 +30,9 @@ package @PACKAGE@
 /**
  * Each manifest's `[pipeline]` table, for the models the app may be given. [runPipeline]
  * applies [forFile] of the engine's model file itself ([forModel]): a model listed with
- * `trustValidatorPass = false` ends NEEDS_REVIEW, never PASS.
+ * `trustValidatorPass = false` ends NEEDS_REVIEW, never PASS. The phone cannot score replies
+ * (`litertlm-android` 0.18.0), so it reads every verdict by the answer rule: a manifest whose
+ * trust rests on its scored verdict (`validator_verdict = "scored"`) is listed untrusted here.
  */
 object ModelSettings {
     /** Manifest name to its `[pipeline]` settings: one entry per manifest in models/, by name. */
@@ -59,9 +63,17 @@ _FOOTER = """\
 
 
 def kotlin_settings(settings: PipelineSettings) -> str:
-    """The Kotlin constructor call for one manifest's settings."""
+    """The Kotlin constructor call for one manifest's settings, as the phone may use them.
+
+    The phone's runtime cannot score (`litertlm-android` 0.18.0 has no text scoring), so it
+    reads every verdict by the answer rule: a manifest whose trust rests on the scored rule
+    (`validator_verdict = "scored"`) is not trusted there, as on any engine that cannot score.
+    """
+    trusted = settings.trust_validator_pass and (
+        settings.validator_verdict is ValidatorVerdict.ANSWER
+    )
     return (
-        f"PipelineSettings(trustValidatorPass = {str(settings.trust_validator_pass).lower()}, "
+        f"PipelineSettings(trustValidatorPass = {str(trusted).lower()}, "
         f"imageReading = ImageReading.{settings.image_reading.name}, "
         f"modelRedact = {str(settings.model_redact).lower()}, "
         f"constrainedDecoding = ConstrainedDecoding.{settings.constrained_decoding.name})"

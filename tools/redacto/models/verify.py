@@ -7,8 +7,8 @@ from pathlib import Path
 
 from redacto.document import Step
 from redacto.engines.base import ChatRequest
-from redacto.models.manifest import ModelError, VerifySettings
-from redacto.models.record import VerifyFigures
+from redacto.model_manifest import ModelError, VerifySettings
+from redacto.model_record import VerifyFigures
 
 
 def verify_file(path: Path, settings: VerifySettings, threads: int | None = None) -> VerifyFigures:

@@ -24,10 +24,25 @@ Anything else is "not located" (`None`). `near` then tells a near miss — a wor
 value is in the text, or approximate occurrences are too many to choose from — which could
 be a real value the text spells otherwise (the caller fails closed on it), from a value with
 no trace in the text at all, which is the model's invention and cannot leak.
+
+A proofreading mistake (`redacto proofread`) is placed by `locate_mistake` with four
+strategies of its own over the same texts, strictest first, each accepted only when it
+finds exactly one place in the document (a mistake is one place; two candidates are never
+guessed between):
+
+1. context — the error verbatim, on word boundaries, right after its `context_before`
+   verbatim (whitespace between them free);
+2. context, normalised — the same in the skeleton: case, typographic quotes, punctuation and
+   whitespace ignored (`l'entreprise` for `l’entreprise`, `d'une` for `d’ une`);
+3. error once — the error alone, verbatim or normalised, on word boundaries (a two-column
+   page whose context the model took from the other column);
+4. joined substring — the error's skeleton, 5 letters/digits or more, inside the page's
+   joined normalised words, word boundaries ignored (a stem of a word, or words OCR glued).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -50,6 +65,19 @@ class LocateMethod(StrEnum):
     UNIQUE = "unique"
     SUBSTRING = "substring"
     WORDS = "words"
+    CONTEXT = "context"
+    CONTEXT_NORMALIZED = "context_normalized"
+    ERROR_ONCE = "error_once"
+    JOINED_SUBSTRING = "joined_substring"
+
+
+MISTAKE_METHODS = (
+    LocateMethod.CONTEXT,
+    LocateMethod.CONTEXT_NORMALIZED,
+    LocateMethod.ERROR_ONCE,
+    LocateMethod.JOINED_SUBSTRING,
+)
+"""The strategies `locate_mistake` tries, in order."""
 
 
 @dataclass(frozen=True)
@@ -159,6 +187,48 @@ class Locator:
         if not MIN_FUZZY_LENGTH <= len(target) <= MAX_FUZZY_LENGTH:
             return False
         return bool(self._fuzzy_matches(target, fuzzy_budget(target)))
+
+    def mistake_candidates(
+        self, method: LocateMethod, error: str, context_before: str = ""
+    ) -> tuple[Span, ...]:
+        """Every place `method` (one of `MISTAKE_METHODS`) finds `error` in this text; the
+        caller accepts a strategy only when all texts together give exactly one."""
+        if method is LocateMethod.CONTEXT:
+            return self._after_context(self._exact(error), context_before)
+        target = skeleton(error)
+        if method is LocateMethod.CONTEXT_NORMALIZED:
+            if not target:
+                return ()
+            context = skeleton(context_before)
+            spans = []
+            for hit in self._skeleton_hits(context + target):
+                first = hit + len(context)
+                start, end = self._span_of(first, first + len(target) - 1)
+                if self._on_boundaries(start, end):
+                    spans.append(Span(start=start, end=end))
+            return tuple(spans)
+        if method is LocateMethod.ERROR_ONCE:
+            exact = self._exact(error)
+            if exact:
+                return exact
+            return self._normalized(target) if target else ()
+        if method is LocateMethod.JOINED_SUBSTRING:
+            if len(target) < MIN_SUBSTRING_LENGTH:
+                return ()
+            return tuple(
+                Span(start=start, end=end)
+                for start, end in (
+                    self._span_of(hit, hit + len(target) - 1) for hit in self._skeleton_hits(target)
+                )
+            )
+        raise ValueError(f"{method} is not a mistake-placing strategy")
+
+    def _after_context(self, spans: tuple[Span, ...], context_before: str) -> tuple[Span, ...]:
+        """The spans that follow `context_before` verbatim (whitespace between free)."""
+        context = context_before.rstrip()
+        if not context.strip():
+            return spans
+        return tuple(span for span in spans if self.text[: span.start].rstrip().endswith(context))
 
     # -- helpers ---------------------------------------------------------------------
 
@@ -304,6 +374,30 @@ class Locator:
                         Span(start=start, end=end) for start, end in _drop_overlaps(widened)
                     )
         return ()
+
+
+def locate_mistake(
+    locators: Sequence[Locator], error: str, context_before: str = ""
+) -> tuple[int, Located] | None:
+    """Place one proofreading mistake in a document of several texts (one per page): the
+    position of the text it is on and where, by the first of `MISTAKE_METHODS` that finds
+    exactly one place in all of them together; None when none does (the caller lists it
+    as not located rather than draw it somewhere wrong)."""
+    error = error.strip()
+    if not error:
+        return None
+    for method in MISTAKE_METHODS:
+        found = [
+            (position, span)
+            for position, locator in enumerate(locators)
+            for span in locator.mistake_candidates(method, error, context_before)
+        ]
+        if len(found) == 1:
+            position, span = found[0]
+            return position, Located(method, (span,))
+        if len(found) > 1:
+            return None  # the stricter strategies were ambiguous: looser ones would be too
+    return None
 
 
 def _words_of(value: str) -> list[str]:

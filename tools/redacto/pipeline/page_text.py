@@ -23,9 +23,9 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from redacto.document import Detection, Element
+from redacto.joined_elements import JoinedElements
 from redacto.pipeline.locator import Locator
 from redacto.pipeline.placeholders import PlaceholderBook, value_key
-from redacto.rules.matching import JoinedElements
 
 
 def starts_line(previous: Element, element: Element) -> bool:

@@ -27,12 +27,21 @@ from collections.abc import Callable
 from dataclasses import fields, replace
 from typing import Any
 
+from redacto.document import ValidatorVerdict
 from redacto.engines import ModelIdentity
-from redacto.models.manifest import ModelError, PipelineSettings
+from redacto.model_manifest import ModelError, PipelineSettings, pipeline_settings
 from redacto.pipeline.state import PipelineOptions
 
 STRICTER: dict[str, Callable[[Any, Any], Any]] = {
     "trust_validator_pass": lambda caller, manifest: bool(caller and manifest),
+    # A manifest's trust was measured on its verdict rule and margin: a caller may raise the
+    # margin, never lower it or go back to the answer rule.
+    "validator_verdict": lambda caller, manifest: (
+        manifest if manifest is ValidatorVerdict.SCORED or caller is None else caller
+    ),
+    "pass_margin": lambda caller, manifest: (
+        caller if manifest is None else manifest if caller is None else max(caller, manifest)
+    ),
 }
 """How a caller's value and the manifest's combine, for settings where one value is safer."""
 
@@ -42,8 +51,6 @@ UNREADABLE_MANIFEST = PipelineSettings(trust_validator_pass=False)
 
 def model_settings(identity: ModelIdentity) -> PipelineSettings:
     """The `[pipeline]` settings of the model that answers, found from its engine URI."""
-    from redacto.models import pipeline_settings
-
     try:
         return pipeline_settings(identity.uri)
     except ModelError:

@@ -12,7 +12,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
-from redacto.document import Box, Category, ConstrainedDecoding, Element, ImageReading, Step
+from redacto.document import (
+    Box,
+    Category,
+    ConstrainedDecoding,
+    Element,
+    ImageReading,
+    Step,
+    ValidatorVerdict,
+)
 from redacto.engines import ChatRequest, Engine, OnText, Reply, ReplyConstraint
 from redacto.pipeline.chunking import CHUNK_SIZE
 from redacto.pipeline.constraint import ReplyShape, answer_pattern
@@ -68,6 +76,13 @@ class PipelineOptions:
     """Which `LABEL: value` calls decode under a pattern built from the page's words (the
     manifest's `[pipeline] constrained_decoding`), where the engine can constrain decoding.
     None: as the model's manifest says (`policy`)."""
+    validator_verdict: ValidatorVerdict | None = None
+    """How validate's verdict is read: the free answer, or scored against `pass_margin` (the
+    manifest's `[pipeline] validator_verdict`). An engine that cannot score runs the answer
+    rule, and then a PASS is not trusted. None: as the model's manifest says (`policy`)."""
+    pass_margin: float | None = None
+    """The scored verdict's threshold on log P(PASS) − log P(FAIL) (the manifest's
+    `[pipeline] pass_margin`). None: the manifest's, else 0."""
 
 
 class Phase(StrEnum):
@@ -148,6 +163,11 @@ class StepContext:
         from redacto.pipeline.policy import settled
 
         self.options = settled(self.options)
+        if self.options.validator_verdict is ValidatorVerdict.SCORED and not (
+            self.engine.supports_scoring
+        ):
+            # The manifest's trust was measured on the scored rule; here the answer rule runs.
+            self.options = replace(self.options, trust_validator_pass=False)
 
     def emit(self, event: ProgressEvent) -> None:
         if self.on_event is not None:

@@ -6,6 +6,11 @@ words), chunked like detect, never the detector's answer. It says `PASS`, or `FA
 the items still readable, in the detect step's format. Anything but a clean PASS is FAIL.
 Named items become detections (source validate, this round) when they are usable: a known
 label, inside the chunk, not redacted already, present in the document.
+
+Under the scored rule (`validator_verdict = "scored"`, an engine that can score) each call is
+first scored: PASS when log P(`PASS`) − log P(`FAIL`) reaches `pass_margin`, and nothing is
+generated; otherwise the free reply is generated as under the answer rule, for its missed
+items, and the call is FAIL whatever that reply says.
 """
 
 from __future__ import annotations
@@ -15,8 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 
-from redacto.document import Category, Detection, Document, Mode, Source, Step
-from redacto.engines import ReplyConstraint
+from redacto.document import Category, Detection, Document, Mode, Source, Step, ValidatorVerdict
+from redacto.engines import Engine, ReplyConstraint, ScoreRequest, Scores
 from redacto.pipeline.chunking import chunk_elements, chunk_text, format_elements
 from redacto.pipeline.constraint import ReplyShape
 from redacto.pipeline.detections import (
@@ -40,6 +45,26 @@ from redacto.pipeline.parsing import (
 )
 from redacto.pipeline.redact import ImageRedaction, TextRedaction
 from redacto.pipeline.state import ImageReading, Phase, ProgressEvent, StepContext
+from redacto.report import StepTrace
+
+VERDICT_WORDS = (Verdict.PASS.value, Verdict.FAIL.value)
+"""The two replies a scored verdict compares, as the validate prompts ask for them."""
+
+
+@dataclass(frozen=True)
+class ScoredVerdict:
+    """How much likelier the validator is to begin its reply with PASS than with FAIL."""
+
+    margin: float
+    """log P(`PASS`) − log P(`FAIL`): positive when PASS is the likelier start."""
+    scores: Scores
+
+
+def score_verdict(engine: Engine, system: str, user: str) -> ScoredVerdict:
+    """Score the validate call (system, user) for its two verdict words (`Engine.score`)."""
+    scores = engine.score(ScoreRequest(Step.VALIDATE, system, user, VERDICT_WORDS))
+    passed, failed = (scores.log_prob(word) for word in VERDICT_WORDS)
+    return ScoredVerdict(margin=passed - failed, scores=scores)
 
 
 @dataclass
@@ -90,7 +115,12 @@ class _Judge(ABC):
         chunk: int | None = None,
         constraint: ReplyConstraint | None = None,
     ) -> None:
-        """One fresh call; each completed line is read as the verdict or a missed item."""
+        """One fresh call; each completed line is read as the verdict or a missed item.
+        Under the scored rule the call is scored first, and a margin at the bar is a PASS
+        without a reply."""
+        scored = self._scored_verdict(system, user, chunk)
+        if scored is Verdict.PASS:
+            return
         verdict = VerdictParse()
         rejected: list[LineRejected] = []
         self.call_start = len(self.outcome.missed)
@@ -116,8 +146,9 @@ class _Judge(ABC):
                 self.progress(Phase.PROGRESS, chunk)
 
         reply = self.context.call_lines(Step.VALIDATE, system, user, on_line, rejected, constraint)
-        # A PASS stands only on a reply read to its end: a stop left lines unread.
-        if verdict.final() is Verdict.FAIL or reply.stats.stopped:
+        # A PASS stands only on a reply read to its end: a stop left lines unread. Under the
+        # scored rule the margin has already said FAIL; this reply only names the items.
+        if verdict.final() is Verdict.FAIL or reply.stats.stopped or scored is Verdict.FAIL:
             self.outcome.verdict = Verdict.FAIL
         self.context.record(
             Step.VALIDATE,
@@ -127,6 +158,31 @@ class _Judge(ABC):
             chunk,
             constrained=constraint is not None,
         )
+
+    def _scored_verdict(self, system: str, user: str, chunk: int | None) -> Verdict | None:
+        """The scored rule's verdict on this call, or None where the answer rule decides (the
+        options ask for it, or the engine cannot score: `StepContext` then distrusts PASS)."""
+        context = self.context
+        if context.options.validator_verdict is not ValidatorVerdict.SCORED:
+            return None
+        if not context.engine.supports_scoring:
+            return None
+        scored = score_verdict(context.engine, system, user)
+        stats = scored.scores.stats
+        context.traces.append(
+            StepTrace(
+                step=Step.VALIDATE,
+                round=self.round_number,
+                chunk=chunk,
+                ms=round(stats.ms, 3),
+                prompt_tokens=stats.prompt_tokens,
+                output_tokens=0,
+                verdict_margin=scored.margin,
+            )
+        )
+        margin = context.options.pass_margin
+        passed = scored.margin >= (0.0 if margin is None else margin)
+        return Verdict.PASS if passed else Verdict.FAIL
 
     @abstractmethod
     def _admit(self, item: IndexItem | TextItem) -> RejectReason | None:

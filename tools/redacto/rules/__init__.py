@@ -67,9 +67,17 @@ class RuleMatch(Frozen):
     indices: tuple[int, ...] = ()
 
 
+_BY_CATEGORY: Mapping[Category, tuple[Recognizer, ...]] = MappingProxyType(
+    {
+        category: tuple(RECOGNIZERS[name] for name in rule_set.recognizers)
+        for category, rule_set in CATEGORY_RULES.items()
+    }
+)
+
+
 def recognizers_for(category: Category) -> tuple[Recognizer, ...]:
     """The recognizers `category` runs, in priority order."""
-    return tuple(RECOGNIZERS[name] for name in CATEGORY_RULES[category].recognizers)
+    return _BY_CATEGORY[Category(category)]
 
 
 def find_rule_matches(

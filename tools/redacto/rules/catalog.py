@@ -10,13 +10,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Annotated
 
 import yaml
-from pydantic import Field, ValidationError
+from pydantic import Field, PositiveInt, ValidationError
 
 from redacto.document import Category, Frozen
 from redacto.resources import shipped_dir
-from redacto.rules.quick_start import quick_start
+from redacto.rules.lookbehind_shift import shift_lookbehinds
 from redacto.rules.validators import LIST_VALIDATORS, VALIDATORS, Validator
 
 RULES_DIR = Path(__file__).resolve().parent
@@ -38,6 +39,28 @@ class ContextSpec(Frozen):
     window: int = Field(default=4, ge=1, le=20)
 
 
+_Character = Annotated[str, Field(min_length=1, max_length=1)]
+_Needle = Annotated[str, Field(min_length=1)]
+
+
+class PrefilterSpec(Frozen):
+    """What every match of a pattern needs of the text it is searched in, proved from the
+    regex by `scripts/rule_prefilter.py` and written beside it; `prefilter` reads it.
+
+    The text as searched (OCR's O read as zero) holds `digits` ASCII digits, and for each
+    character of `counts` that many of it, within some `width` characters in a row (`width`
+    None: anywhere); one needle of each `one_of` group: a one-character needle exactly, a
+    longer one case-insensitively; and one run of each `word_starts` group, case-insensitively,
+    where no ASCII letter or digit precedes it.
+    """
+
+    width: int | None = Field(default=None, ge=1)
+    digits: int = Field(default=0, ge=0)
+    counts: dict[_Character, PositiveInt] = Field(default_factory=dict)
+    one_of: tuple[tuple[_Needle, ...], ...] = ()
+    word_starts: tuple[tuple[_Needle, ...], ...] = ()
+
+
 class PatternSpec(Frozen):
     """One regular expression of a recognizer, as written in the YAML."""
 
@@ -45,6 +68,7 @@ class PatternSpec(Frozen):
     regex: str
     validator: str | None = None
     needs_context: bool = False
+    prefilter: PrefilterSpec | None = None
 
 
 class RecognizerSpec(Frozen):
@@ -63,8 +87,10 @@ class RecognizerSpec(Frozen):
 class Pattern:
     """A compiled pattern with its validator and whether it needs context words.
 
-    `regex` is the pattern as written; `search` is the same regex rearranged so that Python
-    finds its matches faster (`quick_start`), and is what the scan runs.
+    `regex` is the pattern as written; `search` is the same regex with its leading
+    lookbehinds moved behind its first character so that Python finds its matches faster
+    (`lookbehind_shift`), and is what the scan runs. `prefilter` is what every match needs
+    of a text (None: nothing known, the pattern always runs).
     """
 
     name: str
@@ -74,6 +100,7 @@ class Pattern:
 
     validator: Validator | None
     search: re.Pattern[str]
+    prefilter: PrefilterSpec | None = None
 
 
 CONTEXT_WORD = re.compile(r"[A-Za-z0-9]+", re.ASCII)
@@ -178,7 +205,8 @@ def _build_recognizer(
                 validator_name,
                 needs_context,
                 validator,
-                quick_start(compiled),
+                shift_lookbehinds(compiled),
+                pattern.prefilter,
             )
         )
     if spec.lists is not None and not any(p.validator_name in LIST_VALIDATORS for p in patterns):

@@ -1,315 +1,289 @@
-"""Which recognizers could match a text at all, decided in one pass over its characters.
+"""Which recognizer patterns could match a text at all, decided from facts read once per text.
 
 Scanning a 1 KB text with every pattern costs about half a millisecond; most texts a
-de-identifying proxy sees hold no identifier, and most patterns need a character the text
-does not have (a digit, an `@`, a `:`). Each pattern's *required characters* are read from
-its parsed regex: a set such that every match contains at least one of them (or, for a
-positive lookaround, the text does); a pattern that needs context words needs one of them in
-the text too. A pattern is also skipped when the text has no stretch short enough that
-holds enough digits: a 9-digit SSN pattern cannot match prose whose longest number is a
-year, however many years it names (`required_digits`: at least D digits in any match, no
-match longer than W characters). A pattern that cannot match is skipped, and a recognizer
+de-identifying proxy sees hold no identifier, and most patterns need something the text
+does not have. What each pattern needs is data beside its regex in `recognizers.yaml`
+(`prefilter:`, proved from the regex by `scripts/rule_prefilter.py`; `PrefilterSpec` says
+what it means): so many digits within so many characters (a 9-digit SSN pattern cannot
+match prose whose longest number is a year, however many years it names), so many of a
+character (an IPv6 address's two colons), a needle of each of some groups (`@`, a month's
+name where a word begins). A pattern that needs context words needs every word of one of
+its phrases as a word of the text. A pattern that cannot match is skipped, and a recognizer
 none of whose patterns can; the result is exactly what the full scan finds (the tests
-compare both on the corpus). Where the regex does not let this be proved (a negated
-class, `\\w`, a back-reference), the pattern always runs.
+compare both on the corpus and on random texts).
+
+The facts are read once per text and only when a requirement asks for them (where the
+digits are, the lower-cased text, the words); each distinct requirement is tested at most
+once; the digit requirements, which nearly every pattern has, are one comparison each; and
+a recognizer whose patterns all need more digits close together than the text has is
+dismissed with one.
 
     could = patterns_that_could_match(text, read_ocr_zeros(text), recognizers)
 """
 
 from __future__ import annotations
 
+import operator
 import re
-import re._constants as sre  # type: ignore[import-not-found]  # the stdlib's own regex parser
-import re._parser as sre_parse  # type: ignore[import-not-found]
 import string
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cached_property
-from typing import Any
+from functools import partial
 
-from redacto.rules.catalog import CONTEXT_WORD, Pattern, Recognizer
+from redacto.rules.catalog import CONTEXT_WORD, Pattern, PrefilterSpec, Recognizer
 
-_DIGITS = frozenset("0123456789")
-_DIGIT = re.compile("[0-9]")
-_PROSE = frozenset(" \t\n\r.,;:'\"()-!?" + string.ascii_letters)
-"""Characters nearly every text holds: a requirement made of them saves nothing."""
-_MAX_CLASS = 64
-"""A character class larger than this is not worth requiring (it is in every text)."""
+_DIGIT_RUN = re.compile("[0-9]+")
+_DIGITS = "0123456789"
+_DIGIT_MASK = str.maketrans(
+    {chr(code): "1" if chr(code) in _DIGITS else " " for code in range(128)}
+)
 
-Needles = frozenset[str]
-"""A requirement: the text holds at least one of these. A one-character needle is compared
-exactly; a longer one (a run of literal characters, never a digit) case-insensitively."""
-
-
-def required_needles(regex: re.Pattern[str]) -> Needles | None:
-    """Needles at least one of which every match (or, for a lookaround, its text) holds.
-
-    None when the regex does not let that be proved. A set holding a digit holds every
-    digit: rules search text with OCR's O read as zero, and that reading makes a `0` only in
-    a token that already holds a digit.
-    """
-    found = _sequence(list(sre_parse.parse(regex.pattern, regex.flags)), regex.flags)
-    if found is not None and found & _DIGITS:
-        found = found | _DIGITS
-    return found
+"""For `str.translate` of an ASCII text: each digit becomes "1", every other character a
+space, so `find` locates digits and the ends of their runs (a regex would test a class at
+every character, several times slower)."""
+_NEVER = float("inf")
+_ANY_WIDTH = 2**62
+"""A width no text reaches: `width: None` compared as a number."""
+_WORD_CHARACTERS = frozenset(string.ascii_letters + string.digits)
+_LOWER_WORD_CHARACTERS = frozenset(string.ascii_lowercase + string.digits)
+_ASCII_WORDS = str.maketrans(
+    {chr(code): chr(code).lower() if chr(code) in _WORD_CHARACTERS else " " for code in range(128)}
+)
+"""An ASCII text with every character outside [A-Za-z0-9] made a space, lower-cased: its
+`split()` is `CONTEXT_WORD`'s words, lower-cased, without a regex (several times faster)."""
 
 
-def required_digits(regex: re.Pattern[str]) -> tuple[int, int | None]:
-    """(D, W): every match holds at least D ASCII digits and is at most W characters long
-    (None: no bound). Only characters a match consumes count, and only from classes that
-    hold nothing but digits; a lookaround or back-reference counts as none."""
-    parsed = sre_parse.parse(regex.pattern, regex.flags)
-    _low, high = parsed.getwidth()
-    return _digits(list(parsed.data), regex.flags), None if high >= sre.MAXREPEAT else high
+def _words_among(text: str, wanted: frozenset[str]) -> frozenset[str]:
+    """Those of `wanted` that are words of the text as context phrases are compared with
+    them: runs of [A-Za-z0-9], lower-cased."""
+    if text.isascii():
+        return wanted.intersection(text.translate(_ASCII_WORDS).split())
+    return wanted.intersection(word.lower() for word in CONTEXT_WORD.findall(text))
 
 
-def _digits(items: list[tuple[Any, Any]], flags: int) -> int:
-    """The fewest digits a match of the sequence `items` consumes."""
-    total = 0
-    for op, arg in items:
-        if op is sre.LITERAL:
-            total += chr(arg) in _DIGITS
-        elif op is sre.IN:
-            chars = _class(arg, flags)
-            total += bool(chars) and chars <= _DIGITS  # type: ignore[operator]
-        elif op in (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT):
-            low, _high, body = arg
-            total += low * _digits(list(body), flags)
-        elif op is sre.SUBPATTERN:
-            total += _digits(list(arg[3]), flags)
-        elif op is sre.ATOMIC_GROUP:
-            total += _digits(list(arg), flags)
-        elif op is sre.BRANCH:
-            total += min(_digits(list(alternative), flags) for alternative in arg[1])
-    return total
-
-
-def _sequence(items: list[tuple[Any, Any]], flags: int) -> Needles | None:
-    """The best requirement of a sequence: any one of its required items will do."""
-    candidates = [found for item in items if (found := _item(item, flags)) is not None]
-    candidates.extend(frozenset([run]) for run in _literal_runs(items, flags))
-    if not candidates:
-        return None
-    # Prefer needles rare in ordinary prose (a digit, an `@`, "www"; not a space or a
-    # letter), then the fewest.
-    return min(candidates, key=lambda needles: (len(needles & _PROSE), len(needles)))
-
-
-def _literal_runs(items: list[tuple[Any, Any]], flags: int) -> list[str]:
-    """Runs of two or more literal characters in a row (digits break a run)."""
-    runs, run = [], ""
-    for op, arg in [*items, (None, None)]:
-        char = chr(arg) if op is sre.LITERAL else ""
-        if char and char not in _DIGITS:
-            run += char
-            continue
-        if len(run) >= 2:
-            runs.append(run.lower())
-        run = ""
+def _digit_runs(text: str) -> list[tuple[int, int]]:
+    """[start, end) of each run of ASCII digits."""
+    if not text.isascii():
+        return [run.span() for run in _DIGIT_RUN.finditer(text)]
+    mask = text.translate(_DIGIT_MASK)
+    runs = []
+    start = mask.find("1")
+    while start >= 0:
+        end = mask.find(" ", start)
+        if end < 0:
+            runs.append((start, len(mask)))
+            break
+        runs.append((start, end))
+        start = mask.find("1", end)
     return runs
 
 
-def _item(item: tuple[Any, Any], flags: int) -> Needles | None:
-    op, arg = item
-    if op is sre.LITERAL:
-        return _cased(frozenset(chr(arg)), flags)
-    if op is sre.IN:
-        return _class(arg, flags)
-    if op in (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT):
-        low, _high, body = arg
-        return _sequence(list(body), flags) if low >= 1 else None
-    if op is sre.SUBPATTERN:
-        _group, add_flags, del_flags, body = arg
-        return _sequence(list(body), (flags | add_flags) & ~del_flags)
-    if op is sre.ATOMIC_GROUP:
-        return _sequence(list(arg), flags)
-    if op is sre.ASSERT:  # a positive lookaround: what it requires is in the text
-        _direction, body = arg
-        return _sequence(list(body), flags)
-    if op is sre.BRANCH:
-        _unused, alternatives = arg
-        union: set[str] = set()
-        for alternative in alternatives:
-            found = _sequence(list(alternative), flags)
-            if found is None:
-                return None
-            union |= found
-        return frozenset(union)
-    return None
+class _Facts:
+    """What the requirements read of one text, each made only when first asked for."""
+
+    __slots__ = ("_context_words", "_lowered", "_positions", "_text", "_words", "searched")
+
+    def __init__(self, text: str, searched: str, context_words: frozenset[str]) -> None:
+        self._text = text
+        self.searched = searched
+        self._context_words = context_words
+        self._lowered: str | None = None
+        self._words: frozenset[str] | None = None
+        self._positions: dict[str, list[int]] = {}
+
+    def lowered(self) -> str:
+        if self._lowered is None:
+            self._lowered = self.searched.lower()
+        return self._lowered
+
+    def words(self) -> frozenset[str]:
+        """The words of the text (read as written, not as searched) that some context
+        phrase of the plan holds: a set of a few, not of every word."""
+        if self._words is None:
+            self._words = _words_among(self._text, self._context_words)
+        return self._words
+
+    def digit_spans(self, counts: Sequence[int], size: int) -> list[float]:
+        """`spans[n]`: the fewest characters in a row that hold n ASCII digits (`inf` where
+        the text has fewer), for each n of `counts`; `size` entries."""
+        spans: list[float] = [0, *[_NEVER] * (size - 1)]
+        searched = self.searched
+        if not any(digit in searched for digit in _DIGITS):
+            return spans
+        positions: list[int] = []
+        longest = 0
+        for start, end in _digit_runs(searched):
+            positions.extend(range(start, end))
+            longest = max(longest, end - start)
+        for count in counts:
+            if count > len(positions):
+                break
+            if count <= longest:  # inside one run of digits
+                spans[count] = count
+            else:
+                spans[count] = 1 + min(map(operator.sub, positions[count - 1 :], positions))
+        return spans
+
+    def chars_within(self, char: str, count: int, width: int | None) -> bool:
+        """Whether some `width` characters in a row hold `count` of `char`."""
+        searched = self.searched
+        if searched.count(char) < count:
+            return False
+        if width is None or count <= 1:
+            return True
+        positions = self._positions.get(char)
+        if positions is None:
+            positions = self._positions[char] = []
+            position = searched.find(char)
+            while position >= 0:
+                positions.append(position)
+                position = searched.find(char, position + 1)
+        return 1 + min(map(operator.sub, positions[count - 1 :], positions)) <= width
 
 
-def _class(items: list[tuple[Any, Any]], flags: int) -> frozenset[str] | None:
-    chars: set[str] = set()
-    for op, arg in items:
-        if op is sre.LITERAL:
-            chars.add(chr(arg))
-        elif op is sre.RANGE:
-            low, high = arg
-            if high - low >= _MAX_CLASS:
-                return None
-            chars.update(chr(code) for code in range(low, high + 1))
-        else:  # NEGATE, CATEGORY (\d, \w, \s): not a small, known set
-            return None
-    found = _cased(frozenset(chars), flags)
-    return found if len(found) <= _MAX_CLASS else None
+_Test = Callable[[_Facts], bool]
 
 
-def _cased(chars: frozenset[str], flags: int) -> frozenset[str]:
-    if not flags & re.IGNORECASE:
-        return chars
-    return frozenset(c for char in chars for c in (char, char.lower(), char.upper()))
+def _has_chars(char: str, count: int, width: int | None) -> _Test:
+    return lambda facts: facts.chars_within(char, count, width)
 
 
-def _words_of(text: str) -> frozenset[str]:
-    """The text's words as context phrases are compared with them: runs of [A-Za-z0-9],
-    lower-cased. A context pattern can match only where all words of a phrase are here."""
-    if text.isascii():  # lower-casing cannot then join or split a run of [A-Za-z0-9]
-        return frozenset(CONTEXT_WORD.findall(text.lower()))
-    return frozenset(word.lower() for word in CONTEXT_WORD.findall(text))
+def _has_one_of(needles: tuple[str, ...]) -> _Test:
+    chars = tuple(needle for needle in needles if len(needle) == 1)
+    runs = tuple(needle.lower() for needle in needles if len(needle) > 1)
+
+    def test(facts: _Facts) -> bool:
+        searched = facts.searched
+        if any(char in searched for char in chars):
+            return True
+        return bool(runs) and any(run in facts.lowered() for run in runs)
+
+    return test
 
 
-@dataclass(frozen=True)
-class _Phrases:
-    """A recognizer's context phrases, grouped by their first word."""
+def _starts_a_word(runs: tuple[str, ...]) -> _Test:
+    runs = tuple(run.lower() for run in runs)
 
-    first_words: frozenset[str]
-    by_first_word: dict[str, tuple[tuple[str, ...], ...]]
+    def test(facts: _Facts) -> bool:
+        lowered = facts.lowered()
+        if not facts.searched.isascii():
+            # Lower-casing may change lengths or make a letter out of a non-ASCII character
+            # (the Kelvin sign): then the character before a run is not read here.
+            return any(run in lowered for run in runs)
+        for run in runs:
+            position = lowered.find(run)
+            while position >= 0:
+                if position == 0 or lowered[position - 1] not in _LOWER_WORD_CHARACTERS:
+                    return True
+                position = lowered.find(run, position + 1)
+        return False
 
-    @classmethod
-    def of(cls, recognizer: Recognizer) -> _Phrases:
-        grouped: dict[str, list[tuple[str, ...]]] = {}
-        for phrase in recognizer.context_phrases:
-            grouped.setdefault(phrase[0], []).append(phrase)
-        return cls(frozenset(grouped), {first: tuple(p) for first, p in grouped.items()})
+    return test
 
 
-@dataclass(frozen=True)
-class _Need:
-    """What one pattern needs of a text: one of its needles (none: nothing provable), for a
-    pattern that needs context every word of one of its recognizer's context phrases, and
-    `digits` digits within some `width` characters of the text as searched."""
+def _mentions(recognizer: Recognizer) -> _Test:
+    """Whether every word of one of the recognizer's context phrases is a word of the text."""
+    by_first: dict[str, list[tuple[str, ...]]] = {}
+    for phrase in recognizer.context_phrases:
+        by_first.setdefault(phrase[0], []).append(phrase)
+    first_words = frozenset(by_first)
 
-    pattern: Pattern
-    chars: frozenset[str]
-    runs: frozenset[str]
-    phrases: _Phrases | None
-    digits: int
-    width: int | None
-
-    @classmethod
-    def of(cls, pattern: Pattern, phrases: _Phrases | None) -> _Need:
-        needles = required_needles(pattern.regex)
-        digits, width = required_digits(pattern.regex)
-        return cls(
-            pattern,
-            frozenset(needle for needle in needles or () if len(needle) == 1),
-            frozenset(needle for needle in needles or () if len(needle) > 1),
-            phrases,
-            digits,
-            width,
+    def test(facts: _Facts) -> bool:
+        words = facts.words()
+        return any(
+            all(word in words for word in phrase)
+            for first in first_words & words
+            for phrase in by_first[first]
         )
 
-    def met(self, read: _Read) -> bool:
-        if (
-            (self.chars or self.runs)
-            and read.characters.isdisjoint(self.chars)
-            and not any(run in read.lowered for run in self.runs)
-        ):
-            return False
-        if self.digits and not read.has_digits(self.digits, self.width):
-            return False
-        return self.phrases is None or read.mentions(self.phrases)
+    return test
 
 
-class _Read:
-    """What the needs read of a text, each made only when one asks for it: its characters,
-    its lower-cased text and words, and where the text as searched (OCR's O read as zero)
-    has its digits."""
+_Digits = tuple[int, int]
+"""(n, width): some `width` characters in a row hold n digits; (0, _) holds for every text."""
 
-    def __init__(self, text: str, searched: str) -> None:
-        self._text = text
-        self._searched = searched
-        self._narrowest: dict[int, int] = {}
-        self._mentioned: dict[int, bool] = {}
 
-    @cached_property
-    def characters(self) -> frozenset[str]:
-        return frozenset(self._text)
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """Every distinct test but the digits', the digit counts asked about, and per
+    recognizer: the digits all its patterns imply, and each pattern with its digits and the
+    indices of its other tests, cheapest first."""
 
-    @cached_property
-    def lowered(self) -> str:
-        return self._text.lower()
+    tests: tuple[_Test, ...]
+    counts: tuple[int, ...]
+    context_words: frozenset[str]
+    recognizers: tuple[tuple[_Digits, tuple[tuple[Pattern, _Digits, tuple[int, ...]], ...]], ...]
 
-    @cached_property
-    def _words(self) -> frozenset[str]:
-        return _words_of(self._text)
 
-    def mentions(self, phrases: _Phrases) -> bool:
-        """Whether every word of one of the phrases is a word of the text."""
-        found = self._mentioned.get(id(phrases))
+class _PlanBuilder:
+    def __init__(self) -> None:
+        self.tests: list[_Test] = []
+        self.index: dict[tuple[object, ...], int] = {}
+
+    def test(self, key: tuple[object, ...], make: Callable[[], _Test]) -> int:
+        found = self.index.get(key)
         if found is None:
-            words = self._words
-            found = self._mentioned[id(phrases)] = any(
-                all(word in words for word in phrase)
-                for first in phrases.first_words & words
-                for phrase in phrases.by_first_word[first]
-            )
+            found = self.index[key] = len(self.tests)
+            self.tests.append(make())
         return found
 
-    @cached_property
-    def _digit_positions(self) -> list[int]:
-        return [found.start() for found in _DIGIT.finditer(self._searched)]
+    def pattern(
+        self, pattern: Pattern, recognizer: Recognizer
+    ) -> tuple[Pattern, _Digits, tuple[int, ...]]:
+        spec = pattern.prefilter or PrefilterSpec()
+        tests = [
+            *(
+                self.test(
+                    ("chars", char, count, spec.width), partial(_has_chars, char, count, spec.width)
+                )
+                for char, count in spec.counts.items()
+            ),
+            *(self.test(("one of", group), partial(_has_one_of, group)) for group in spec.one_of),
+            *(
+                self.test(("word start", group), partial(_starts_a_word, group))
+                for group in spec.word_starts
+            ),
+        ]
+        if pattern.needs_context:
+            tests.append(self.test(("context", recognizer.name), partial(_mentions, recognizer)))
+        return pattern, _digits(spec), tuple(tests)
 
-    def has_digits(self, count: int, width: int | None) -> bool:
-        """Whether some `width` characters in a row (None: the whole text) hold `count` digits."""
-        positions = self._digit_positions
-        if len(positions) < count:
-            return False
-        if width is None:
-            return True
-        span = self._narrowest.get(count)
-        if span is None:
-            # The fewest characters in a row that hold `count` of the digits.
-            span = self._narrowest[count] = 1 + min(
-                last - first for first, last in zip(positions, positions[count - 1 :], strict=False)
-            )
-        return span <= width
+
+def _digits(spec: PrefilterSpec | None) -> _Digits:
+    if spec is None:
+        return 0, _ANY_WIDTH
+    return spec.digits, _ANY_WIDTH if spec.width is None else spec.width
 
 
-@dataclass(frozen=True)
-class _RecognizerNeeds:
-    """Its patterns' needs, and the characters one of which every one of them needs (None:
-    some pattern needs no character), so that most texts dismiss it with one test."""
+def _gate(recognizer: Recognizer) -> _Digits:
+    """Digits every pattern of the recognizer implies: the fewest any needs, within the
+    widest any allows."""
+    needed = [_digits(pattern.prefilter) for pattern in recognizer.patterns]
+    return min(count for count, _ in needed), max(width for _, width in needed)
 
-    needs: tuple[_Need, ...]
-    any_of: frozenset[str] | None
 
-    @classmethod
-    def of(cls, recognizer: Recognizer) -> _RecognizerNeeds:
-        phrases = _Phrases.of(recognizer)
-        needs = tuple(
-            _Need.of(pattern, phrases if pattern.needs_context else None)
-            for pattern in recognizer.patterns
+_PLANS: dict[tuple[int, ...], tuple[Sequence[Recognizer], _Plan]] = {}
+"""Plans by the identities of their recognizers; each entry keeps its recognizers alive, so
+an identity is never another object's while its plan is kept."""
+
+
+def _plan(recognizers: Sequence[Recognizer]) -> _Plan:
+    key = tuple(map(id, recognizers))
+    cached = _PLANS.get(key)
+    if cached is None:
+        builder = _PlanBuilder()
+        planned = tuple(
+            (_gate(recognizer), tuple(builder.pattern(p, recognizer) for p in recognizer.patterns))
+            for recognizer in recognizers
         )
-        every_needs_a_char = all(need.chars and not need.runs for need in needs)
-        any_of = frozenset().union(*(need.chars for need in needs)) if every_needs_a_char else None
-        return cls(needs, any_of)
-
-    def could_match(self, read: _Read) -> tuple[Pattern, ...]:
-        if self.any_of is not None and read.characters.isdisjoint(self.any_of):
-            return ()
-        return tuple(need.pattern for need in self.needs if need.met(read))
-
-
-_PLANS: dict[tuple[str, ...], tuple[_RecognizerNeeds, ...]] = {}
-
-
-def _plan(recognizers: Sequence[Recognizer]) -> tuple[_RecognizerNeeds, ...]:
-    key = tuple(recognizer.name for recognizer in recognizers)
-    plan = _PLANS.get(key)
-    if plan is None:
-        plan = _PLANS[key] = tuple(_RecognizerNeeds.of(r) for r in recognizers)
-    return plan
+        counts = {gate[0] for gate, _ in planned}
+        counts |= {digits[0] for _, patterns in planned for _, digits, _ in patterns}
+        context_words = frozenset(
+            word for r in recognizers for phrase in r.context_phrases for word in phrase
+        )
+        plan = _Plan(tuple(builder.tests), tuple(sorted(counts)), context_words, planned)
+        cached = _PLANS[key] = (tuple(recognizers), plan)
+    return cached[1]
 
 
 def patterns_that_could_match(
@@ -319,8 +293,30 @@ def patterns_that_could_match(
 
     `searched` is `text` as the patterns search it (`read_ocr_zeros`: the same length).
     """
-    read = _Read(text, searched)
-    return [needs.could_match(read) for needs in _plan(recognizers)]
+    plan = _plan(recognizers)
+    tests = plan.tests
+    facts = _Facts(text, searched, plan.context_words)
+    spans = facts.digit_spans(plan.counts, 1 + max(plan.counts, default=0))
+    known: list[bool | None] = [None] * len(tests)
+    could: list[tuple[Pattern, ...]] = []
+    for (gate_count, gate_width), patterns in plan.recognizers:
+        if spans[gate_count] > gate_width:
+            could.append(())
+            continue
+        found = []
+        for pattern, (count, width), needs in patterns:
+            if spans[count] > width:
+                continue
+            for index in needs:
+                passed = known[index]
+                if passed is None:
+                    passed = known[index] = tests[index](facts)
+                if not passed:
+                    break
+            else:
+                found.append(pattern)
+        could.append(tuple(found))
+    return could
 
 
 def recognizers_that_could_match(

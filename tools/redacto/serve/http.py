@@ -9,6 +9,10 @@ another host. The log holds methods, routes with the token masked, job ids and s
 never file names or document text, never an exception's message, never a control
 character a client sent.
 
+Requests are answered from one table (`ROUTES`: method, path pattern, answer); every
+exception an answer raises goes to one handler (`_Handler._fail`), which turns it into a
+status and logs an unexpected one by its type alone: a clean 500, and the server serves on.
+
 Slow clients are bounded: the request head must arrive within `header_timeout_s`, a body
 within `body_timeout_s`, no read or write may stall longer than `idle_timeout_s`, and at
 most `max_connections` connections (one thread each) are served at once.
@@ -26,7 +30,8 @@ import socket
 import sys
 import threading
 import time
-import traceback
+from collections.abc import Callable
+from dataclasses import dataclass
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
@@ -62,7 +67,6 @@ STATIC = {
 }
 DOWNLOAD_TYPES = {".png": "image/png", ".pdf": "application/pdf", ".json": "application/json"}
 HEARTBEAT_S = 15.0
-_JOB_ROUTE = re.compile(r"^api/jobs/([0-9a-f]{16})(?:/(.*))?$")
 
 
 class _ReviewHttpServer(ThreadingHTTPServer):
@@ -96,9 +100,9 @@ class _ReviewHttpServer(ThreadingHTTPServer):
                 self._connections -= 1
 
     def handle_error(self, request: Any, client_address: Any) -> None:
-        """What escaped a handler: its type and where, never its message or a traceback
-        on stderr (a message may quote what the client sent)."""
-        log.error("http: internal error %s", _where(sys.exc_info()[1]))
+        """What escaped the request handling before a route was chosen (the base class's
+        reading of the request): logged as `_Handler._fail` logs, by its type alone."""
+        _log_internal_error(sys.exc_info()[1])
 
 
 def _refuse(request: socket.socket) -> None:
@@ -111,13 +115,10 @@ def _refuse(request: socket.socket) -> None:
     log.warning("http: 503, too many connections")
 
 
-def _where(error: BaseException | None) -> str:
-    """An exception's type and the last frames it passed (file, line, code): no message."""
-    if error is None:
-        return "-"
-    frames = traceback.extract_tb(error.__traceback__)[-3:]
-    where = "; ".join(f"{frame.filename.rsplit('/', 1)[-1]}:{frame.lineno}" for frame in frames)
-    return f"{type(error).__name__} at {where or '-'}"
+def _log_internal_error(error: BaseException | None) -> None:
+    """Log an unexpected exception by its type alone: never its message or a traceback (a
+    message may quote a file name, a value from the document, or what the client sent)."""
+    log.error("http: internal error %s", type(error).__name__ if error is not None else "-")
 
 
 class ReviewServer:
@@ -223,20 +224,31 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _dispatch(self, method: str) -> None:
         try:
-            route = self._route()
-            if route is None:
+            path = self._route()
+            found = None if path is None else _find_route(method, path)
+            if found is None:
                 self._plain(HTTPStatus.NOT_FOUND, "not found")
-            else:
-                self._handle(method, route)
-        except JobError as error:
+                return
+            route, match = found
+            if method == "POST" and not self._same_origin():
+                return
+            route.answer(self, match)
+        except Exception as error:
+            self._fail(error)
+
+    def _fail(self, error: Exception) -> None:
+        """The one handler for what a route raised: a `JobError` is answered with its own
+        status and message (written for the page), a timeout 408, a client gone closes the
+        connection, and anything else is answered 500 and logged by its type alone."""
+        if isinstance(error, JobError):
             self._answer_error(error.status, str(error))
-        except TimeoutError:
+        elif isinstance(error, TimeoutError):
             log.info("http: the request timed out")
             self._answer_error(HTTPStatus.REQUEST_TIMEOUT, "the request took too long")
-        except (BrokenPipeError, ConnectionResetError):
+        elif isinstance(error, BrokenPipeError | ConnectionResetError):
             self.close_connection = True
-        except Exception as error:  # answered, and logged without its message
-            log.error("http: internal error %s", _where(error))
+        else:
+            _log_internal_error(error)
             self._answer_error(HTTPStatus.INTERNAL_SERVER_ERROR, "internal error")
 
     def _answer_error(self, status: int, message: str) -> None:
@@ -267,55 +279,18 @@ class _Handler(BaseHTTPRequestHandler):
         self._logged_target = "/t/…/" + loggable(parts[3])
         return parts[3]
 
-    def _handle(self, method: str, route: str) -> None:
-        board = self.review.board
-        if method == "GET" and route in ("", *STATIC):
-            self._static(route or "index.html")
-        elif route == "api/jobs" and method == "GET":
-            self._json(HTTPStatus.OK, {"jobs": board.summaries()})
-        elif route == "api/jobs" and method == "POST":
-            self._upload()
-        elif (match := _JOB_ROUTE.match(route)) is not None:
-            self._job_route(method, board.get(match.group(1)), match.group(2) or "")
-        else:
-            self._plain(HTTPStatus.NOT_FOUND, "not found")
+    # -- routes (each answers one entry of ROUTES) ---------------------------------------
 
-    def _job_route(self, method: str, job: Job, rest: str) -> None:
-        board = self.review.board
-        if method == "GET" and rest == "events":
-            self._events(job)
-        elif method == "GET" and (page := re.fullmatch(r"page/(\d{1,4})\.png", rest)):
-            png = job.page_images.get(int(page.group(1)))
-            if png is None:
-                raise JobError("no such page", 404)
-            self._bytes(HTTPStatus.OK, "image/png", png)
-        elif method == "GET" and rest.startswith("files/"):
-            self._download(job, unquote(rest.removeprefix("files/")))
-        elif method == "POST" and self._same_origin():
-            if rest == "edit":
-                self._bytes(
-                    HTTPStatus.OK, "application/json", board.edit(job, self._body_json()).encode()
-                )
-            elif rest == "approve":
-                self._json(HTTPStatus.OK, board.approve(job))
-            elif rest == "discard":
-                board.discard(job)
-                self._json(HTTPStatus.OK, {})
-            else:
-                self._plain(HTTPStatus.NOT_FOUND, "not found")
-        else:
-            self._plain(HTTPStatus.NOT_FOUND, "not found")
-
-    # -- routes ----------------------------------------------------------------------------
-
-    def _static(self, name: str) -> None:
+    def _static(self, match: re.Match[str]) -> None:
+        name = match.group() or "index.html"
         body = resources.files("redacto.serve").joinpath("static", name).read_bytes()
         self._bytes(HTTPStatus.OK, STATIC[name], body)
 
-    def _upload(self) -> None:
+    def _jobs(self, match: re.Match[str]) -> None:
+        self._json(HTTPStatus.OK, {"jobs": self.review.board.summaries()})
+
+    def _upload(self, match: re.Match[str]) -> None:
         """The request body is the file itself; `X-File-Name` names it (URL-encoded)."""
-        if not self._same_origin():
-            return
         board = self.review.board
         length = self._length()
         limit = self.review.config.max_upload_bytes
@@ -343,8 +318,9 @@ class _Handler(BaseHTTPRequestHandler):
         log.info("job %s queued (%d bytes)", job.id, length)
         self._json(HTTPStatus.CREATED, {"id": job.id})
 
-    def _events(self, job: Job) -> None:
+    def _events(self, match: re.Match[str]) -> None:
         """Server-sent events: the job's log from `Last-Event-ID` on, then live."""
+        job = self._job(match)
         try:
             after = int(self.headers.get("Last-Event-ID", "-1"))
         except ValueError:
@@ -368,7 +344,14 @@ class _Handler(BaseHTTPRequestHandler):
             if events:
                 after = events[-1].id
 
-    def _download(self, job: Job, name: str) -> None:
+    def _page(self, match: re.Match[str]) -> None:
+        png = self._job(match).page_images.get(int(match["page"]))
+        if png is None:
+            raise JobError("no such page", 404)
+        self._bytes(HTTPStatus.OK, "image/png", png)
+
+    def _download(self, match: re.Match[str]) -> None:
+        job, name = self._job(match), unquote(match["name"])
         body = job.downloads.get(name)
         if body is None:
             raise JobError("no such file", 404)
@@ -379,7 +362,23 @@ class _Handler(BaseHTTPRequestHandler):
         extra = {"Content-Disposition": f'attachment; filename="{ascii_stem}.{name}"'}
         self._bytes(HTTPStatus.OK, kind, body, extra)
 
+    def _edit(self, match: re.Match[str]) -> None:
+        job = self._job(match)
+        edited = self.review.board.edit(job, self._body_json())
+        self._bytes(HTTPStatus.OK, "application/json", edited.encode())
+
+    def _approve(self, match: re.Match[str]) -> None:
+        self._json(HTTPStatus.OK, self.review.board.approve(self._job(match)))
+
+    def _discard(self, match: re.Match[str]) -> None:
+        self.review.board.discard(self._job(match))
+        self._json(HTTPStatus.OK, {})
+
     # -- plumbing --------------------------------------------------------------------------
+
+    def _job(self, match: re.Match[str]) -> Job:
+        """The job a route's path names (`JobError` 404 when there is none)."""
+        return self.review.board.get(match["job"])
 
     def _same_origin(self) -> bool:
         """A POST from another origin (a page trying its luck) is refused."""
@@ -446,3 +445,39 @@ class _Handler(BaseHTTPRequestHandler):
             log.warning("http: %d", args[0])
         else:
             log.warning("http: %s", "timed out" if "timed out" in format else "error")
+
+
+@dataclass(frozen=True)
+class Route:
+    """One thing the server answers: a method, the path after `/t/<token>/` (matched
+    whole), and the handler method that answers it with the match."""
+
+    method: str
+    path: re.Pattern[str]
+    answer: Callable[[_Handler, re.Match[str]], None]
+
+
+def _job_path(rest: str) -> re.Pattern[str]:
+    return re.compile(rf"api/jobs/(?P<job>[0-9a-f]{{16}})/{rest}", re.DOTALL)
+
+
+ROUTES: tuple[Route, ...] = (
+    Route("GET", re.compile("|".join(["", *map(re.escape, STATIC)])), _Handler._static),
+    Route("GET", re.compile("api/jobs"), _Handler._jobs),
+    Route("POST", re.compile("api/jobs"), _Handler._upload),
+    Route("GET", _job_path("events"), _Handler._events),
+    Route("GET", _job_path(r"page/(?P<page>\d{1,4})\.png"), _Handler._page),
+    Route("GET", _job_path("files/(?P<name>.*)"), _Handler._download),
+    Route("POST", _job_path("edit"), _Handler._edit),
+    Route("POST", _job_path("approve"), _Handler._approve),
+    Route("POST", _job_path("discard"), _Handler._discard),
+)
+"""Everything the server answers; any other request is a 404. A POST is answered only
+when it comes from the page's own origin (`_Handler._same_origin`)."""
+
+
+def _find_route(method: str, path: str) -> tuple[Route, re.Match[str]] | None:
+    for route in ROUTES:
+        if route.method == method and (match := route.path.fullmatch(path)) is not None:
+            return route, match
+    return None

@@ -43,7 +43,7 @@ from redacto.document import (
     Span,
     Step,
 )
-from redacto.engines.scripted import ScriptedEngine
+from redacto.engines.no_model import NoModelEngine
 from redacto.pipeline.chunking import (
     TextChunk,
     chunk_elements,
@@ -108,7 +108,11 @@ def build_examples(
     into `render_dir` on first use, as the eval does), in each of `image_readings`.
     """
     library = prompts or PromptLibrary.load()
-    context = StepContext(engine=ScriptedEngine({}), prompts=library, options=PipelineOptions())
+    context = StepContext(
+        engine=NoModelEngine("building training examples"),
+        prompts=library,
+        options=PipelineOptions(),
+    )
     examples: list[TrainingExample] = []
     for document in documents:
         builder = _DocumentExamples(document, context)

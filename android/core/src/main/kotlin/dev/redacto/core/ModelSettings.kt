@@ -5,7 +5,9 @@ package dev.redacto.core
 /**
  * Each manifest's `[pipeline]` table, for the models the app may be given. [runPipeline]
  * applies [forFile] of the engine's model file itself ([forModel]): a model listed with
- * `trustValidatorPass = false` ends NEEDS_REVIEW, never PASS.
+ * `trustValidatorPass = false` ends NEEDS_REVIEW, never PASS. The phone cannot score replies
+ * (`litertlm-android` 0.18.0), so it reads every verdict by the answer rule: a manifest whose
+ * trust rests on its scored verdict (`validator_verdict = "scored"`) is listed untrusted here.
  */
 object ModelSettings {
     /** Manifest name to its `[pipeline]` settings: one entry per manifest in models/, by name. */

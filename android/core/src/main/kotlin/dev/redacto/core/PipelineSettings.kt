@@ -3,7 +3,7 @@ package dev.redacto.core
 /*
  * The values a model's manifest sets for a run (its `[pipeline]` table), with no other
  * dependency: the generated [ModelSettings] holds one per manifest. Mirrors
- * `models/manifest.py`'s `PipelineSettings` and `document.py`'s `ImageReading` and
+ * `model_manifest.py`'s `PipelineSettings` and `document.py`'s `ImageReading` and
  * `ConstrainedDecoding`.
  */
 

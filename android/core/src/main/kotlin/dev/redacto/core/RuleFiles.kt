@@ -20,10 +20,20 @@ internal object RuleFiles {
                         mapOf(
                             "name" to "address",
                             "regex" to "(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\\.[A-Za-z0-9-]+)*\\.(?:[A-Za-z]{2,24}|(?i:xn)--[A-Za-z0-9]{1,59})(?![A-Za-z0-9-])",
+                            "prefilter" to mapOf(
+                                "counts" to mapOf(
+                                    "@" to 1L,
+                                ),
+                            ),
                         ),
                         mapOf(
                             "name" to "ocr_space_after_dot",
                             "regex" to "(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+\\. [a-z]{2,24}(?![A-Za-z0-9.@-])",
+                            "prefilter" to mapOf(
+                                "counts" to mapOf(
+                                    "@" to 1L,
+                                ),
+                            ),
                         ),
                     ),
                 ),
@@ -35,14 +45,26 @@ internal object RuleFiles {
                         mapOf(
                             "name" to "groups_of_four",
                             "regex" to "(?<![0-9])[0-9]{4}([ -])[0-9]{4}\\1[0-9]{4}\\1[0-9]{4}(?:\\1[0-9]{1,3})?(?![0-9])",
+                            "prefilter" to mapOf(
+                                "width" to 23L,
+                                "digits" to 16L,
+                            ),
                         ),
                         mapOf(
                             "name" to "four_six_five",
                             "regex" to "(?<![0-9])[0-9]{4}([ -])[0-9]{6}\\1[0-9]{4,5}(?![0-9])",
+                            "prefilter" to mapOf(
+                                "width" to 17L,
+                                "digits" to 14L,
+                            ),
                         ),
                         mapOf(
                             "name" to "contiguous",
                             "regex" to "(?<![0-9])[0-9]{13,19}(?![0-9])",
+                            "prefilter" to mapOf(
+                                "width" to 19L,
+                                "digits" to 13L,
+                            ),
                         ),
                     ),
                 ),
@@ -66,6 +88,19 @@ internal object RuleFiles {
                         mapOf(
                             "name" to "month_year",
                             "regex" to "(?<![A-Za-z0-9/])(?:0[1-9]|1[0-2]) ?/ ?(?:20[0-9]{2}|[0-9]{2})(?![A-Za-z0-9]|/[0-9])",
+                            "prefilter" to mapOf(
+                                "width" to 9L,
+                                "digits" to 4L,
+                                "counts" to mapOf(
+                                    "/" to 1L,
+                                ),
+                                "one_of" to listOf(
+                                    listOf(
+                                        "0",
+                                        "1",
+                                    ),
+                                ),
+                            ),
                         ),
                     ),
                 ),
@@ -89,6 +124,10 @@ internal object RuleFiles {
                         mapOf(
                             "name" to "three_or_four_digits",
                             "regex" to "(?<![A-Za-z0-9])[0-9]{3,4}(?![A-Za-z0-9])",
+                            "prefilter" to mapOf(
+                                "width" to 4L,
+                                "digits" to 3L,
+                            ),
                         ),
                     ),
                 ),
@@ -100,10 +139,21 @@ internal object RuleFiles {
                         mapOf(
                             "name" to "grouped_or_compact",
                             "regex" to "(?<![A-Za-z0-9])[A-Z]{2}[0-9]{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?(?![A-Za-z0-9])",
+                            "prefilter" to mapOf(
+                                "width" to 43L,
+                                "digits" to 2L,
+                            ),
                         ),
                         mapOf(
                             "name" to "dashed",
                             "regex" to "(?<![A-Za-z0-9-])[A-Z]{2}[0-9]{2}(?:-[A-Z0-9]{4}){2,7}(?:-[A-Z0-9]{1,3})?(?![A-Za-z0-9]|-[A-Za-z0-9])",
+                            "prefilter" to mapOf(
+                                "width" to 43L,
+                                "digits" to 2L,
+                                "counts" to mapOf(
+                                    "-" to 2L,
+                                ),
+                            ),
                         ),
                     ),
                 ),
@@ -126,18 +176,40 @@ internal object RuleFiles {
                         mapOf(
                             "name" to "dashed_or_spaced",
                             "regex" to "(?<![A-Za-z0-9-])[0-9]{3}([ -])[0-9]{2}\\1[0-9]{4}(?![A-Za-z0-9]|-[0-9])",
+                            "prefilter" to mapOf(
+                                "width" to 11L,
+                                "digits" to 9L,
+                            ),
                         ),
                         mapOf(
                             "name" to "dotted",
                             "regex" to "(?<![A-Za-z0-9.-])[0-9]{3}\\.[0-9]{2}\\.[0-9]{4}(?![A-Za-z0-9]|[.-][0-9])",
+                            "prefilter" to mapOf(
+                                "width" to 11L,
+                                "digits" to 9L,
+                                "counts" to mapOf(
+                                    "." to 2L,
+                                ),
+                            ),
                         ),
                         mapOf(
                             "name" to "broken_after_a_dash",
                             "regex" to "(?<![A-Za-z0-9-])[0-9]{3}-[0-9]{2}-[ \\n][0-9]{4}(?![A-Za-z0-9]|-[0-9])",
+                            "prefilter" to mapOf(
+                                "width" to 12L,
+                                "digits" to 9L,
+                                "counts" to mapOf(
+                                    "-" to 2L,
+                                ),
+                            ),
                         ),
                         mapOf(
                             "name" to "bare",
                             "regex" to "(?<![A-Za-z0-9-])[0-9]{3}-?[0-9]{2}-?[0-9]{4}(?![A-Za-z0-9]|-[0-9])",
+                            "prefilter" to mapOf(
+                                "width" to 11L,
+                                "digits" to 9L,
+                            ),
                             "needs_context" to true,
                         ),
                     ),
@@ -164,17 +236,34 @@ internal object RuleFiles {
                             "validator" to "identifier",
                             "needs_context" to true,
                             "regex" to "(?<![A-Za-z0-9-])[0-9]{2}-[0-9]{7}(?![A-Za-z0-9]|-[0-9])",
+                            "prefilter" to mapOf(
+                                "width" to 10L,
+                                "digits" to 9L,
+                            ),
                         ),
                         mapOf(
                             "name" to "itin",
                             "validator" to "itin",
                             "regex" to "(?<![A-Za-z0-9.-])9[0-9]{2}([ .-])[0-9]{2}\\1[0-9]{4}(?![A-Za-z0-9]|[.-][0-9])",
+                            "prefilter" to mapOf(
+                                "width" to 11L,
+                                "digits" to 9L,
+                                "one_of" to listOf(
+                                    listOf(
+                                        "9",
+                                    ),
+                                ),
+                            ),
                         ),
                         mapOf(
                             "name" to "bare",
                             "validator" to "taxpayer_number",
                             "needs_context" to true,
                             "regex" to "(?<![A-Za-z0-9-])[0-9]{3}-?[0-9]{2}-?[0-9]{4}(?![A-Za-z0-9]|-[0-9])",
+                            "prefilter" to mapOf(
+                                "width" to 11L,
+                                "digits" to 9L,
+                            ),
                         ),
                     ),
                 ),
@@ -200,6 +289,15 @@ internal object RuleFiles {
                         mapOf(
                             "name" to "nine_digits",
                             "regex" to "(?<![A-Za-z0-9.-])9[0-9]{2}([ .-]?)[0-9]{2}\\1[0-9]{4}(?![A-Za-z0-9]|[.-][0-9])",
+                            "prefilter" to mapOf(
+                                "width" to 11L,
+                                "digits" to 9L,
+                                "one_of" to listOf(
+                                    listOf(
+                                        "9",
+                                    ),
+                                ),
+                            ),
                         ),
                     ),
                 ),
@@ -252,54 +350,143 @@ internal object RuleFiles {
                         mapOf(
                             "name" to "north_american",
                             "regex" to "(?<![A-Za-z0-9+-])(?:\\+?1[ .-]?)?(?:\\([2-9][0-9]{2}\\) ?|[2-9][0-9]{2}[ .-])[0-9]{3}[ .-][0-9]{4}(?: ?(?i:x|ext\\.?|extension) ?[0-9]{1,5})?(?![A-Za-z0-9]|-[0-9])",
+                            "prefilter" to mapOf(
+                                "width" to 33L,
+                                "digits" to 10L,
+                            ),
                         ),
                         mapOf(
                             "name" to "plus_one_compact",
                             "regex" to "(?<![A-Za-z0-9+])\\+1[2-9][0-9]{9}(?![A-Za-z0-9])",
+                            "prefilter" to mapOf(
+                                "width" to 12L,
+                                "digits" to 11L,
+                                "counts" to mapOf(
+                                    "+" to 1L,
+                                ),
+                                "one_of" to listOf(
+                                    listOf(
+                                        "1",
+                                    ),
+                                ),
+                            ),
                         ),
                         mapOf(
                             "name" to "international",
                             "regex" to "(?<![A-Za-z0-9+])\\+[1-9][0-9]{0,2}(?:[ .-]?\\(?[0-9]{1,5}\\)?){2,6}(?![A-Za-z0-9])",
+                            "prefilter" to mapOf(
+                                "width" to 52L,
+                                "digits" to 3L,
+                                "counts" to mapOf(
+                                    "+" to 1L,
+                                ),
+                            ),
                         ),
                         mapOf(
                             "name" to "israeli_dashed",
                             "regex" to "(?<![A-Za-z0-9+-])0(?:[23489]|[57][0-9])-[0-9]{7}(?![A-Za-z0-9]|-[0-9])",
+                            "prefilter" to mapOf(
+                                "width" to 11L,
+                                "digits" to 9L,
+                                "one_of" to listOf(
+                                    listOf(
+                                        "0",
+                                    ),
+                                ),
+                            ),
                         ),
                         mapOf(
                             "name" to "chinese_mobile_grouped",
                             "regex" to "(?<![A-Za-z0-9+-])(?<![0-9][ -])1[3-9][0-9]([ -])[0-9]{4}\\1[0-9]{4}(?![A-Za-z0-9]|[ -][0-9])",
+                            "prefilter" to mapOf(
+                                "width" to 13L,
+                                "digits" to 11L,
+                                "one_of" to listOf(
+                                    listOf(
+                                        "1",
+                                    ),
+                                ),
+                            ),
                         ),
                         mapOf(
                             "name" to "japanese_mobile",
                             "regex" to "(?<![A-Za-z0-9+-])(?<![0-9][ -])0[5-9]0([ -])[0-9]{4}\\1[0-9]{4}(?![A-Za-z0-9]|[ -][0-9])",
+                            "prefilter" to mapOf(
+                                "width" to 13L,
+                                "digits" to 11L,
+                                "one_of" to listOf(
+                                    listOf(
+                                        "0",
+                                    ),
+                                ),
+                            ),
                         ),
                         mapOf(
                             "name" to "french_pairs",
                             "regex" to "(?<![A-Za-z0-9+.-])(?<![0-9][ .])0[1-9]([ .])[0-9]{2}\\1[0-9]{2}\\1[0-9]{2}\\1[0-9]{2}(?![A-Za-z0-9]|[ .-][0-9])",
+                            "prefilter" to mapOf(
+                                "width" to 14L,
+                                "digits" to 10L,
+                                "one_of" to listOf(
+                                    listOf(
+                                        "0",
+                                    ),
+                                ),
+                            ),
                         ),
                         mapOf(
                             "name" to "ten_digits",
                             "regex" to "(?<![A-Za-z0-9+-])[2-9][0-9]{9}(?![A-Za-z0-9])",
+                            "prefilter" to mapOf(
+                                "width" to 10L,
+                                "digits" to 10L,
+                            ),
                             "needs_context" to true,
                         ),
                         mapOf(
                             "name" to "area_code_and_seven",
                             "regex" to "(?<![A-Za-z0-9+-])(?:\\([2-9][0-9]{2}\\) ?|[2-9][0-9]{2}[ .-])[0-9]{7}(?![A-Za-z0-9]|-[0-9])",
+                            "prefilter" to mapOf(
+                                "width" to 13L,
+                                "digits" to 10L,
+                            ),
                             "needs_context" to true,
                         ),
                         mapOf(
                             "name" to "chinese_mobile",
                             "regex" to "(?<![A-Za-z0-9+-])1[3-9][0-9]{9}(?![A-Za-z0-9])",
+                            "prefilter" to mapOf(
+                                "width" to 11L,
+                                "digits" to 11L,
+                                "one_of" to listOf(
+                                    listOf(
+                                        "1",
+                                    ),
+                                ),
+                            ),
                             "needs_context" to true,
                         ),
                         mapOf(
                             "name" to "seven_digit_local",
                             "regex" to "(?<![A-Za-z0-9+-])[2-9][0-9]{2}[ .-][0-9]{4}(?![A-Za-z0-9]|-[0-9])",
+                            "prefilter" to mapOf(
+                                "width" to 8L,
+                                "digits" to 7L,
+                            ),
                             "needs_context" to true,
                         ),
                         mapOf(
                             "name" to "national_trunk_zero",
                             "regex" to "(?<![A-Za-z0-9+-])0[1-9][0-9]{1,4}(?:[ .-]?[0-9]{2,4}){1,3}(?![A-Za-z0-9]|-[0-9])",
+                            "prefilter" to mapOf(
+                                "width" to 21L,
+                                "digits" to 5L,
+                                "one_of" to listOf(
+                                    listOf(
+                                        "0",
+                                    ),
+                                ),
+                            ),
                             "needs_context" to true,
                         ),
                     ),
@@ -312,26 +499,81 @@ internal object RuleFiles {
                             "name" to "numeric",
                             "validator" to "numeric_date",
                             "regex" to "(?<![A-Za-z0-9./-])[0-9]{1,2}([/.-])[0-9]{1,2}\\1(?:[0-9]{4}|[0-9]{2})(?![A-Za-z0-9]|[./-][0-9])",
+                            "prefilter" to mapOf(
+                                "width" to 10L,
+                                "digits" to 4L,
+                            ),
                         ),
                         mapOf(
                             "name" to "year_first",
                             "validator" to "iso_date",
                             "regex" to "(?<![A-Za-z0-9./-])[0-9]{4}([/.-])[0-9]{1,2}\\1[0-9]{1,2}(?:T[0-9]{2}:?[0-9]{2}(?::?[0-9]{2})?(?:[.,][0-9]{1,9})?(?:Z|[+-][0-9]{2}(?::?[0-9]{2})?)?)?(?![A-Za-z0-9]|[./-][0-9])",
+                            "prefilter" to mapOf(
+                                "width" to 35L,
+                                "digits" to 6L,
+                            ),
                         ),
                         mapOf(
                             "name" to "month_year",
                             "validator" to "month_year",
                             "regex" to "(?<![A-Za-z0-9./-])[0-9]{1,2}/[0-9]{4}(?![A-Za-z0-9]|[./-][0-9])",
+                            "prefilter" to mapOf(
+                                "width" to 7L,
+                                "digits" to 5L,
+                                "counts" to mapOf(
+                                    "/" to 1L,
+                                ),
+                            ),
                         ),
                         mapOf(
                             "name" to "month_day_year",
                             "validator" to "month_name_date",
                             "regex" to "(?<![A-Za-z0-9])(?i:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\\.?(?:,? (?:[0-3]?[0-9](?i:st|nd|rd|th)?(?:,? [0-9]{4})?|[0-9]{4})|-(?:[0-3]?[0-9]-[0-9]{4}|[0-9]{4}|[0-9]{2}))(?![A-Za-z0-9]|-[0-9])",
+                            "prefilter" to mapOf(
+                                "width" to 22L,
+                                "digits" to 1L,
+                                "word_starts" to listOf(
+                                    listOf(
+                                        "apr",
+                                        "aug",
+                                        "dec",
+                                        "feb",
+                                        "jan",
+                                        "jul",
+                                        "jun",
+                                        "mar",
+                                        "may",
+                                        "nov",
+                                        "oct",
+                                        "sep",
+                                    ),
+                                ),
+                            ),
                         ),
                         mapOf(
                             "name" to "day_month_year",
                             "validator" to "month_name_date",
                             "regex" to "(?<![A-Za-z0-9])[0-3]?[0-9](?i:st|nd|rd|th)?(?i: of)?[ -](?i:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\\.?(?:(?: |, ?)[0-9]{4}|-(?:[0-9]{4}|[0-9]{2}))?(?![A-Za-z0-9])",
+                            "prefilter" to mapOf(
+                                "width" to 24L,
+                                "digits" to 1L,
+                                "word_starts" to listOf(
+                                    listOf(
+                                        "apr",
+                                        "aug",
+                                        "dec",
+                                        "feb",
+                                        "jan",
+                                        "jul",
+                                        "jun",
+                                        "mar",
+                                        "may",
+                                        "nov",
+                                        "oct",
+                                        "sep",
+                                    ),
+                                ),
+                            ),
                         ),
                     ),
                 ),
@@ -379,6 +621,23 @@ internal object RuleFiles {
                         mapOf(
                             "name" to "token",
                             "regex" to "(?<![A-Za-z0-9-])(?=[A-Za-z-]*[0-9])[A-Za-z0-9][A-Za-z0-9-]{3,19}(?![A-Za-z0-9-])",
+                            "prefilter" to mapOf(
+                                "width" to 20L,
+                                "one_of" to listOf(
+                                    listOf(
+                                        "0",
+                                        "1",
+                                        "2",
+                                        "3",
+                                        "4",
+                                        "5",
+                                        "6",
+                                        "7",
+                                        "8",
+                                        "9",
+                                    ),
+                                ),
+                            ),
                         ),
                     ),
                 ),
@@ -399,16 +658,31 @@ internal object RuleFiles {
                         mapOf(
                             "name" to "nine_digits",
                             "regex" to "(?<![A-Za-z0-9-])[0-9]{9}(?![A-Za-z0-9])",
+                            "prefilter" to mapOf(
+                                "width" to 9L,
+                                "digits" to 9L,
+                            ),
                             "needs_context" to true,
                         ),
                         mapOf(
                             "name" to "four_four_one",
                             "regex" to "(?<![A-Za-z0-9-])[0-9]{4}([ -])[0-9]{4}\\1[0-9](?![A-Za-z0-9]|[ -][0-9])",
+                            "prefilter" to mapOf(
+                                "width" to 11L,
+                                "digits" to 9L,
+                            ),
                             "needs_context" to true,
                         ),
                         mapOf(
                             "name" to "dashed_in_a_reserve_block",
                             "regex" to "(?<![A-Za-z0-9-])(?:0[1-9]|1[0-2]|2[1-9]|3[0-2]|6[1-9]|7[0-2])[0-9]{2}-[0-9]{4}-[0-9](?![A-Za-z0-9]|-[0-9])",
+                            "prefilter" to mapOf(
+                                "width" to 11L,
+                                "digits" to 9L,
+                                "counts" to mapOf(
+                                    "-" to 2L,
+                                ),
+                            ),
                         ),
                     ),
                 ),
@@ -435,10 +709,31 @@ internal object RuleFiles {
                         mapOf(
                             "name" to "token",
                             "regex" to "(?<![A-Za-z0-9-])(?=[A-Za-z-]*[0-9])[A-Za-z0-9][A-Za-z0-9-]{3,19}(?![A-Za-z0-9-])",
+                            "prefilter" to mapOf(
+                                "width" to 20L,
+                                "one_of" to listOf(
+                                    listOf(
+                                        "0",
+                                        "1",
+                                        "2",
+                                        "3",
+                                        "4",
+                                        "5",
+                                        "6",
+                                        "7",
+                                        "8",
+                                        "9",
+                                    ),
+                                ),
+                            ),
                         ),
                         mapOf(
                             "name" to "digit_groups",
                             "regex" to "(?<![A-Za-z0-9-])[0-9]{2,6}(?:[ -][0-9]{2,6}){1,4}(?![A-Za-z0-9-])",
+                            "prefilter" to mapOf(
+                                "width" to 34L,
+                                "digits" to 4L,
+                            ),
                         ),
                     ),
                 ),
@@ -468,10 +763,31 @@ internal object RuleFiles {
                         mapOf(
                             "name" to "token",
                             "regex" to "(?<![A-Za-z0-9-])(?=[A-Za-z-]*[0-9])[A-Za-z0-9][A-Za-z0-9-]{3,19}(?![A-Za-z0-9-])",
+                            "prefilter" to mapOf(
+                                "width" to 20L,
+                                "one_of" to listOf(
+                                    listOf(
+                                        "0",
+                                        "1",
+                                        "2",
+                                        "3",
+                                        "4",
+                                        "5",
+                                        "6",
+                                        "7",
+                                        "8",
+                                        "9",
+                                    ),
+                                ),
+                            ),
                         ),
                         mapOf(
                             "name" to "digit_groups",
                             "regex" to "(?<![A-Za-z0-9-])[0-9]{2,6}(?:[ -][0-9]{2,6}){1,4}(?![A-Za-z0-9-])",
+                            "prefilter" to mapOf(
+                                "width" to 34L,
+                                "digits" to 4L,
+                            ),
                         ),
                     ),
                 ),
@@ -504,10 +820,18 @@ internal object RuleFiles {
                         mapOf(
                             "name" to "digits",
                             "regex" to "(?<![A-Za-z0-9-])[0-9]{3,10}(?![A-Za-z0-9-])",
+                            "prefilter" to mapOf(
+                                "width" to 10L,
+                                "digits" to 3L,
+                            ),
                         ),
                         mapOf(
                             "name" to "digit_groups",
                             "regex" to "(?<![A-Za-z0-9-])[0-9]{1,6}(?: [0-9]{1,6}){1,2}(?![A-Za-z0-9-])",
+                            "prefilter" to mapOf(
+                                "width" to 20L,
+                                "digits" to 2L,
+                            ),
                         ),
                     ),
                 ),
@@ -536,6 +860,23 @@ internal object RuleFiles {
                         mapOf(
                             "name" to "token",
                             "regex" to "(?<![A-Za-z0-9-])(?=[A-Za-z-]*[0-9])[A-Za-z0-9][A-Za-z0-9-]{3,19}(?![A-Za-z0-9-])",
+                            "prefilter" to mapOf(
+                                "width" to 20L,
+                                "one_of" to listOf(
+                                    listOf(
+                                        "0",
+                                        "1",
+                                        "2",
+                                        "3",
+                                        "4",
+                                        "5",
+                                        "6",
+                                        "7",
+                                        "8",
+                                        "9",
+                                    ),
+                                ),
+                            ),
                         ),
                     ),
                 ),
@@ -570,6 +911,23 @@ internal object RuleFiles {
                         mapOf(
                             "name" to "token",
                             "regex" to "(?<![A-Za-z0-9-])(?=[A-Za-z-]*[0-9])[A-Za-z0-9][A-Za-z0-9-]{3,19}(?![A-Za-z0-9-])",
+                            "prefilter" to mapOf(
+                                "width" to 20L,
+                                "one_of" to listOf(
+                                    listOf(
+                                        "0",
+                                        "1",
+                                        "2",
+                                        "3",
+                                        "4",
+                                        "5",
+                                        "6",
+                                        "7",
+                                        "8",
+                                        "9",
+                                    ),
+                                ),
+                            ),
                         ),
                     ),
                 ),
@@ -607,11 +965,24 @@ internal object RuleFiles {
                             "name" to "ipv4",
                             "validator" to "ipv4",
                             "regex" to "(?<![A-Za-z0-9.])[0-9]{1,3}(?:\\.[0-9]{1,3}){3}(?:/[0-9]{1,2}(?![0-9]))?(?![A-Za-z0-9]|\\.[0-9])",
+                            "prefilter" to mapOf(
+                                "width" to 18L,
+                                "digits" to 4L,
+                                "counts" to mapOf(
+                                    "." to 3L,
+                                ),
+                            ),
                         ),
                         mapOf(
                             "name" to "ipv6",
                             "validator" to "ipv6",
                             "regex" to "(?<![A-Za-z0-9:.])[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?:\\.[0-9]{1,3}){0,3}(?:/[0-9]{1,3}(?![0-9]))?(?![A-Za-z0-9:]|\\.[0-9])",
+                            "prefilter" to mapOf(
+                                "width" to 55L,
+                                "counts" to mapOf(
+                                    ":" to 2L,
+                                ),
+                            ),
                         ),
                     ),
                 ),
@@ -682,10 +1053,23 @@ internal object RuleFiles {
                         mapOf(
                             "name" to "with_scheme_or_www",
                             "regex" to "(?<![A-Za-z0-9@])(?:(?i:https?)://|(?i:www)\\.)[^ \\t\\r\\n<>\"]+",
+                            "prefilter" to mapOf(
+                                "word_starts" to listOf(
+                                    listOf(
+                                        "http",
+                                        "www",
+                                    ),
+                                ),
+                            ),
                         ),
                         mapOf(
                             "name" to "bare_domain_with_path",
                             "regex" to "(?<![A-Za-z0-9@./:-])(?:[A-Za-z0-9-]+\\.)+[A-Za-z]{2,24}/[^ \\t\\r\\n<>\"]+",
+                            "prefilter" to mapOf(
+                                "counts" to mapOf(
+                                    "/" to 1L,
+                                ),
+                            ),
                         ),
                     ),
                 ),

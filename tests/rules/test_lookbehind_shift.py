@@ -1,6 +1,7 @@
-"""`quick_start` rearranges a pattern without changing what it matches: every recognizer
-pattern's rearranged form finds what the pattern as written finds, on the corpus, from
-every start position of awkward random texts, and beside the boundaries its lookbehinds test."""
+"""`shift_lookbehinds` rearranges a pattern without changing what it matches: every
+recognizer pattern's rearranged form finds what the pattern as written finds, on the corpus,
+from every start position of awkward random texts, and beside the boundaries its lookbehinds
+test."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 
 from redacto.rules import RECOGNIZERS
 from redacto.rules.catalog import REGEX_FLAGS, Pattern
-from redacto.rules.quick_start import quick_start
+from redacto.rules.lookbehind_shift import shift_lookbehinds
 from rule_texts import corpus_texts
 
 PATTERNS = [
@@ -55,19 +56,53 @@ def test_random_texts_match_alike_from_every_position(pattern: Pattern) -> None:
         (r"(?<![A-Za-z-])(?<![0-9] )[0-9]{2}-[0-9]", ["12-3", "5 12-3", "a12-3", "-12-3"]),
         (r"(?<=#)[A-Z][0-9]+?", ["#A1", "A1", "##B22"]),
         (r"(?<!x)a{1,1}b", ["ab", "xab", "aab"]),
+        (r"(?<!ab|cd)e+f", ["ef", "abef", "cdeef", "bdef", "eef"]),  # an alternation behind
+        (r"(?<![0-9])\(x|y", ["(x", "1(x", "((x", "y"]),  # escaped; an alternative after
+        (r"(?<!-)\d{2,}?x", ["12x", "-12x", "1234x"]),  # \d, at least two, lazily
+        (r"(?<![A-Z])[]A]{2}", ["]A", "B]A", "AA]"]),  # `]` first in a class
+        (r"(?<!z)[a-c]{1}d", ["ad", "zad", "zzbd"]),
     ],
 )
 def test_shapes_it_rearranges(regex: str, texts: list[str]) -> None:
     written = re.compile(regex, REGEX_FLAGS)
-    rearranged = quick_start(written)
+    rearranged = shift_lookbehinds(written)
     assert rearranged is not written
     for text in texts:
         assert spans(rearranged, text) == spans(written, text)
+        for position in range(len(text) + 1):
+            found = rearranged.search(text, position)
+            expected = written.search(text, position)
+            assert (found and found.span()) == (expected and expected.span()), (text, position)
+
+
+def test_what_the_rearranged_pattern_reads() -> None:
+    shifted = shift_lookbehinds(re.compile(r"(?<![A-Za-z0-9-])[0-9]{3}-[0-9]{4}", REGEX_FLAGS))
+    assert shifted.pattern == r"[0-9](?<!(?:[A-Za-z0-9-])[0-9])[0-9]{2}-[0-9]{4}"
+    assert shifted.flags == re.compile("", REGEX_FLAGS).flags
 
 
 @pytest.mark.parametrize(
-    "regex", [r"[0-9]{3}", r"(?<!x)(?:ab|cd)", r"(?<!x)a?b", r"(?<!x)(?=a)ab", r"(?<!x)"]
+    "regex",
+    [
+        r"[0-9]{3}",  # no lookbehind
+        r"(?<!x)(?:ab|cd)",  # a group first
+        r"(?<!x)a?b",  # a first item that may match nothing
+        r"(?<!x)a*b",
+        r"(?<!x)a{0,2}b",
+        r"(?<!x)a{,2}b",
+        r"(?<!x)a++b",  # possessive
+        r"(?<!x)(?=a)ab",  # a lookahead first
+        r"(?<!x)\bab",  # an escape that is no character
+        r"(?<!x)\Ab",
+        r"(?<!x).b",
+        r"(?<!x)",  # nothing after the lookbehind
+    ],
 )
 def test_shapes_it_leaves_alone(regex: str) -> None:
-    written = re.compile(regex, REGEX_FLAGS)
-    assert quick_start(written) is written
+    written = re.compile(regex)
+    assert shift_lookbehinds(written) is written
+
+
+def test_a_verbose_pattern_is_left_alone() -> None:
+    written = re.compile(r"(?<!x) a b  # spaces and comments are not read", re.VERBOSE)
+    assert shift_lookbehinds(written) is written

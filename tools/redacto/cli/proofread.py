@@ -1,0 +1,139 @@
+"""`redacto proofread INPUT`: a document proofread by an LLM that sees only placeholders.
+
+Exit codes: 0 complete, 1 failed or incomplete (the outputs hold what was placed so far,
+marked `complete: false`), 2 bad input (nothing written). Each mistake is printed the
+moment it is placed; the progress line carries counts only.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from redacto.cli._app import app
+from redacto.cli._options import ModelOption, NoRulesOption, OcrChoice, OcrOption
+from redacto.document import Category
+from redacto.pipeline import PipelineOptions, ProgressEvent
+from redacto.redact_file import EXIT_BAD_INPUT, BadInputError
+
+if TYPE_CHECKING:  # the proxy extra (its vault and restorer) loads only when the command runs
+    from redacto.proofread import PlacedMistake
+
+API_KEY_VARIABLE = "REDACTO_UPSTREAM_API_KEY"
+"""Named in the help; the same as `redacto.proofread.API_KEY_VARIABLE` (a test checks)."""
+
+
+class Language(StrEnum):
+    AUTO = "auto"
+    EN = "en"
+    FR = "fr"
+
+
+@app.command("proofread")
+def proofread_command(
+    input_path: Annotated[
+        Path,
+        typer.Argument(metavar="INPUT", help="A PDF, a photo (png/jpg/webp) or text (txt/md)."),
+    ],
+    out: Annotated[Path, typer.Option("--out", help="Output folder.")],
+    upstream: Annotated[
+        str | None,
+        typer.Option(
+            "--upstream",
+            help="An OpenAI-compatible server's base URL (http://host:port). The API key, if "
+            f"any, is read from ${API_KEY_VARIABLE}. Without it: Hunspell, offline.",
+        ),
+    ] = None,
+    upstream_model: Annotated[
+        str | None,
+        typer.Option(
+            "--upstream-model", help="The model to ask (default: the first the server lists)."
+        ),
+    ] = None,
+    language: Annotated[
+        Language,
+        typer.Option(
+            "--language",
+            help="The document's language (auto: the LLM reads it; Hunspell takes the "
+            "dictionary that knows most of its words).",
+        ),
+    ] = Language.AUTO,
+    model: ModelOption = None,
+    ocr: OcrOption = OcrChoice.PPOCR,
+    no_rules: NoRulesOption = False,
+    category: Annotated[
+        Category | None,
+        typer.Option(
+            "--category",
+            help="What the document is, when you know: skips the classify step.",
+            case_sensitive=False,
+        ),
+    ] = None,
+    timeout: Annotated[
+        float,
+        typer.Option("--timeout", help="Seconds to wait for each piece of the answer.", min=0.1),
+    ] = 120.0,
+) -> None:
+    """Proofread INPUT privately: identifiers hidden, mistakes drawn on proofread.pdf."""
+    from redacto.proofread import ProofreadOptions, UpstreamConfig, proofread_file
+
+    console = Console(stderr=True, soft_wrap=True)
+    config = None
+    if upstream is not None:
+        config = UpstreamConfig(url=upstream, model=upstream_model, timeout_s=timeout)
+    options = ProofreadOptions(
+        upstream=config,
+        language=language.value,
+        ocr=ocr.value,
+        pipeline=PipelineOptions(rules=not no_rules, category=category),
+    )
+    status = console.status("Reading the input…")
+    placed: list[PlacedMistake] = []
+
+    def on_mistake(mistake: PlacedMistake) -> None:
+        placed.append(mistake)
+        where = f"p{mistake.page}" if mistake.located else "not located"
+        typer.echo(f"{where}: {mistake.error_text!r} → {mistake.correction!r}")
+        status.update(f"Proofreading… {len(placed)} mistake(s)")
+
+    def on_event(event: ProgressEvent) -> None:
+        status.update(event.describe())
+
+    try:
+        with status:
+            outcome = proofread_file(
+                input_path,
+                out,
+                options,
+                model,
+                on_mistake=on_mistake,
+                on_event=on_event,
+                on_stage=status.update,
+            )
+    except BadInputError as error:
+        console.print(f"[red]bad input:[/red] {escape(str(error))}", highlight=False)
+        raise typer.Exit(EXIT_BAD_INPUT) from None
+    result = outcome.result
+    located = sum(1 for mistake in result.mistakes if mistake.located)
+    console.print(
+        f"{len(result.mistakes)} mistake(s): {located} placed, "
+        f"{len(result.mistakes) - located} not located; "
+        f"{result.values_replaced} value(s) replaced by placeholders "
+        f"({result.occurrences_replaced} occurrence(s)), {result.values_sent} sent; "
+        f"{result.dropped_touching_placeholder} dropped (about a placeholder)",
+        highlight=False,
+    )
+    if not result.complete:
+        console.print(
+            f"[red]incomplete:[/red] {escape(result.error or '')} — the outputs hold what was "
+            "placed so far",
+            highlight=False,
+        )
+    for path in outcome.written:
+        typer.echo(str(path))
+    raise typer.Exit(outcome.exit_code)

@@ -1,0 +1,325 @@
+"""`proofread_file`: read, hide, ask, restore, place, write — the steps in one place.
+
+1. read the input as `redacto redact` does (`prepare_input`: a PDF's text layer or OCR, a
+   photo's OCR, a text file);
+2. find the identifiers with the pipeline (rules and model tier) and hide them behind
+   placeholders (`mask`), checked before anything leaves;
+3. ask the proofreader: the upstream LLM, streamed as JSON Lines, or offline Hunspell;
+4. act on each mistake as its line completes: drop it if it touches a placeholder,
+   restore the values (`restore`), place it on the words (`place`), tell the caller;
+5. write `mistakes.json` and, for a PDF or a photo, `proofread.pdf` (`annotate`).
+
+It fails closed: a detector that fails stops the run before anything is sent; an
+upstream that cannot be reached, answers garbage or breaks off ends the run with an error,
+and what was placed so far is written, marked incomplete. The input is only read.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from redacto.document import Mode
+from redacto.engines import Engine, EngineError, open_engine
+from redacto.pipeline import OnEvent, PipelineOptions
+from redacto.prompts import PromptError, PromptLibrary
+from redacto.proofread.annotate import photo_pdf_bytes, photo_scale, write_proofread_pdf
+from redacto.proofread.hunspell import LANGUAGE_NAMES, HunspellError, SpellCheck
+from redacto.proofread.mask import (
+    DetectionFailed,
+    MaskedDocument,
+    ValueWouldLeak,
+    find_identifiers,
+    mask_document,
+)
+from redacto.proofread.mistakes import Mistake, MistakeLines, PlacedMistake
+from redacto.proofread.place import Placer
+from redacto.proofread.restore import restore_mistake, touches_placeholder
+from redacto.proofread.upstream import (
+    ProofreadPrompt,
+    UpstreamConfig,
+    UpstreamError,
+    first_model,
+    stream_answer,
+)
+from redacto.redact_file import (
+    BadInputError,
+    ModelChoice,
+    PreparedInput,
+    check_input,
+    input_info,
+    prepare_input,
+    resolve_model_uri,
+)
+from redacto.report import InputInfo
+
+PROOFREAD_PDF = "proofread.pdf"
+MISTAKES_JSON = "mistakes.json"
+EXIT_COMPLETE = 0
+EXIT_FAILED = 1
+LANGUAGES = ("auto", *sorted(LANGUAGE_NAMES))
+
+
+@dataclass(frozen=True)
+class ProofreadOptions:
+    """What `proofread_file` does besides its input: the proofreader and the reading."""
+
+    upstream: UpstreamConfig | None = None
+    """The LLM to ask; None: the offline Hunspell spelling check."""
+    language: str = "auto"
+    """`en`, `fr`, or `auto` (the LLM: the document's own; Hunspell: the dictionary that
+    knows the most words)."""
+    ocr: str = "ppocr"
+    pipeline: PipelineOptions = field(default_factory=PipelineOptions)
+    """How the identifiers are found (the same options as `redacto redact`)."""
+
+
+class MistakesFile(BaseModel):
+    """`mistakes.json`: the mistakes, and what the run sent and could not finish."""
+
+    mistakes: list[PlacedMistake]
+    complete: bool
+    """False when the proofreader failed part-way: the mistakes are those placed so far."""
+    error: str | None = None
+    proofreader: str
+    values_replaced: int
+    """Distinct detected values replaced by placeholders before the text left."""
+    occurrences_replaced: int
+    values_sent: int = 0
+    """Detected values in what was sent: checked to be none before sending."""
+    dropped_touching_placeholder: int = 0
+    unreadable_lines: int = 0
+    input: InputInfo
+
+
+@dataclass(frozen=True)
+class ProofreadOutcome:
+    """What one run produced."""
+
+    result: MistakesFile
+    written: tuple[Path, ...]
+
+    @property
+    def exit_code(self) -> int:
+        return EXIT_COMPLETE if self.result.complete else EXIT_FAILED
+
+
+OnMistake = Callable[[PlacedMistake], None]
+OnStage = Callable[[str], None]
+
+
+class AnswerUnreadable(RuntimeError):
+    """The upstream answered, but not one line of it was a mistake object."""
+
+    def __init__(self, unreadable: int) -> None:
+        super().__init__(
+            f"the upstream's answer holds no mistake object ({unreadable} unreadable lines)"
+        )
+        self.unreadable = unreadable
+
+
+@dataclass
+class _Run:
+    """The state of one run while the answer streams in."""
+
+    masked: MaskedDocument
+    placer: Placer
+    on_mistake: OnMistake | None
+    mistakes: list[PlacedMistake] = field(default_factory=list)
+    dropped: int = 0
+
+    def take(self, mistake: Mistake) -> None:
+        if not mistake.error_text.strip() or mistake.error_text == mistake.correction:
+            return
+        if touches_placeholder(mistake):
+            self.dropped += 1
+            return
+        placed = self.placer.place(restore_mistake(mistake, self.masked.vault))
+        self.mistakes.append(placed)
+        if self.on_mistake is not None:
+            self.on_mistake(placed)
+
+
+def proofread_file(
+    path: Path,
+    out_dir: Path,
+    options: ProofreadOptions,
+    engine: ModelChoice = None,
+    prompts: PromptLibrary | None = None,
+    *,
+    on_mistake: OnMistake | None = None,
+    on_event: OnEvent | None = None,
+    on_stage: OnStage | None = None,
+) -> ProofreadOutcome:
+    """Proofread one file privately and write its outputs into `out_dir`.
+
+    `engine` finds the identifiers (an open engine, or the model to open; None: the
+    embedded default). `on_mistake` sees each mistake the moment it is placed, while the
+    proofreader is still answering. Raises `BadInputError` (nothing written) for input
+    that cannot be read; every later failure is an incomplete outcome whose outputs hold
+    what was placed so far.
+    """
+    stage = on_stage or (lambda _: None)
+    check_input(path, out_dir)
+    for name in (PROOFREAD_PDF, MISTAKES_JSON):
+        if (out_dir / name).exists() and os.path.samefile(out_dir / name, path):
+            raise BadInputError(f"{out_dir / name} is the input itself: choose another --out")
+    upstream = options.upstream
+    if upstream is not None:
+        try:
+            upstream.endpoint("chat/completions")  # a bad URL is known before any model time
+        except UpstreamError as bad_url:
+            raise BadInputError(str(bad_url)) from bad_url
+    info = input_info(path)
+    proofreader = "hunspell" if upstream is None else "llm"
+    stage("Reading the input…")
+    try:
+        prepared = prepare_input(path, ocr=options.ocr)
+    except EngineError as unread:  # OCR that cannot start
+        return _write(None, _failed(info, proofreader, f"cannot read the input: {unread}"), out_dir)
+    if upstream is not None and upstream.model is None:
+        # Asked first: an upstream that cannot be reached is found before minutes of
+        # model time, and the question holds nothing of the document.
+        stage("Asking the upstream which model it serves…")
+        try:
+            upstream = dataclasses.replace(upstream, model=first_model(upstream))
+        except UpstreamError as unreachable:
+            failed = _failed(info, proofreader, f"nothing was sent: {unreachable}")
+            return _write(prepared, failed, out_dir)
+    placer = Placer.of(prepared.document, _points_per_pixel(prepared))
+    try:
+        masked = _mask(prepared, engine, prompts, options, on_event, stage)
+    except (DetectionFailed, EngineError, PromptError, ValueWouldLeak) as unsent:
+        return _write(prepared, _failed(info, proofreader, f"nothing was sent: {unsent}"), out_dir)
+    run = _Run(masked, placer, on_mistake)
+    error, unreadable, proofreader = _proofread(upstream, options.language, run, stage)
+    result = MistakesFile(
+        mistakes=run.mistakes,
+        complete=error is None,
+        error=error,
+        proofreader=proofreader,
+        values_replaced=masked.values,
+        occurrences_replaced=masked.occurrences,
+        dropped_touching_placeholder=run.dropped,
+        unreadable_lines=unreadable,
+        input=info,
+    )
+    return _write(prepared, result, out_dir)
+
+
+def _proofread(
+    upstream: UpstreamConfig | None, language: str, run: _Run, stage: OnStage
+) -> tuple[str | None, int, str]:
+    """Ask the proofreader, acting on each mistake as it comes: (the error that ended it
+    early or None, the answer's unreadable lines, who proofread)."""
+    try:
+        if upstream is None:
+            stage("Checking the spelling with Hunspell…")
+            check = SpellCheck.for_language(language, run.masked.text)
+            for mistake in check.mistakes(run.masked.text):
+                run.take(mistake)
+            return None, 0, f"hunspell:{check.dictionary}"
+        stage("Proofreading with the upstream model…")
+        return None, _ask_upstream(upstream, language, run.masked, run), "llm"
+    except (UpstreamError, ValueWouldLeak) as failure:
+        return str(failure), 0, "llm"
+    except AnswerUnreadable as failure:
+        return str(failure), failure.unreadable, "llm"
+    except HunspellError as failure:
+        return str(failure), 0, "hunspell"
+
+
+def _failed(info: InputInfo, proofreader: str, error: str) -> MistakesFile:
+    """The outputs of a run that stopped before the proofreader answered anything."""
+    return MistakesFile(
+        mistakes=[],
+        complete=False,
+        error=error,
+        proofreader=proofreader,
+        values_replaced=0,
+        occurrences_replaced=0,
+        input=info,
+    )
+
+
+def _mask(
+    prepared: PreparedInput,
+    engine: ModelChoice,
+    prompts: PromptLibrary | None,
+    options: ProofreadOptions,
+    on_event: OnEvent | None,
+    stage: OnStage,
+) -> MaskedDocument:
+    stage("Finding the identifiers…")
+    library = prompts if prompts is not None else PromptLibrary.load()
+    if isinstance(engine, Engine):
+        detections = find_identifiers(
+            prepared.document, engine, library, options=options.pipeline, on_event=on_event
+        )
+    else:
+        with open_engine(resolve_model_uri(engine)) as opened:
+            detections = find_identifiers(
+                prepared.document, opened, library, options=options.pipeline, on_event=on_event
+            )
+    return mask_document(prepared.document, detections)
+
+
+def _ask_upstream(config: UpstreamConfig, language: str, masked: MaskedDocument, run: _Run) -> int:
+    """Stream the answer, acting on each line as it completes; the unreadable lines."""
+    prompt = ProofreadPrompt.render(masked.text, LANGUAGE_NAMES.get(language))
+    if masked.vault.hide_known(f"{prompt.system}\n{prompt.user}"):
+        raise ValueWouldLeak("a detected value is readable in the request: nothing was sent")
+    lines = MistakeLines()
+    for piece in stream_answer(config, prompt):
+        for mistake in lines.feed(piece):
+            run.take(mistake)
+    for mistake in lines.close():
+        run.take(mistake)
+    if lines.problems and lines.lines == len(lines.problems):
+        raise AnswerUnreadable(len(lines.problems))
+    return len(lines.problems)
+
+
+def _points_per_pixel(prepared: PreparedInput) -> list[float]:
+    if prepared.pdf is not None:
+        return [72 / prepared.pdf.dpi for _ in prepared.pdf.pages]
+    if prepared.image is not None:
+        return [photo_scale(prepared.image.size)]
+    return []
+
+
+def _write(prepared: PreparedInput | None, result: MistakesFile, out_dir: Path) -> ProofreadOutcome:
+    """`mistakes.json`, and `proofread.pdf` for a PDF or photo that was read (a stale one
+    of an earlier run is removed otherwise: nothing in the folder may pass for this run's)."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    target = out_dir / PROOFREAD_PDF
+    if prepared is not None and prepared.document.mode is Mode.IMAGE:
+        source: Path | bytes
+        if prepared.pdf is not None:
+            source = prepared.path
+        else:
+            assert prepared.image is not None  # an image-mode input that is not a PDF
+            source = photo_pdf_bytes(prepared.image.image)
+        write_proofread_pdf(source, result.mistakes, target)
+        written.append(target)
+    else:
+        target.unlink(missing_ok=True)
+    report = out_dir / MISTAKES_JSON
+    body = result.model_dump_json(indent=2) + "\n"
+    handle, name = tempfile.mkstemp(dir=out_dir, prefix=".mistakes-", suffix=".json")
+    os.close(handle)
+    temporary = Path(name)
+    try:
+        temporary.write_text(body, encoding="utf-8")
+        os.replace(temporary, report)
+    finally:
+        temporary.unlink(missing_ok=True)
+    written.append(report)
+    return ProofreadOutcome(result=result, written=tuple(written))
