@@ -130,8 +130,21 @@ def test_output_format_matches_the_parser(template):
         assert "NONE" in system
     if template.step is Step.VALIDATE:
         assert "PASS" in system and "FAIL" in system
+        if template.mode is Mode.TEXT:
+            # A PASS example beside the FAIL one: a validator shown only FAILs answers FAIL.
+            assert re.search(r"^PASS$", system, re.MULTILINE), "no PASS example"
     if template.output_format == "redacted_text":
         assert "[LABEL_N]" in system and "[NAME_1]" in system
+
+
+@pytest.mark.parametrize("template", TEMPLATES, ids=lambda t: f"{t.name}-{t.mode}")
+def test_format_lines_name_no_value_to_copy(template):
+    """The format line is rendered into every prompt; a value in it ("e.g. NAME: Mrs. Chen")
+    was copied into answers as if it were on the page (shared/FINDINGS.md)."""
+    format_lines = [line for line in template.system.splitlines() if "one line per" in line]
+    assert len(format_lines) == (template.step in (Step.DETECT, Step.VALIDATE))
+    for format_line in format_lines if template.mode is Mode.TEXT else []:
+        assert "e.g." not in format_line and not re.search(r"[A-Z]+: [A-Z][a-z]", format_line)
 
 
 @pytest.mark.parametrize("template", TEMPLATES, ids=lambda t: f"{t.name}-{t.mode}")
