@@ -233,8 +233,9 @@ class ClientConnection(asyncio.Protocol):
         assert self.transport is not None
         waiter = self._writable
         if waiter is not None and not waiter.done():
-            try:
-                await asyncio.wait_for(asyncio.shield(waiter), self.limits.send_timeout_s)
+            try:  # asyncio.timeout, not wait_for: see Scrubber.run
+                async with asyncio.timeout(self.limits.send_timeout_s):
+                    await asyncio.shield(waiter)
             except TimeoutError:
                 self._drop()
                 return False

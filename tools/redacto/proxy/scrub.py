@@ -71,8 +71,12 @@ class Scrubber:
         if self._slots is None:
             self._slots = asyncio.Semaphore(self.threads)
         slots = self._slots
+        # `asyncio.timeout`, not `wait_for`: on 3.11 a cancel that lands in the loop turn in
+        # which the awaited thing completes is swallowed by wait_for, and a stop (Ctrl-C)
+        # then waited for the whole scrub and forwarded the request.
         try:
-            await asyncio.wait_for(slots.acquire(), self.timeout_s)
+            async with asyncio.timeout(self.timeout_s):
+                await slots.acquire()
         except TimeoutError:
             raise _too_slow() from None
         done: asyncio.Future[T] = loop.create_future()
@@ -97,7 +101,8 @@ class Scrubber:
 
         threading.Thread(target=target, name="redacto-scrub", daemon=True).start()
         try:
-            return await asyncio.wait_for(asyncio.shield(done), max(0.0, deadline - loop.time()))
+            async with asyncio.timeout_at(deadline):
+                return await asyncio.shield(done)
         except TimeoutError:
             cancelled.set()
             done.cancel()

@@ -89,8 +89,9 @@ class _Body:
         if self.pieces or self.ended:
             return
         self._waiter = asyncio.get_running_loop().create_future()
-        try:
-            await asyncio.wait_for(self._waiter, timeout)
+        try:  # asyncio.timeout, not wait_for: 3.11's wait_for can swallow a cancel
+            async with asyncio.timeout(timeout):
+                await self._waiter
         finally:
             self._waiter = None
 
@@ -296,7 +297,8 @@ class UpstreamPool:
         assert connection.transport is not None and answer_head is not None
         connection.transport.write(payload)
         try:
-            status, response_headers = await asyncio.wait_for(answer_head, self.read_timeout)
+            async with asyncio.timeout(self.read_timeout):
+                status, response_headers = await answer_head
         except TimeoutError:
             connection.close()
             raise UpstreamError("the upstream did not answer in time", timeout=True) from None
@@ -311,10 +313,10 @@ class UpstreamPool:
                 return connection
         loop = asyncio.get_running_loop()
         try:
-            _transport, protocol = await asyncio.wait_for(
-                loop.create_connection(lambda: _Connection(self), self.host, self.port),
-                self.connect_timeout,
-            )
+            async with asyncio.timeout(self.connect_timeout):
+                _transport, protocol = await loop.create_connection(
+                    lambda: _Connection(self), self.host, self.port
+                )
         except TimeoutError:
             raise UpstreamError(
                 "the upstream did not accept a connection in time", timeout=True
