@@ -12,27 +12,13 @@ import pytest
 from model_cases import render_turns
 
 from redacto.document import Step
-from redacto.engines import ChatRequest, open_engine
-from redacto.models import (
-    DEFAULT_MODEL,
-    ModelNotBuiltError,
-    resolve_model,
-)
+from redacto.engines import ChatRequest
+from redacto.models import DEFAULT_MODEL
 
 pytestmark = pytest.mark.slow
 
 SYSTEM = "You answer in one short sentence."
 USER = "What is the capital of France?"
-
-
-@pytest.fixture(scope="module")
-def default_engine():
-    try:
-        uri = resolve_model(DEFAULT_MODEL)
-    except ModelNotBuiltError as error:
-        pytest.skip(str(error))
-    with open_engine(uri) as engine:
-        yield engine
 
 
 def test_the_default_model_answers_greedily(default_engine):

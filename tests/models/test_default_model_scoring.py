@@ -11,22 +11,11 @@ import pytest
 
 from redacto.corpus import load_suite
 from redacto.document import Step
-from redacto.engines import ChatRequest, open_engine
+from redacto.engines import ChatRequest
 from redacto.evaluation.validator_bench import verdict_cases
-from redacto.models import DEFAULT_MODEL, ModelNotBuiltError, resolve_model
 from redacto.pipeline.validate import VERDICT_WORDS, score_verdict
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(scope="module")
-def default_engine():
-    try:
-        uri = resolve_model(DEFAULT_MODEL)
-    except ModelNotBuiltError as error:
-        pytest.skip(str(error))
-    with open_engine(uri) as engine:
-        yield engine
 
 
 def test_verdict_words_are_single_tokens(default_engine):
