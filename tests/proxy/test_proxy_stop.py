@@ -38,12 +38,13 @@ def test_a_cancel_in_the_turn_the_slot_is_granted_stops_the_request() -> None:
     assert waited < 1.0  # not the scrub's 2 s
 
 
-def test_a_cancel_while_the_scrub_runs_stops_the_request_at_once() -> None:
+def test_a_cancel_while_the_scrub_runs_stops_the_request_and_tells_the_scrub() -> None:
     release = threading.Event()
+    told = threading.Event()
 
     async def scenario() -> bool:
         scrubber = Scrubber(threads=1, timeout_s=30.0)
-        request = asyncio.create_task(scrubber.run(lambda: release.wait(5.0), threading.Event()))
+        request = asyncio.create_task(scrubber.run(lambda: release.wait(5.0), told))
         await asyncio.sleep(0.1)
         request.cancel()
         await asyncio.wait([request], timeout=1.0)
@@ -51,5 +52,6 @@ def test_a_cancel_while_the_scrub_runs_stops_the_request_at_once() -> None:
 
     try:
         assert asyncio.run(scenario())
+        assert told.is_set(), "the scrub was not told to stop reading"
     finally:
         release.set()

@@ -107,6 +107,10 @@ class Scrubber:
             cancelled.set()
             done.cancel()
             raise _too_slow() from None
+        except asyncio.CancelledError:  # a stop, or the request abandoned: stop reading too
+            cancelled.set()
+            done.cancel()
+            raise
 
 
 def _too_slow() -> Refused:
