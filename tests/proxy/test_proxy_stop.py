@@ -9,8 +9,14 @@ once in CI under load). These tests land the cancel exactly in that turn.
 from __future__ import annotations
 
 import asyncio
+import signal
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
+
+from echo_upstream import EchoUpstream
 
 from redacto.proxy.scrub import Scrubber
 
@@ -55,3 +61,25 @@ def test_a_cancel_while_the_scrub_runs_stops_the_request_and_tells_the_scrub() -
         assert told.is_set(), "the scrub was not told to stop reading"
     finally:
         release.set()
+
+
+def test_ctrl_c_stops_a_proxy_whose_parent_ignores_it(upstream: EchoUpstream) -> None:
+    # A child inherits SIG_IGN, and Python then installs no SIGINT handler of its own: the
+    # proxy must install it, or a test run (or a shell) that ignores Ctrl-C makes it unstoppable.
+    redacto = str(Path(sys.executable).parent / "redacto")
+    process = subprocess.Popen(
+        [redacto, "proxy", "--upstream", upstream.url, "--listen", "127.0.0.1:0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
+    )
+    try:
+        assert process.stdout is not None
+        assert "/v1" in process.stdout.readline(), "the proxy did not start"
+        process.send_signal(signal.SIGINT)
+        process.wait(timeout=15)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()

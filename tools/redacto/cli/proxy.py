@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import signal
 from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated
 
@@ -107,6 +108,10 @@ def proxy_command(
         console.print(f"[red]error:[/red] {error}", highlight=False)
         raise typer.Exit(2 if isinstance(error, ValueError) else 1) from None
     tiers = "rules + model" if engine is not None else "rules only; images refused"
+    # Ctrl-C stops the proxy even when the parent started it with SIGINT ignored (children
+    # inherit SIG_IGN, and Python then installs no handler): a privacy proxy that cannot be
+    # stopped keeps forwarding.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         run_forever(
             proxy,
