@@ -104,13 +104,11 @@ class Scrubber:
             async with asyncio.timeout_at(deadline):
                 return await asyncio.shield(done)
         except TimeoutError:
-            cancelled.set()
-            done.cancel()
             raise _too_slow() from None
-        except asyncio.CancelledError:  # a stop, or the request abandoned: stop reading too
-            cancelled.set()
-            done.cancel()
-            raise
+        finally:
+            if not done.done():  # past the deadline, a stop, or the request abandoned
+                cancelled.set()  # the scrub stops at the next text it would read
+                done.cancel()
 
 
 def _too_slow() -> Refused:
