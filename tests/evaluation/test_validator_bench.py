@@ -174,3 +174,19 @@ def test_the_command_chooses_on_dev_and_reports_on_test(tmp_path: Path):
     thresholds = json.loads((out / THRESHOLDS_FILE).read_text(encoding="utf-8"))
     assert thresholds["page-text"]["threshold"] == 0.0
     assert (out / "dev" / SUMMARY_FILE).exists() and (out / SUMMARY_FILE).exists()
+
+
+def test_margins_only_scores_each_case_and_asks_for_no_reply(tmp_path: Path):
+    documents = load_suite("smoke")[:1]
+    cases = verdict_cases(documents)
+    engine = scoring_oracle(cases)
+    summary = run_validator_bench(engine, documents, tmp_path, margins_only=True)
+    assert engine.requests == [] and len(engine.score_requests) == len(cases)
+    results = load_results(tmp_path, summary.cases)
+    assert all(r.said is None and r.answer is None and r.margin is not None for r in results)
+    assert all(tally.clean == tally.leaky == 0 for tally in summary.readings.values())
+    assert all(curve.auc == 1.0 for curve in summary.curves.values())
+    # A full run later asks each case for its reply (and scores it again with it).
+    full = run_validator_bench(scoring_oracle(cases), documents, tmp_path)
+    for tally in full.readings.values():
+        assert tally.clean_pass_rate == 1.0 and tally.leaky_pass_rate == 0.0

@@ -10,7 +10,7 @@ import typer
 from redacto.cli.eval import _err, eval_app
 
 if TYPE_CHECKING:
-    from redacto.evaluation.validator_bench import ThresholdChoice, VerdictSummary
+    from redacto.evaluation.validator_bench import ThresholdChoice, VerdictResult, VerdictSummary
     from redacto.evaluation.verdict_curve import CurvePoint
 
 
@@ -38,6 +38,20 @@ def validator_command(
     max_leaky: Annotated[
         float, typer.Option(help="The bar: the highest PASS rate on leaky outputs allowed.")
     ] = 0.01,
+    margins_only: Annotated[
+        bool,
+        typer.Option(
+            help="Where the engine can score: score each call and generate no reply (the "
+            "scored rule's verdict; no free-answer PASS rates)."
+        ),
+    ] = False,
+    outputs: Annotated[
+        list[Path] | None,
+        typer.Option(
+            help="A finished `redacto eval run` folder (repeatable): also score the "
+            "pipeline's real outputs there, and count them in each reading's curve."
+        ),
+    ] = None,
 ) -> None:
     """Ask the validator about complete, over-redacted and leaky redactions of held-out
     documents; prints PASS rates on clean and on leaky ones, per reading. Where the engine can
@@ -52,6 +66,7 @@ def validator_command(
         run_validator_bench,
         write_thresholds,
     )
+    from redacto.evaluation.validator_outputs import score_outputs
     from redacto.models import resolve_model
 
     try:
@@ -66,10 +81,15 @@ def validator_command(
         if dev_split is not None and engine.supports_scoring:
             corpus = load_suite(dev_suite or suite)
             dev_documents = bench_documents(corpus, dev_split, per_template, limit)
-            dev = run_validator_bench(engine, dev_documents, dev_out)
+            dev = run_validator_bench(engine, dev_documents, dev_out, margins_only=margins_only)
         elif dev_split is not None:
             _err.print("the engine cannot score: no margins, no threshold to choose")
-        summary = run_validator_bench(engine, documents, out)
+        summary = run_validator_bench(engine, documents, out, margins_only=margins_only)
+        real: list[VerdictResult] = []
+        if outputs and engine.supports_scoring:
+            real = score_outputs(engine, outputs, load_suite(suite), out / "outputs")
+        elif outputs:
+            _err.print("the engine cannot score: real outputs need margins")
     finally:
         engine.close()
     _print_summary(summary, max_leaky)
@@ -79,6 +99,9 @@ def validator_command(
         )
         _print_choices(choices, dev_split or "", split)
         typer.echo(f"wrote {write_thresholds(choices, out)}")
+    if real:
+        built = load_results(out, summary.cases)
+        _print_with_outputs(built, real, dev.cases if dev else None, dev_out, max_leaky)
 
 
 def _rate(value: float | None) -> str:
@@ -116,3 +139,29 @@ def _print_choices(choices: dict[str, ThresholdChoice], dev_split: str, split: s
             f"{reading}: threshold chosen on {dev_split}: {_point(choice.dev)};"
             f" on {split}: {_point(choice.test)}"
         )
+
+
+def _print_with_outputs(
+    built: list[VerdictResult],
+    real: list[VerdictResult],
+    dev_cases: list[str] | None,
+    dev_out: Path,
+    max_leaky: float,
+) -> None:
+    """Per reading: the real outputs alone and with the built cases, each curve's best point
+    and, where a dev run chose one, the rates at its threshold."""
+    from redacto.evaluation.validator_bench import choose_thresholds, load_results
+    from redacto.report import Verdict
+
+    dev = load_results(dev_out, dev_cases) if dev_cases else []
+    for label, results in (("real outputs", real), ("real + built", [*built, *real])):
+        for reading, choice in choose_thresholds(dev, results, max_leaky).items():
+            clean = sum(r.expected is Verdict.PASS for r in results if r.reading == reading)
+            leaky = sum(r.expected is Verdict.FAIL for r in results if r.reading == reading)
+            if not clean + leaky:
+                continue
+            typer.echo(
+                f"{reading}, {label} ({clean} clean, {leaky} leaky): best within the bar,"
+                f" chosen on them: {_point(choice.test_best)}; at the dev threshold:"
+                f" {_point(choice.test)}"
+            )

@@ -68,8 +68,10 @@ class VerdictResult(_Model):
     reading: str
     outcome: str
     expected: Verdict
-    said: Verdict
-    answer: str
+    said: Verdict | None
+    """The free reply's verdict; None when only the margin was asked for (`margins_only`,
+    and a real output, whose free verdict is in its eval run)."""
+    answer: str | None
     """The validator's reply (the user's own benchmark output, never logged)."""
     ms: float
     margin: float | None = None
@@ -95,6 +97,8 @@ class VerdictTally(_Model):
         return ratio(self.leaky_passed, self.leaky)
 
     def add(self, result: VerdictResult) -> None:
+        if result.said is None:
+            return
         passed = result.said is Verdict.PASS
         if result.expected is Verdict.PASS:
             self.clean += 1
@@ -179,16 +183,20 @@ def verdict_cases(
     ]
 
 
-def judge(context: StepContext, case: TrainingExample) -> VerdictResult:
-    """Ask the validator about one built redaction; its answer is read as the pipeline does."""
+def judge(context: StepContext, case: TrainingExample, margins_only: bool = False) -> VerdictResult:
+    """Ask the validator about one built redaction; its answer is read as the pipeline does.
+    With `margins_only` (an engine that scores) the call is scored and no reply generated."""
     started = time.perf_counter()
     margin = None
     if context.engine.supports_scoring:
         margin = score_verdict(context.engine, case.system, case.user).margin
-    reply = context.call(Step.VALIDATE, case.system, case.user)
-    parse = VerdictParse()
-    for line in reply.text.splitlines():
-        parse.feed(line)
+    said, answer = None, None
+    if not (margins_only and margin is not None):
+        reply = context.call(Step.VALIDATE, case.system, case.user)
+        parse = VerdictParse()
+        for line in reply.text.splitlines():
+            parse.feed(line)
+        said, answer = parse.final(), reply.text
     name = case.id.split("/", 1)[1]
     reading = "page-text" if case.read_as_text else "text"
     outcome = name.split(f"validate-{reading}-", 1)[1]
@@ -201,8 +209,8 @@ def judge(context: StepContext, case: TrainingExample) -> VerdictResult:
         reading=reading,
         outcome=outcome,
         expected=expected,
-        said=parse.final(),
-        answer=reply.text,
+        said=said,
+        answer=answer,
         ms=(time.perf_counter() - started) * 1000,
         margin=margin,
     )
@@ -214,9 +222,11 @@ def run_validator_bench(
     out: Path,
     limit: int | None = None,
     on_progress: Callable[[int, int], None] | None = None,
+    margins_only: bool = False,
 ) -> VerdictSummary:
     """Judge every built redaction of `documents` (the first `limit`), resuming from what
-    `out/verdicts.jsonl` already holds; writes the summary next to it."""
+    `out/verdicts.jsonl` already holds; writes the summary next to it. `margins_only`:
+    see `judge` (a result kept without its reply is judged again without the option)."""
     out.mkdir(parents=True, exist_ok=True)
     cases = verdict_cases(list(documents)[:limit] if limit else documents)
     path = out / RESULTS_FILE
@@ -232,8 +242,9 @@ def run_validator_bench(
         for number, case in enumerate(cases, 1):
             recorded = done.get(case.id)
             unscored = engine.supports_scoring and recorded is not None and recorded.margin is None
-            if recorded is None or unscored:
-                done[case.id] = judge(context, case)
+            unanswered = not margins_only and recorded is not None and recorded.said is None
+            if recorded is None or unscored or unanswered:
+                done[case.id] = judge(context, case, margins_only)
                 stream.write(done[case.id].model_dump_json() + "\n")
                 stream.flush()
             if on_progress is not None:
