@@ -275,18 +275,25 @@ def pipeline_settings(name_or_uri: str) -> PipelineSettings:
     to every run by itself (`redacto.pipeline.policy`). Raises `ModelError` when a manifest
     cannot be read.
     """
+    manifest = pipeline_manifest(name_or_uri)
+    return PipelineSettings() if manifest is None else manifest.pipeline
+
+
+def pipeline_manifest(name_or_uri: str) -> Manifest | None:
+    """The manifest whose `[pipeline]` table `pipeline_settings` applies, or None where the
+    defaults apply (another engine, a file of another name). Raises `ModelError` when the
+    name is no manifest's or a manifest cannot be read. The phone's `manifestFor`
+    (`ModelPolicy.kt`) applies the same rule (tests/vectors/policy/uris.json)."""
     scheme, sep, rest = name_or_uri.partition(":")
     if sep and scheme.isidentifier():
         if scheme != "litertlm" or not rest:
-            return PipelineSettings()
+            return None
         name_or_uri = rest
     as_path = Path(name_or_uri)
     if as_path.suffix == ".litertlm":
         names = [m.name for m in list_manifests() if as_path.stem.startswith(f"{m.name}-")]
-        if not names:
-            return PipelineSettings()
-        return load_manifest(max(names, key=len)).pipeline
-    return manifest_and_quant(name_or_uri)[0].pipeline
+        return load_manifest(max(names, key=len)) if names else None
+    return manifest_and_quant(name_or_uri)[0]
 
 
 def validator_trusted(name_or_uri: str) -> bool:

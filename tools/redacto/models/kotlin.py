@@ -15,7 +15,7 @@ from pathlib import Path
 
 from redacto.document import ValidatorVerdict
 from redacto.generated import StaleGeneratedFileError, check_generated, write_generated
-from redacto.model_manifest import Manifest, PipelineSettings
+from redacto.model_manifest import QUANT_SEPARATOR, Manifest, PipelineSettings
 from redacto.prompts.kotlin import kotlin_string
 
 KOTLIN_PACKAGE = "dev.redacto.core"
@@ -43,27 +43,43 @@ object ModelSettings {
 _FOOTER = """\
         )
 
+    /**
+     * Every model name a URI may give instead of a file (`redacto-270m`, `redacto-270m@int4`):
+     * each manifest's name and each of its quantisations, as Python's `manifest_and_quant`
+     * accepts them. Any other name is unknown, and its run fails closed ([manifestFor]).
+     */
+    val NAMES: Set<String> =
+        setOf(
+@NAMES@
+        )
+
     private const val SUFFIX = ".litertlm"
 
     /**
-     * The settings of the model file [fileName] (a name or a path). A `.litertlm` file named as
-     * builds name them (`redacto-270m-int8.litertlm`: its stem starts with `<manifest name>-`,
-     * the longest such name wins) has its manifest's; any other file is the user's own choice
-     * and gets the defaults. The same rule as Python's `redacto.models.pipeline_settings`.
+     * The manifest whose settings the model file [fileName] (a name or a path) has, or null
+     * for the defaults. A `.litertlm` file named as builds name them
+     * (`redacto-270m-int8.litertlm`: its stem starts with `<manifest name>-`, the longest such
+     * name wins) has its manifest's; any other file is the user's own choice. The file name is
+     * the path's last part as Python's `Path.name` reads it (a trailing `/` or `/.` ignored),
+     * the same rule as Python's `redacto.models.pipeline_manifest`.
      */
-    fun forFile(fileName: String): PipelineSettings {
-        val name = fileName.substringAfterLast('/')
-        if (!name.endsWith(SUFFIX)) return PipelineSettings()
-        val stem = name.removeSuffix(SUFFIX)
-        val built = PIPELINE.keys.filter { stem.startsWith("$it-") }
-        return built.maxByOrNull { it.length }?.let { PIPELINE.getValue(it) } ?: PipelineSettings()
+    fun manifestForFile(fileName: String): String? {
+        val name = fileName.split('/').lastOrNull { it.isNotEmpty() && it != "." } ?: return null
+        val dot = name.lastIndexOf('.')
+        if (dot <= 0 || name.substring(dot) != SUFFIX) return null
+        val stem = name.substring(0, dot)
+        return PIPELINE.keys.filter { stem.startsWith("$it-") }.maxByOrNull { it.length }
     }
+
+    /** The settings of the model file [fileName] ([manifestForFile]; the defaults for null). */
+    fun forFile(fileName: String): PipelineSettings =
+        manifestForFile(fileName)?.let(PIPELINE::getValue) ?: PipelineSettings()
 }
 """
 
 
-def kotlin_settings(settings: PipelineSettings) -> str:
-    """The Kotlin constructor call for one manifest's settings, as the phone may use them.
+def phone_settings(settings: PipelineSettings) -> PipelineSettings:
+    """A manifest's settings as the phone may use them.
 
     The phone's runtime cannot score (`litertlm-android` 0.18.0 has no text scoring), so it
     reads every verdict by the answer rule: a manifest whose trust rests on the scored rule
@@ -72,11 +88,35 @@ def kotlin_settings(settings: PipelineSettings) -> str:
     trusted = settings.trust_validator_pass and (
         settings.validator_verdict is ValidatorVerdict.ANSWER
     )
+    return PipelineSettings(
+        trust_validator_pass=trusted,
+        image_reading=settings.image_reading,
+        model_redact=settings.model_redact,
+        constrained_decoding=settings.constrained_decoding,
+    )
+
+
+def kotlin_settings(settings: PipelineSettings) -> str:
+    """The Kotlin constructor call for one manifest's settings, as the phone may use them
+    (`phone_settings`)."""
+    phone = phone_settings(settings)
     return (
-        f"PipelineSettings(trustValidatorPass = {str(trusted).lower()}, "
-        f"imageReading = ImageReading.{settings.image_reading.name}, "
-        f"modelRedact = {str(settings.model_redact).lower()}, "
-        f"constrainedDecoding = ConstrainedDecoding.{settings.constrained_decoding.name})"
+        f"PipelineSettings(trustValidatorPass = {str(phone.trust_validator_pass).lower()}, "
+        f"imageReading = ImageReading.{phone.image_reading.name}, "
+        f"modelRedact = {str(phone.model_redact).lower()}, "
+        f"constrainedDecoding = ConstrainedDecoding.{phone.constrained_decoding.name})"
+    )
+
+
+def model_names(manifests: Sequence[Manifest]) -> list[str]:
+    """Every model name `manifest_and_quant` accepts: `NAME` and `NAME@QUANT`, sorted."""
+    return sorted(
+        name
+        for manifest in manifests
+        for name in (
+            manifest.name,
+            *(f"{manifest.name}{QUANT_SEPARATOR}{quant}" for quant in manifest.quant),
+        )
     )
 
 
@@ -86,7 +126,9 @@ def render_kotlin(manifests: Sequence[Manifest]) -> str:
         f"{_INDENT * 3}{kotlin_string(manifest.name)} to {kotlin_settings(manifest.pipeline)},\n"
         for manifest in sorted(manifests, key=lambda manifest: manifest.name)
     )
-    return _HEADER.replace("@PACKAGE@", KOTLIN_PACKAGE) + entries + _FOOTER
+    names = "".join(f"{_INDENT * 3}{kotlin_string(name)},\n" for name in model_names(manifests))
+    footer = _FOOTER.replace("@NAMES@\n", names)
+    return _HEADER.replace("@PACKAGE@", KOTLIN_PACKAGE) + entries + footer
 
 
 class StaleModelSettingsError(StaleGeneratedFileError):

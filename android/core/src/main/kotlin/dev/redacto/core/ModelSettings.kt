@@ -19,19 +19,44 @@ object ModelSettings {
             "tiny" to PipelineSettings(trustValidatorPass = true, imageReading = ImageReading.INDEXED, modelRedact = true, constrainedDecoding = ConstrainedDecoding.OFF),
         )
 
+    /**
+     * Every model name a URI may give instead of a file (`redacto-270m`, `redacto-270m@int4`):
+     * each manifest's name and each of its quantisations, as Python's `manifest_and_quant`
+     * accepts them. Any other name is unknown, and its run fails closed ([manifestFor]).
+     */
+    val NAMES: Set<String> =
+        setOf(
+            "gemma-3-270m",
+            "gemma-3-270m@int4",
+            "gemma-3-270m@int8",
+            "gemma-4-e2b",
+            "gemma-4-e2b@int8",
+            "redacto-270m",
+            "redacto-270m@int4",
+            "redacto-270m@int8",
+            "tiny",
+            "tiny@int8",
+        )
+
     private const val SUFFIX = ".litertlm"
 
     /**
-     * The settings of the model file [fileName] (a name or a path). A `.litertlm` file named as
-     * builds name them (`redacto-270m-int8.litertlm`: its stem starts with `<manifest name>-`,
-     * the longest such name wins) has its manifest's; any other file is the user's own choice
-     * and gets the defaults. The same rule as Python's `redacto.models.pipeline_settings`.
+     * The manifest whose settings the model file [fileName] (a name or a path) has, or null
+     * for the defaults. A `.litertlm` file named as builds name them
+     * (`redacto-270m-int8.litertlm`: its stem starts with `<manifest name>-`, the longest such
+     * name wins) has its manifest's; any other file is the user's own choice. The file name is
+     * the path's last part as Python's `Path.name` reads it (a trailing `/` or `/.` ignored),
+     * the same rule as Python's `redacto.models.pipeline_manifest`.
      */
-    fun forFile(fileName: String): PipelineSettings {
-        val name = fileName.substringAfterLast('/')
-        if (!name.endsWith(SUFFIX)) return PipelineSettings()
-        val stem = name.removeSuffix(SUFFIX)
-        val built = PIPELINE.keys.filter { stem.startsWith("$it-") }
-        return built.maxByOrNull { it.length }?.let { PIPELINE.getValue(it) } ?: PipelineSettings()
+    fun manifestForFile(fileName: String): String? {
+        val name = fileName.split('/').lastOrNull { it.isNotEmpty() && it != "." } ?: return null
+        val dot = name.lastIndexOf('.')
+        if (dot <= 0 || name.substring(dot) != SUFFIX) return null
+        val stem = name.substring(0, dot)
+        return PIPELINE.keys.filter { stem.startsWith("$it-") }.maxByOrNull { it.length }
     }
+
+    /** The settings of the model file [fileName] ([manifestForFile]; the defaults for null). */
+    fun forFile(fileName: String): PipelineSettings =
+        manifestForFile(fileName)?.let(PIPELINE::getValue) ?: PipelineSettings()
 }
