@@ -26,22 +26,28 @@ def placed(error: str, context: str = "", pages: tuple[str, ...] = (CV,)):
     return located.method, position, pages[position][span.start : span.end]
 
 
-@pytest.mark.parametrize(
-    ("error", "context", "method", "text"),
-    [
-        # twice on the page: the name beside it (restored from [NAME_1]) says which
-        ("recieved", "In 2021 Jonathan Whitcombe", LocateMethod.CONTEXT, "recieved"),
-        ("recieved", "Data analyst who", LocateMethod.CONTEXT, "recieved"),
-        # the model's straight apostrophe for the page's typographic one
-        ("j'ai travailler", "licence,", LocateMethod.CONTEXT_NORMALIZED, "j’ai travailler"),
-        # `d’` and `une` read as two words; case ignored as well
-        ("d'une expériance", "DOTÉE", LocateMethod.CONTEXT_NORMALIZED, "d’ une expériance"),
-        # its context taken from the other column: the error alone, once on the page
-        ("quartely", "led a team of five and", LocateMethod.ERROR_ONCE, "quartely"),
-        # a word the text layer glued to the one before it
-        ("Germna", "Spanish, basic", LocateMethod.JOINED_SUBSTRING, "Germna"),
-    ],
-)
+PLACED = [
+    # twice on the page: the name beside it (restored from [NAME_1]) says which
+    ("recieved", "In 2021 Jonathan Whitcombe", LocateMethod.CONTEXT, "recieved"),
+    ("recieved", "Data analyst who", LocateMethod.CONTEXT, "recieved"),
+    # the model's straight apostrophe for the page's typographic one
+    ("j'ai travailler", "licence,", LocateMethod.CONTEXT_NORMALIZED, "j’ai travailler"),
+    # `d’` and `une` read as two words; case ignored as well
+    ("d'une expériance", "DOTÉE", LocateMethod.CONTEXT_NORMALIZED, "d’ une expériance"),
+    # its context taken from the other column: the error alone, once on the page
+    ("quartely", "led a team of five and", LocateMethod.ERROR_ONCE, "quartely"),
+    # a word the text layer glued to the one before it
+    ("Germna", "Spanish, basic", LocateMethod.JOINED_SUBSTRING, "Germna"),
+]
+UNPLACED = [
+    ("recieved", "nowhere near"),  # twice, and no context tells which: never guessed
+    ("Statistcs", ""),  # not on the page
+    ("", "anything"),
+    ("ana", ""),  # under 5 letters inside words ("analyst", "analyst"): no substring
+]
+
+
+@pytest.mark.parametrize(("error", "context", "method", "text"), PLACED)
 def test_each_strategy_places_the_case_it_exists_for(error, context, method, text):
     assert placed(error, context) == (method, 0, text)
 
@@ -53,15 +59,7 @@ def test_the_context_picks_the_right_one_of_two_occurrences():
     assert [CV[s.start - 9 : s.start - 1] for s in first] == ["hitcombe"]
 
 
-@pytest.mark.parametrize(
-    ("error", "context"),
-    [
-        ("recieved", "nowhere near"),  # twice, and no context tells which: never guessed
-        ("Statistcs", ""),  # not on the page
-        ("", "anything"),
-        ("ana", ""),  # under 5 letters inside words ("analyst", "analyst"): no substring
-    ],
-)
+@pytest.mark.parametrize(("error", "context"), UNPLACED)
 def test_an_ambiguous_or_absent_mistake_is_not_placed(error, context):
     assert placed(error, context) is None
 

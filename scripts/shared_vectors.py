@@ -1,0 +1,295 @@
+"""Write the golden vectors whose answers come from the Python reference; check them.
+
+    python scripts/shared_vectors.py            # exit 1, naming each file, when one is stale
+    python scripts/shared_vectors.py --write    # rewrite them
+
+The pipeline, rule, chunking and constraint vectors under `tests/vectors/` are written by
+hand. These three sets are not: their inputs are listed here (`shared_vector_cases.py`), and
+what each must give is asked of the Python that the Kotlin core imitates, so the files say
+exactly what Python does, including where that is surprising:
+
+- `locator/`: `Locator.locate` and `Locator.near` (every level) and `locate_mistake` (every
+  strategy) on the locator's tables and on texts in other scripts;
+- `policy/`: which manifest settings an engine URI gets, and how `apply_model_settings` lays
+  them onto a caller's options;
+- `text/`: the `str` methods, character classes and `re` semantics that `PyText.kt` copies.
+
+`tests/pipeline/test_shared_vectors.py` runs the check, and the Kotlin core's
+`LocatorVectorTest`, `PolicyVectorTest` and `PyTextVectorTest` read the same files. A change
+to the Python that changes an answer makes the check fail: rewrite the files with `--write`,
+read the diff, and change the Kotlin with it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import unicodedata
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from shared_vector_cases import (
+    CHARACTERS,
+    LOCATE_CASES,
+    MISTAKE_CASES,
+    OPTION_CASES,
+    REGEX_CASES,
+    STRING_CASES,
+    STRIP_CHARS_CASES,
+    URI_CASES,
+    LocateCase,
+    MistakeCase,
+    OptionCase,
+    RegexCase,
+)
+
+from redacto.model_manifest import ModelError, load_manifest, pipeline_manifest
+from redacto.models.kotlin import phone_settings
+from redacto.pipeline.locator import MISTAKE_METHODS, Locator, locate_mistake
+from redacto.pipeline.policy import apply_model_settings, model_settings
+from redacto.pipeline.state import PipelineOptions
+from redacto.report import ModelIdentity
+
+ROOT = Path(__file__).resolve().parents[1]
+VECTORS = ROOT / "tests" / "vectors"
+
+Json = dict[str, Any]
+SHARED_FIELDS = ("trust_validator_pass", "image_reading", "model_redact", "constrained_decoding")
+"""The `[pipeline]` settings the phone has; the verdict rule and margin need a runtime that
+scores, which the phone lacks (tests/vectors/README.md)."""
+
+
+def _locate_case(case: LocateCase) -> Json:
+    locator = Locator(case.text)
+    located = locator.locate(case.value)
+    return {
+        "name": case.name,
+        "description": case.description,
+        "text": case.text,
+        "value": case.value,
+        "method": None if located is None else located.method.value,
+        "spans": [] if located is None else [[s.start, s.end] for s in located.spans],
+        "found": [] if located is None else [case.text[s.start : s.end] for s in located.spans],
+        "near": locator.near(case.value),
+    }
+
+
+def _mistake_case(case: MistakeCase) -> Json:
+    locators = [Locator(page) for page in case.pages]
+    placed = locate_mistake(locators, case.error, case.context_before)
+    # A blank error is refused before any strategy runs: it has no candidates to show.
+    candidates = {
+        method.value: [
+            [position, span.start, span.end]
+            for position, locator in enumerate(locators)
+            for span in locator.mistake_candidates(method, case.error.strip(), case.context_before)
+        ]
+        for method in MISTAKE_METHODS
+        if case.error.strip()
+    }
+    expect: Json | None = None
+    if placed is not None:
+        position, located = placed
+        (span,) = located.spans
+        expect = {
+            "method": located.method.value,
+            "page": position,
+            "span": [span.start, span.end],
+            "found": case.pages[position][span.start : span.end],
+        }
+    return {
+        "name": case.name,
+        "description": case.description,
+        "pages": list(case.pages),
+        "error": case.error,
+        "context_before": case.context_before,
+        "candidates": candidates,
+        "placed": expect,
+    }
+
+
+def _shared(settings: Any) -> Json:
+    return {name: _wire(getattr(settings, name)) for name in SHARED_FIELDS}
+
+
+def _wire(value: Any) -> Any:
+    return getattr(value, "value", value)
+
+
+def _uri_case(uri: str, description: str) -> Json:
+    settings = model_settings(ModelIdentity(uri=uri, name=uri.rpartition("/")[2]))
+    try:
+        manifest = pipeline_manifest(uri)
+        readable = True
+    except ModelError:
+        manifest, readable = None, False
+    return {
+        "uri": uri,
+        "description": description,
+        "manifest": None if manifest is None else manifest.name,
+        "readable": readable,
+        "settings": _shared(phone_settings(settings)),
+    }
+
+
+def _option_case(case: OptionCase) -> Json:
+    manifest = load_manifest(case.manifest).pipeline if case.manifest else None
+    settings = phone_settings(manifest) if manifest else None
+    options = PipelineOptions(**case.caller)
+    applied = apply_model_settings(options, settings) if settings else options
+    return {
+        "name": case.name,
+        "description": case.description,
+        "caller": {name: _wire(getattr(options, name)) for name in SHARED_FIELDS},
+        "manifest": case.manifest,
+        "applied": {name: _wire(getattr(applied, name)) for name in SHARED_FIELDS},
+    }
+
+
+def _character(ch: str) -> Json:
+    return {
+        "char": ch,
+        "name": unicodedata.name(ch, f"U+{ord(ch):04X}"),
+        "isspace": ch.isspace(),
+        "isalpha": ch.isalpha(),
+        "isalnum": ch.isalnum(),
+        "isdigit": ch.isdigit(),
+        "isupper": ch.isupper(),
+        "casefold": ch.casefold(),
+        "lower": ch.lower(),
+        "upper": ch.upper(),
+    }
+
+
+def _string(text: str) -> Json:
+    return {
+        "text": text,
+        "strip": text.strip(),
+        "lstrip": text.lstrip(),
+        "rstrip": text.rstrip(),
+        "split": text.split(),
+        "splitlines": text.splitlines(),
+        "isupper": text.isupper(),
+        "casefold": text.casefold(),
+        "lower": text.lower(),
+        "upper": text.upper(),
+    }
+
+
+def _regex_case(case: RegexCase) -> Json:
+    pattern = re.compile(case.pattern, re.IGNORECASE if case.ignore_case else 0)
+    return {
+        "description": case.description,
+        "pattern": case.pattern,
+        "ignore_case": case.ignore_case,
+        "text": case.text,
+        "matches": [
+            {"span": [m.start(), m.end()], "groups": list(m.groups())}
+            for m in pattern.finditer(case.text)
+        ],
+    }
+
+
+def _vector_set(name: str, description: str, cases: list[Json]) -> Json:
+    return {"name": name, "description": description, "cases": cases}
+
+
+SETS: dict[str, Callable[[], Json]] = {
+    "locator/locate.json": lambda: _vector_set(
+        "locate",
+        "Locator(text).locate(value) and .near(value): the level that placed the value, its "
+        "spans ([start, end) in code points) and their texts, or method null and no spans.",
+        [_locate_case(case) for case in LOCATE_CASES],
+    ),
+    "locator/mistakes.json": lambda: _vector_set(
+        "mistakes",
+        "locate_mistake(pages, error, context_before): what each strategy finds "
+        "(candidates: [page, start, end]) and the one place accepted, or placed null.",
+        [_mistake_case(case) for case in MISTAKE_CASES],
+    ),
+    "policy/uris.json": lambda: _vector_set(
+        "uris",
+        "model_settings(identity) as the phone sees it: the [pipeline] settings an engine URI "
+        "gets, the manifest they come from (null: none), and whether the name could be read "
+        "(false: no such manifest or quantisation, so the run fails closed).",
+        [_uri_case(uri, description) for uri, description in URI_CASES],
+    ),
+    "policy/options.json": lambda: _vector_set(
+        "options",
+        "apply_model_settings(caller, manifest): the options a run uses (manifest null: the "
+        "caller's own, unchanged).",
+        [_option_case(case) for case in OPTION_CASES],
+    ),
+    "text/characters.json": lambda: _vector_set(
+        "characters",
+        "One character's str predicates and case mappings, as CPython answers them.",
+        [_character(ch) for ch in CHARACTERS],
+    ),
+    "text/strings.json": lambda: _vector_set(
+        "strings",
+        "str.strip/lstrip/rstrip/split/splitlines/isupper/casefold/lower/upper of one text.",
+        [_string(text) for text in STRING_CASES],
+    ),
+    "text/strip_chars.json": lambda: _vector_set(
+        "strip_chars",
+        "str.strip(chars) and str.rstrip(chars).",
+        [
+            {"text": t, "chars": c, "strip": t.strip(c), "rstrip": t.rstrip(c)}
+            for t, c in STRIP_CHARS_CASES
+        ],
+    ),
+    "text/regex.json": lambda: _vector_set(
+        "regex",
+        "re.finditer(pattern, text) with re's str semantics: each match's span (code points) "
+        "and groups (null: did not take part).",
+        [_regex_case(case) for case in REGEX_CASES],
+    ),
+}
+"""Each generated file, relative to tests/vectors/, and how it is built."""
+
+
+def render(vector: Json) -> str:
+    """The file text of one vector set: stable, readable, non-ASCII written as itself."""
+    return json.dumps(vector, ensure_ascii=False, indent=1) + "\n"
+
+
+def stale_files(vectors: Path = VECTORS) -> list[str]:
+    """The generated files whose content is not what the Python gives now."""
+    return [
+        name
+        for name, build in SETS.items()
+        if not (vectors / name).is_file()
+        or (vectors / name).read_text(encoding="utf-8") != render(build())
+    ]
+
+
+def write(vectors: Path = VECTORS) -> list[str]:
+    """Rewrite every generated file; return the names that changed."""
+    changed = stale_files(vectors)
+    for name in changed:
+        (vectors / name).parent.mkdir(parents=True, exist_ok=True)
+        (vectors / name).write_text(render(SETS[name]()), encoding="utf-8")
+    return changed
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Check (exit 1 naming each stale file) or, with --write, rewrite the vector files."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--write", action="store_true", help="rewrite the stale files")
+    parser.add_argument("--dir", type=Path, default=VECTORS, help="the tests/vectors folder")
+    args = parser.parse_args(argv)
+    if args.write:
+        for name in write(args.dir):
+            print(f"wrote tests/vectors/{name}")
+        return 0
+    stale = stale_files(args.dir)
+    for name in stale:
+        print(f"stale: tests/vectors/{name} (run python scripts/shared_vectors.py --write)")
+    return 1 if stale else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

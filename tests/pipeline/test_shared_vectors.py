@@ -1,0 +1,206 @@
+"""The generated shared vectors (tests/vectors/{locator,policy,text}): Python passes each
+case, the files are what `scripts/shared_vectors.py` writes now, a stale file is named, and
+every case of the locator's own tables is among them. The Kotlin core reads the same files
+(`LocatorVectorTest`, `PolicyVectorTest`, `PyTextVectorTest`)."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import test_locator
+import test_locator_mistakes
+
+from redacto.model_manifest import ModelError, pipeline_manifest
+from redacto.models.kotlin import phone_settings
+from redacto.pipeline.locator import MISTAKE_METHODS, LocateMethod, Locator, locate_mistake
+from redacto.pipeline.policy import apply_model_settings, model_settings
+from redacto.pipeline.state import PipelineOptions
+from redacto.report import ModelIdentity
+from redacto.resources import SOURCE_ROOT
+
+sys.path.insert(0, str(SOURCE_ROOT / "scripts"))
+from shared_vectors import SETS, SHARED_FIELDS, main, render, stale_files
+
+VECTORS = SOURCE_ROOT / "tests" / "vectors"
+
+
+def cases(name: str) -> list[dict[str, Any]]:
+    return json.loads((VECTORS / name).read_text(encoding="utf-8"))["cases"]
+
+
+def ids(name: str, key: str) -> list[str]:
+    return [f"{i}-{case[key]!r}"[:60] for i, case in enumerate(cases(name))]
+
+
+@pytest.mark.parametrize(
+    "case", cases("locator/locate.json"), ids=ids("locator/locate.json", "name")
+)
+def test_locate(case: dict[str, Any]) -> None:
+    locator = Locator(case["text"])
+    located = locator.locate(case["value"])
+    method = None if located is None else located.method.value
+    spans = [] if located is None else [[s.start, s.end] for s in located.spans]
+    assert (method, spans) == (case["method"], case["spans"])
+    assert [case["text"][start:end] for start, end in spans] == case["found"]
+    assert locator.near(case["value"]) is case["near"]
+
+
+@pytest.mark.parametrize(
+    "case", cases("locator/mistakes.json"), ids=ids("locator/mistakes.json", "name")
+)
+def test_locate_mistake(case: dict[str, Any]) -> None:
+    locators = [Locator(page) for page in case["pages"]]
+    for method, expected in case["candidates"].items():
+        found = [
+            [position, span.start, span.end]
+            for position, locator in enumerate(locators)
+            for span in locator.mistake_candidates(
+                LocateMethod(method), case["error"].strip(), case["context_before"]
+            )
+        ]
+        assert found == expected, method
+    placed = locate_mistake(locators, case["error"], case["context_before"])
+    if case["placed"] is None:
+        assert placed is None
+        return
+    assert placed is not None
+    position, located = placed
+    (span,) = located.spans
+    assert located.method.value == case["placed"]["method"]
+    assert [position, [span.start, span.end]] == [case["placed"]["page"], case["placed"]["span"]]
+    assert case["pages"][position][span.start : span.end] == case["placed"]["found"]
+
+
+def wire(settings: Any) -> dict[str, Any]:
+    return {
+        name: getattr(getattr(settings, name), "value", getattr(settings, name))
+        for name in SHARED_FIELDS
+    }
+
+
+@pytest.mark.parametrize("case", cases("policy/uris.json"), ids=ids("policy/uris.json", "uri"))
+def test_settings_for_a_uri(case: dict[str, Any]) -> None:
+    identity = ModelIdentity(uri=case["uri"], name=case["uri"].rpartition("/")[2])
+    assert wire(phone_settings(model_settings(identity))) == case["settings"]
+    try:
+        manifest = pipeline_manifest(case["uri"])
+    except ModelError:
+        assert case["readable"] is False
+        return
+    assert case["readable"] is True
+    assert (None if manifest is None else manifest.name) == case["manifest"]
+
+
+@pytest.mark.parametrize(
+    "case", cases("policy/options.json"), ids=ids("policy/options.json", "name")
+)
+def test_options_for_a_manifest(case: dict[str, Any]) -> None:
+    options = PipelineOptions(**{k: v for k, v in case["caller"].items() if v is not None})
+    assert wire(options) == case["caller"]
+    if case["manifest"] is not None:
+        settings = phone_settings(pipeline_manifest(case["manifest"]).pipeline)  # type: ignore[union-attr]
+        options = apply_model_settings(options, settings)
+    assert wire(options) == case["applied"]
+
+
+@pytest.mark.parametrize(
+    "case", cases("text/characters.json"), ids=ids("text/characters.json", "name")
+)
+def test_character(case: dict[str, Any]) -> None:
+    ch = case["char"]
+    assert len(ch) == 1
+    predicates = {"isspace", "isalpha", "isalnum", "isdigit", "isupper"}
+    assert {p: getattr(ch, p)() for p in predicates} == {p: case[p] for p in predicates}
+    assert [ch.casefold(), ch.lower(), ch.upper()] == [
+        case["casefold"],
+        case["lower"],
+        case["upper"],
+    ]
+
+
+@pytest.mark.parametrize("case", cases("text/strings.json"), ids=ids("text/strings.json", "text"))
+def test_string(case: dict[str, Any]) -> None:
+    text = case["text"]
+    methods = [
+        "strip",
+        "lstrip",
+        "rstrip",
+        "split",
+        "splitlines",
+        "isupper",
+        "casefold",
+        "lower",
+        "upper",
+    ]
+    assert {m: getattr(text, m)() for m in methods} == {m: case[m] for m in methods}
+
+
+@pytest.mark.parametrize(
+    "case", cases("text/strip_chars.json"), ids=ids("text/strip_chars.json", "text")
+)
+def test_strip_chars(case: dict[str, Any]) -> None:
+    assert case["text"].strip(case["chars"]) == case["strip"]
+    assert case["text"].rstrip(case["chars"]) == case["rstrip"]
+
+
+@pytest.mark.parametrize("case", cases("text/regex.json"), ids=ids("text/regex.json", "pattern"))
+def test_regex(case: dict[str, Any]) -> None:
+    pattern = re.compile(case["pattern"], re.IGNORECASE if case["ignore_case"] else 0)
+    found = [
+        {"span": [m.start(), m.end()], "groups": list(m.groups())}
+        for m in pattern.finditer(case["text"])
+    ]
+    assert found == case["matches"]
+
+
+def test_the_committed_files_are_what_the_python_gives_now() -> None:
+    assert stale_files() == [], (
+        "stale shared vectors: run `python scripts/shared_vectors.py --write`"
+    )
+    assert main([]) == 0
+
+
+def test_a_stale_file_is_named_and_rewritten(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for name in SETS:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text((VECTORS / name).read_text(encoding="utf-8"), encoding="utf-8")
+    locate = tmp_path / "locator" / "locate.json"
+    locate.write_text(
+        locate.read_text(encoding="utf-8").replace('"unique"', '"exact"', 1), encoding="utf-8"
+    )
+    (tmp_path / "text" / "regex.json").unlink()
+    assert stale_files(tmp_path) == ["locator/locate.json", "text/regex.json"]
+    assert main(["--dir", str(tmp_path)]) == 1
+    assert "stale: tests/vectors/locator/locate.json" in capsys.readouterr().out
+    assert main(["--dir", str(tmp_path), "--write"]) == 0
+    assert stale_files(tmp_path) == []
+    assert locate.read_text(encoding="utf-8") == render(SETS["locator/locate.json"]())
+
+
+def test_every_case_of_the_locator_tables_is_a_vector() -> None:
+    located = {(case["text"], case["value"]) for case in cases("locator/locate.json")}
+    note = test_locator.NOTE
+    table = [(note, value) for value, _, _ in test_locator.LEVELS]
+    table += [(note, value) for value in test_locator.NOT_LOCATED]
+    table += [(text, value) for text, value, _ in (*test_locator.NEAR, *test_locator.O_AS_ZERO)]
+    assert set(table) <= located, set(table) - located
+    mistakes = {(case["error"], case["context_before"]) for case in cases("locator/mistakes.json")}
+    placed = [(error, context) for error, context, _, _ in test_locator_mistakes.PLACED]
+    assert {*placed, *test_locator_mistakes.UNPLACED} <= mistakes
+
+
+def test_the_vectors_reach_every_level_and_strategy() -> None:
+    strategies = {method.value for method in MISTAKE_METHODS}
+    levels = {case["method"] for case in cases("locator/locate.json")}
+    assert levels == {method.value for method in LocateMethod} - strategies | {None}
+    placed = {(case["placed"] or {}).get("method") for case in cases("locator/mistakes.json")}
+    assert placed == strategies | {None}
+    readable = {case["readable"] for case in cases("policy/uris.json")}
+    assert readable == {True, False}
