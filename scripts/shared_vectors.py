@@ -156,6 +156,7 @@ def _character(ch: str) -> Json:
         "isspace": ch.isspace(),
         "isalpha": ch.isalpha(),
         "isalnum": ch.isalnum(),
+        "isdecimal": ch.isdecimal(),
         "isdigit": ch.isdigit(),
         "isupper": ch.isupper(),
         "casefold": ch.casefold(),

@@ -114,7 +114,7 @@ def test_options_for_a_manifest(case: dict[str, Any]) -> None:
 def test_character(case: dict[str, Any]) -> None:
     ch = case["char"]
     assert len(ch) == 1
-    predicates = {"isspace", "isalpha", "isalnum", "isdigit", "isupper"}
+    predicates = {"isspace", "isalpha", "isalnum", "isdecimal", "isdigit", "isupper"}
     assert {p: getattr(ch, p)() for p in predicates} == {p: case[p] for p in predicates}
     assert [ch.casefold(), ch.lower(), ch.upper()] == [
         case["casefold"],

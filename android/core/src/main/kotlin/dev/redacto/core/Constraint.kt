@@ -80,17 +80,7 @@ enum class ReplyShape(
 
 private fun codePoints(text: String): IntArray = text.codePoints().toArray()
 
-private fun isDecimal(codePoint: Int): Boolean = Character.getType(codePoint).toByte() == Character.DECIMAL_DIGIT_NUMBER
-
-/** Python's `str.isupper()`: at least one cased character, and every cased one upper case. */
-private fun pyIsUpper(text: String): Boolean {
-    var cased = false
-    for (codePoint in codePoints(text)) {
-        if (Character.isLowerCase(codePoint) || Character.isTitleCase(codePoint)) return false
-        if (Character.isUpperCase(codePoint)) cased = true
-    }
-    return cased
-}
+private fun isDecimal(codePoint: Int): Boolean = PyText.isDecimal(codePoint)
 
 /** One whitespace-separated word of the text, and the same without edge punctuation. */
 data class PageWord(
@@ -129,7 +119,7 @@ data class PageWord(
     val streetType: Boolean get() = core in STREET_WORDS
 
     /** A piece of a number or code: digits, or upper-case letters (`GB82 WEST 1234`). */
-    val codeLike: Boolean get() = hasDigit || (codePoints(core).all(PyText::isAlnum) && pyIsUpper(core))
+    val codeLike: Boolean get() = hasDigit || (codePoints(core).all(PyText::isAlnum) && PyText.isUpper(core))
 
     companion object {
         private val NAME_WORD_MARKS = codePoints(".'\u2019-").toSet()

@@ -13,9 +13,7 @@ package dev.redacto.core
 fun valueKey(value: String): String {
     val letters = skeleton(value)
     if (letters.isNotEmpty()) return letters
-    val folded = StringBuilder()
-    PyText.strip(value).codePoints().forEach { folded.append(PyText.casefold(it)) }
-    return folded.toString()
+    return PyText.casefold(PyText.strip(value))
 }
 
 fun placeholder(

@@ -30,15 +30,61 @@ internal object PyText {
                 else -> false
             }
 
-    /** Python's `str.isdigit()`: decimal digits plus digit-valued symbols such as "²". */
-    fun isDigit(codePoint: Int): Boolean =
-        Character.isDigit(codePoint) ||
-            (Character.getType(codePoint).toByte() == Character.OTHER_NUMBER && Character.getNumericValue(codePoint) in 0..9)
+    /** Python's `str.isdecimal()`: the decimal digits (category Nd), any script. */
+    fun isDecimal(codePoint: Int): Boolean = Character.getType(codePoint).toByte() == Character.DECIMAL_DIGIT_NUMBER
 
-    /** Python's `str.casefold()` of one code point (full folding: "ß" → "ss"). */
-    fun casefold(codePoint: Int): String {
-        val single = String(Character.toChars(codePoint))
-        return single.uppercase().lowercase()
+    /**
+     * Python's `str.isdigit()`: Numeric_Type Decimal or Digit, i.e. the decimal digits plus
+     * the digit-valued symbols such as "²" and "①". Java has no Numeric_Type; a numeric value
+     * of 0–9 alone would also take "౸" or "㆒" (Numeric_Type Numeric), which Python does not.
+     */
+    fun isDigit(codePoint: Int): Boolean = isDecimal(codePoint) || DIGIT_SYMBOLS.any { codePoint in it }
+
+    /** The code points that are `isdigit()` but not `isdecimal()` in CPython 3.11 (Unicode 14). */
+    private val DIGIT_SYMBOLS =
+        listOf(
+            0xB2..0xB3, 0xB9..0xB9, 0x1369..0x1371, 0x19DA..0x19DA, 0x2070..0x2070, 0x2074..0x2079,
+            0x2080..0x2089, 0x2460..0x2468, 0x2474..0x247C, 0x2488..0x2490, 0x24EA..0x24EA,
+            0x24F5..0x24FD, 0x24FF..0x24FF, 0x2776..0x277E, 0x2780..0x2788, 0x278A..0x2792,
+            0x10A40..0x10A43, 0x10E60..0x10E68, 0x11052..0x1105A, 0x1F100..0x1F10A,
+        )
+
+    /**
+     * Python's `str.isupper()`: at least one cased character, and no lower- or title-case one.
+     * Java's case tests read the same Unicode properties (Other_Uppercase, Other_Lowercase) as
+     * CPython's.
+     */
+    fun isUpper(text: String): Boolean {
+        var cased = false
+        for (codePoint in text.codePoints().toArray()) {
+            if (Character.isLowerCase(codePoint) || Character.isTitleCase(codePoint)) return false
+            if (Character.isUpperCase(codePoint)) cased = true
+        }
+        return cased
+    }
+
+    /**
+     * Python's `str.casefold()` of one code point (full folding: "ß" → "ss"). Upper- then
+     * lower-casing gives the full folding for every code point but these, measured against
+     * CPython 3.11 over all of Unicode: ẞ folds to "ss" (Java lower-cases it to "ß"), dotless ı
+     * stays ı (its upper case I would make it i), and Cherokee folds to its capitals (Java's
+     * round trip ends on the small letters).
+     */
+    fun casefold(codePoint: Int): String =
+        when (codePoint) {
+            0x1E9E -> "ss"
+            0x0131 -> "\u0131"
+            in 0x13A0..0x13F5 -> String(Character.toChars(codePoint))
+            in 0x13F8..0x13FD -> String(Character.toChars(codePoint - 8))
+            in 0xAB70..0xABBF -> String(Character.toChars(codePoint - 0xAB70 + 0x13A0))
+            else -> String(Character.toChars(codePoint)).uppercase().lowercase()
+        }
+
+    /** Python's `str.casefold()`: [casefold] of each code point. */
+    fun casefold(text: String): String {
+        val folded = StringBuilder()
+        text.codePoints().forEach { folded.append(casefold(it)) }
+        return folded.toString()
     }
 
     /** Python's `str.strip()`: Unicode whitespace off both ends. */
@@ -137,12 +183,32 @@ internal object PyText {
         return lines
     }
 
-    /** Python's `\\s`: exactly the characters of [isSpace]. */
-    private const val SPACE_CLASS = "[\\t-\\r\\x1c- \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]"
+    /** Python's `\\s`: exactly the characters of [isSpace] (a class body, no brackets). */
+    private const val SPACE_BODY = "\\t-\\r\\x1c- \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000"
+
+    /** Python's `\\w`: `isalnum()` (letters and every numeric character) or `_` (a class body). */
+    private const val WORD_BODY = "\\p{L}\\p{N}_"
+    private const val WORD = "[$WORD_BODY]"
 
     /**
-     * Compiles a Python `re` pattern with Python's str semantics: Unicode `\\d`, `\\w`, `\\b`,
-     * Python's whitespace set for `\\s`/`\\S`, and only `\\n` ends a line.
+     * Python's escapes that mean something else in Java, as Java pattern text: outside a
+     * character class and inside one (a nested class is a union there). Java's `\\w` takes
+     * combining marks and zero-width joiners and leaves out "²" or "½", so its `\\b` falls in
+     * other places; Python's classes are spelled out instead.
+     */
+    private val ESCAPES: Map<Char, Pair<String, String>> =
+        mapOf(
+            's' to ("[$SPACE_BODY]" to SPACE_BODY),
+            'S' to ("[^$SPACE_BODY]" to "[^$SPACE_BODY]"),
+            'w' to (WORD to WORD_BODY),
+            'W' to ("[^$WORD_BODY]" to "[^$WORD_BODY]"),
+            'b' to ("(?:(?<=$WORD)(?!$WORD)|(?<!$WORD)(?=$WORD))" to "\\x08"),
+            'B' to ("(?:(?<=$WORD)(?=$WORD)|(?<!$WORD)(?!$WORD))" to "\\B"),
+        )
+
+    /**
+     * Compiles a Python `re` pattern with Python's str semantics: Unicode `\\d`, Python's `\\w`,
+     * `\\W`, `\\b`, `\\B`, `\\s` and `\\S`, `(?P<name>…)` groups, and only `\\n` ends a line.
      */
     fun regex(
         pattern: String,
@@ -150,8 +216,49 @@ internal object PyText {
     ): Pattern {
         var flags = Pattern.UNICODE_CHARACTER_CLASS or Pattern.UNIX_LINES
         if (ignoreCase) flags = flags or Pattern.CASE_INSENSITIVE or Pattern.UNICODE_CASE
-        val translated = pattern.replace("\\S", "[^" + SPACE_CLASS.substring(1)).replace("\\s", SPACE_CLASS)
-        return Pattern.compile(translated, flags)
+        return Pattern.compile(translate(pattern), flags)
+    }
+
+    /** [pattern] in Java's syntax with Python's meaning (see [ESCAPES]). */
+    private fun translate(pattern: String): String {
+        val out = StringBuilder()
+        var inClass = false
+        var at = 0
+        while (at < pattern.length) {
+            val char = pattern[at]
+            when {
+                char == '\\' && at + 1 < pattern.length -> {
+                    val escaped = ESCAPES[pattern[at + 1]]
+                    out.append(if (escaped == null) pattern.substring(at, at + 2) else if (inClass) escaped.second else escaped.first)
+                    at += 2
+                    continue
+                }
+                inClass && char == ']' -> inClass = false
+                !inClass && char == '[' -> {
+                    inClass = true
+                    // A `]` or `^]` right after the opening bracket is a literal, as in Python.
+                    out.append(char)
+                    at++
+                    if (pattern.startsWith("^", at)) out.append(pattern[at++])
+                    if (pattern.startsWith("]", at)) out.append("\\]").also { at++ }
+                    continue
+                }
+                !inClass && pattern.startsWith("(?P<", at) -> {
+                    out.append("(?<")
+                    at += 4
+                    continue
+                }
+                !inClass && pattern.startsWith("(?P=", at) -> {
+                    val end = pattern.indexOf(')', at)
+                    out.append("\\k<").append(pattern, at + 4, end).append('>')
+                    at = end + 1
+                    continue
+                }
+            }
+            out.append(char)
+            at++
+        }
+        return out.toString()
     }
 }
 
