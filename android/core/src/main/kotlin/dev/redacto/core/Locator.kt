@@ -4,22 +4,26 @@ package dev.redacto.core
  * Finds where a detected value sits in the original text, despite OCR noise.
  *
  * The model reports values as it read them ("inquire@blucurrent.mail"); the text holds what
- * OCR read ("inquire@blucurrent. mail"). Four levels, strictest first, stopping at the
- * first that finds something:
+ * OCR read ("inquire@blucurrent. mail"). [Locator.locate] tries its levels strictest first,
+ * stopping at the first that finds something:
  *
  * 1. exact — the value verbatim, on word boundaries (every normalized occurrence is then
  *    added as well, so "JANE SMITH" goes with "Jane Smith");
  * 2. normalized — the same letters and digits ignoring case, quotes, punctuation and
- *    whitespace, on word boundaries, every occurrence;
+ *    whitespace, on word boundaries, every occurrence; then, for a value with a digit, the
+ *    same with the letter O read as the digit 0 on both sides;
  * 3. unique occurrence — one approximate occurrence (edit distance up to a third of the
  *    length, one for mostly-digit values; values of 4+ letters/digits); two or more
  *    candidates are ambiguous and rejected;
  * 4. substring — the longest common run of at least 5 letters/digits (and at least half the
  *    value; all of it for mostly-digit values), widened to its whole whitespace-delimited
- *    token ("MRN4471829", "inquire@blucurrent."), every occurrence.
+ *    token ("MRN4471829", "inquire@blucurrent."), every occurrence;
+ * 5. words — each word of the value of [MIN_WORD_LENGTH] or more letters, every occurrence.
  *
- * Anything else is "not located" (null): the caller reports it and fails closed. Spans count
- * code points, as in Python. Mirrors `tools/redacto/pipeline/locator.py`.
+ * Anything else is "not located" (null): the caller reports it and fails closed. A
+ * proofreading mistake is placed by [locateMistake]'s own strategies ([MISTAKE_METHODS]).
+ * Spans count code points, as in Python. Mirrors `tools/redacto/pipeline/locator.py`;
+ * tests/vectors/locator holds Python's answers, which both languages must give.
  */
 const val MIN_FUZZY_LENGTH = 4
 const val MIN_SUBSTRING_LENGTH = 5
@@ -58,7 +62,19 @@ enum class LocateMethod(
     UNIQUE("unique"),
     SUBSTRING("substring"),
     WORDS("words"),
+    CONTEXT("context"),
+    CONTEXT_NORMALIZED("context_normalized"),
+    ERROR_ONCE("error_once"),
+    JOINED_SUBSTRING("joined_substring"),
+    ;
+
+    companion object {
+        fun fromWire(wire: String): LocateMethod = entries.firstOrNull { it.wire == wire } ?: throw IllegalArgumentException("unknown locate method '$wire'")
+    }
 }
+
+/** The strategies [locateMistake] tries, in order. */
+val MISTAKE_METHODS = listOf(LocateMethod.CONTEXT, LocateMethod.CONTEXT_NORMALIZED, LocateMethod.ERROR_ONCE, LocateMethod.JOINED_SUBSTRING)
 
 /** Where a value was found (spans sorted, non-overlapping) and by which level. */
 data class Located(
@@ -178,6 +194,46 @@ class Locator(
         val target = codePointsOf(skeleton(value))
         if (target.size < MIN_FUZZY_LENGTH || target.size > MAX_FUZZY_LENGTH) return false
         return fuzzyMatches(target, fuzzyBudget(String(target, 0, target.size))).isNotEmpty()
+    }
+
+    /**
+     * Every place [method] (one of [MISTAKE_METHODS]) finds [error] in this text; the caller
+     * accepts a strategy only when all texts together give exactly one.
+     */
+    fun mistakeCandidates(
+        method: LocateMethod,
+        error: String,
+        contextBefore: String = "",
+    ): List<Span> {
+        val target = codePointsOf(skeleton(error))
+        return when (method) {
+            LocateMethod.CONTEXT -> afterContext(exact(codePointsOf(error)), contextBefore)
+            LocateMethod.CONTEXT_NORMALIZED -> {
+                if (target.isEmpty()) return emptyList()
+                val context = codePointsOf(skeleton(contextBefore))
+                skeletonHits(context + target).mapNotNull { hit ->
+                    val first = hit + context.size
+                    val (start, end) = spanOf(first, first + target.size - 1)
+                    if (onBoundaries(start, end)) Span(start, end) else null
+                }
+            }
+            LocateMethod.ERROR_ONCE -> exact(codePointsOf(error)).ifEmpty { if (target.isEmpty()) emptyList() else normalized(target) }
+            LocateMethod.JOINED_SUBSTRING -> {
+                if (target.size < MIN_SUBSTRING_LENGTH) return emptyList()
+                skeletonHits(target).map { hit -> spanOf(hit, hit + target.size - 1).let { (start, end) -> Span(start, end) } }
+            }
+            else -> throw IllegalArgumentException("$method is not a mistake-placing strategy")
+        }
+    }
+
+    /** The spans that follow [contextBefore] verbatim (whitespace between them free). */
+    private fun afterContext(
+        spans: List<Span>,
+        contextBefore: String,
+    ): List<Span> {
+        val context = PyText.rstrip(contextBefore)
+        if (PyText.strip(context).isEmpty()) return spans
+        return spans.filter { PyText.rstrip(source.slice(0, it.start)).endsWith(context) }
     }
 
     // -- helpers ----------------------------------------------------------------------------
@@ -338,6 +394,28 @@ class Locator(
         }
         return emptyList()
     }
+}
+
+/**
+ * Places one proofreading mistake in a document of several texts (one per page): the position
+ * of the text it is on and where, by the first of [MISTAKE_METHODS] that finds exactly one
+ * place in all of them together; null when none does (the caller lists it as not located
+ * rather than draw it somewhere wrong). Mirrors Python's `locate_mistake`.
+ */
+fun locateMistake(
+    locators: List<Locator>,
+    error: String,
+    contextBefore: String = "",
+): Pair<Int, Located>? {
+    val stripped = PyText.strip(error)
+    if (stripped.isEmpty()) return null
+    for (method in MISTAKE_METHODS) {
+        val found = locators.flatMapIndexed { position, locator -> locator.mistakeCandidates(method, stripped, contextBefore).map { position to it } }
+        if (found.size == 1) return found.single().let { (position, span) -> position to Located(method, listOf(span)) }
+        // The stricter strategies were ambiguous: looser ones would be too.
+        if (found.size > 1) return null
+    }
+    return null
 }
 
 /** Merges overlapping (start, end) pairs into disjoint ranges, sorted by start. */
