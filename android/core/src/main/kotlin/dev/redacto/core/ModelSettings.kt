@@ -41,18 +41,25 @@ object ModelSettings {
     private const val SUFFIX = ".litertlm"
 
     /**
+     * The stem of [path]'s file name when it is a `.litertlm` file, else null. The name is the
+     * path's last part as Python's `Path.name` reads it (a trailing `/` or `/.` ignored), and
+     * `.litertlm` alone is no suffix (Python's `Path(".litertlm").suffix` is empty).
+     */
+    fun litertlmStem(path: String): String? {
+        val name = path.split('/').lastOrNull { it.isNotEmpty() && it != "." } ?: return null
+        val dot = name.lastIndexOf('.')
+        return if (dot > 0 && name.substring(dot) == SUFFIX) name.substring(0, dot) else null
+    }
+
+    /**
      * The manifest whose settings the model file [fileName] (a name or a path) has, or null
      * for the defaults. A `.litertlm` file named as builds name them
      * (`redacto-270m-int8.litertlm`: its stem starts with `<manifest name>-`, the longest such
-     * name wins) has its manifest's; any other file is the user's own choice. The file name is
-     * the path's last part as Python's `Path.name` reads it (a trailing `/` or `/.` ignored),
-     * the same rule as Python's `redacto.models.pipeline_manifest`.
+     * name wins) has its manifest's; any other file is the user's own choice. The same rule as
+     * Python's `redacto.models.pipeline_manifest`.
      */
     fun manifestForFile(fileName: String): String? {
-        val name = fileName.split('/').lastOrNull { it.isNotEmpty() && it != "." } ?: return null
-        val dot = name.lastIndexOf('.')
-        if (dot <= 0 || name.substring(dot) != SUFFIX) return null
-        val stem = name.substring(0, dot)
+        val stem = litertlmStem(fileName) ?: return null
         return PIPELINE.keys.filter { stem.startsWith("$it-") }.maxByOrNull { it.length }
     }
 

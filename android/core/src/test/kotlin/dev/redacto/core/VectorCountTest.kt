@@ -3,9 +3,11 @@ package dev.redacto.core
 import org.junit.jupiter.api.Assertions.assertEquals
 import org.junit.jupiter.api.Assertions.assertTrue
 import org.junit.jupiter.api.Test
+import java.io.File
 
 /**
- * Every JSON file under tests/vectors/ is run by one of the vector suites: a vector dropped
+ * Every JSON file under tests/vectors/ is run by one of the vector suites (the generated sets
+ * by name, [SharedVectors.FILES]): a vector dropped
  * in a folder this runner does not know would otherwise pass CI unnoticed.
  */
 class VectorCountTest {
@@ -19,9 +21,11 @@ class VectorCountTest {
         assertTrue(rules.isNotEmpty(), "no rule vectors")
         assertTrue(chunking.isNotEmpty(), "no chunking vectors")
         assertTrue(constraint.isNotEmpty(), "no constraint vectors")
+        val shared = SharedVectors.FILES.map { File(Vectors.root, it) }
+        shared.forEach { assertTrue(it.isFile, "missing generated vector set $it") }
         assertEquals(
             Vectors.allJsonFiles().map { it.canonicalFile }.toSet(),
-            (pipeline + rules + chunking + constraint).map { it.canonicalFile }.toSet(),
+            (pipeline + rules + chunking + constraint + shared).map { it.canonicalFile }.toSet(),
         )
     }
 }
