@@ -167,7 +167,7 @@ LOCATE_CASES: tuple[LocateCase, ...] = (
         "Signed B0b and B0b.",
         "Bob",
     ),
-    # TextSemanticsTest.kt
+    # The Kotlin core's former hand-written locator checks
     LocateCase(
         "code_point_spans",
         "Spans count code points: the emoji before the name is one.",

@@ -69,7 +69,8 @@ enum class LocateMethod(
     ;
 
     companion object {
-        fun fromWire(wire: String): LocateMethod = entries.firstOrNull { it.wire == wire } ?: throw IllegalArgumentException("unknown locate method '$wire'")
+        fun fromWire(wire: String): LocateMethod =
+            entries.firstOrNull { it.wire == wire } ?: throw IllegalArgumentException("unknown locate method '$wire'")
     }
 }
 
@@ -207,7 +208,10 @@ class Locator(
     ): List<Span> {
         val target = codePointsOf(skeleton(error))
         return when (method) {
-            LocateMethod.CONTEXT -> afterContext(exact(codePointsOf(error)), contextBefore)
+            LocateMethod.CONTEXT -> {
+                afterContext(exact(codePointsOf(error)), contextBefore)
+            }
+
             LocateMethod.CONTEXT_NORMALIZED -> {
                 if (target.isEmpty()) return emptyList()
                 val context = codePointsOf(skeleton(contextBefore))
@@ -217,12 +221,19 @@ class Locator(
                     if (onBoundaries(start, end)) Span(start, end) else null
                 }
             }
-            LocateMethod.ERROR_ONCE -> exact(codePointsOf(error)).ifEmpty { if (target.isEmpty()) emptyList() else normalized(target) }
+
+            LocateMethod.ERROR_ONCE -> {
+                exact(codePointsOf(error)).ifEmpty { if (target.isEmpty()) emptyList() else normalized(target) }
+            }
+
             LocateMethod.JOINED_SUBSTRING -> {
                 if (target.size < MIN_SUBSTRING_LENGTH) return emptyList()
                 skeletonHits(target).map { hit -> spanOf(hit, hit + target.size - 1).let { (start, end) -> Span(start, end) } }
             }
-            else -> throw IllegalArgumentException("$method is not a mistake-placing strategy")
+
+            else -> {
+                throw IllegalArgumentException("$method is not a mistake-placing strategy")
+            }
         }
     }
 
@@ -410,7 +421,13 @@ fun locateMistake(
     val stripped = PyText.strip(error)
     if (stripped.isEmpty()) return null
     for (method in MISTAKE_METHODS) {
-        val found = locators.flatMapIndexed { position, locator -> locator.mistakeCandidates(method, stripped, contextBefore).map { position to it } }
+        val found =
+            locators.flatMapIndexed { position, locator ->
+                locator.mistakeCandidates(method, stripped, contextBefore).map {
+                    position to
+                        it
+                }
+            }
         if (found.size == 1) return found.single().let { (position, span) -> position to Located(method, listOf(span)) }
         // The stricter strategies were ambiguous: looser ones would be too.
         if (found.size > 1) return null

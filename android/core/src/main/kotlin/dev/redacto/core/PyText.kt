@@ -43,10 +43,26 @@ internal object PyText {
     /** The code points that are `isdigit()` but not `isdecimal()` in CPython 3.11 (Unicode 14). */
     private val DIGIT_SYMBOLS =
         listOf(
-            0xB2..0xB3, 0xB9..0xB9, 0x1369..0x1371, 0x19DA..0x19DA, 0x2070..0x2070, 0x2074..0x2079,
-            0x2080..0x2089, 0x2460..0x2468, 0x2474..0x247C, 0x2488..0x2490, 0x24EA..0x24EA,
-            0x24F5..0x24FD, 0x24FF..0x24FF, 0x2776..0x277E, 0x2780..0x2788, 0x278A..0x2792,
-            0x10A40..0x10A43, 0x10E60..0x10E68, 0x11052..0x1105A, 0x1F100..0x1F10A,
+            0xB2..0xB3,
+            0xB9..0xB9,
+            0x1369..0x1371,
+            0x19DA..0x19DA,
+            0x2070..0x2070,
+            0x2074..0x2079,
+            0x2080..0x2089,
+            0x2460..0x2468,
+            0x2474..0x247C,
+            0x2488..0x2490,
+            0x24EA..0x24EA,
+            0x24F5..0x24FD,
+            0x24FF..0x24FF,
+            0x2776..0x277E,
+            0x2780..0x2788,
+            0x278A..0x2792,
+            0x10A40..0x10A43,
+            0x10E60..0x10E68,
+            0x11052..0x1105A,
+            0x1F100..0x1F10A,
         )
 
     /**
@@ -229,11 +245,21 @@ internal object PyText {
             when {
                 char == '\\' && at + 1 < pattern.length -> {
                     val escaped = ESCAPES[pattern[at + 1]]
-                    out.append(if (escaped == null) pattern.substring(at, at + 2) else if (inClass) escaped.second else escaped.first)
+                    val replacement =
+                        when {
+                            escaped == null -> pattern.substring(at, at + 2)
+                            inClass -> escaped.second
+                            else -> escaped.first
+                        }
+                    out.append(replacement)
                     at += 2
                     continue
                 }
-                inClass && char == ']' -> inClass = false
+
+                inClass && char == ']' -> {
+                    inClass = false
+                }
+
                 !inClass && char == '[' -> {
                     inClass = true
                     // A `]` or `^]` right after the opening bracket is a literal, as in Python.
@@ -243,11 +269,13 @@ internal object PyText {
                     if (pattern.startsWith("]", at)) out.append("\\]").also { at++ }
                     continue
                 }
+
                 !inClass && pattern.startsWith("(?P<", at) -> {
                     out.append("(?<")
                     at += 4
                     continue
                 }
+
                 !inClass && pattern.startsWith("(?P=", at) -> {
                     val end = pattern.indexOf(')', at)
                     out.append("\\k<").append(pattern, at + 4, end).append('>')

@@ -20,7 +20,11 @@ class LocatorVectorTest {
             val locator = Locator(text)
             val located = locator.locate(value)
             val spans = located?.spans.orEmpty().map { listOf(it.start, it.end) }
-            assertEquals(case.stringOrNull("method") to SharedVectors.intLists(case.array("spans"), "spans"), located?.method?.wire to spans, value)
+            assertEquals(
+                case.stringOrNull("method") to SharedVectors.intLists(case.array("spans"), "spans"),
+                located?.method?.wire to spans,
+                value,
+            )
             val points = CodePointText(text)
             assertEquals(SharedVectors.strings(case.array("found"), "found"), spans.map { (start, end) -> points.slice(start, end) })
             assertEquals(case.bool("near"), locator.near(value), "near")
@@ -39,7 +43,12 @@ class LocatorVectorTest {
                 val expected = SharedVectors.intLists(candidates.array(method), method)
                 val found =
                     locators.flatMapIndexed { page, locator ->
-                        locator.mistakeCandidates(LocateMethod.fromWire(method), PyText.strip(error), context).map { listOf(page, it.start, it.end) }
+                        locator
+                            .mistakeCandidates(
+                                LocateMethod.fromWire(method),
+                                PyText.strip(error),
+                                context,
+                            ).map { listOf(page, it.start, it.end) }
                     }
                 assertEquals(expected, found, method)
             }

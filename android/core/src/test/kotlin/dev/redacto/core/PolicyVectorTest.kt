@@ -19,7 +19,14 @@ class PolicyVectorTest {
         )
 
     private fun wire(settings: PipelineSettings): Map<String, Any?> =
-        wire(PipelineOptions(trustValidatorPass = settings.trustValidatorPass, imageReading = settings.imageReading, modelRedact = settings.modelRedact, constrainedDecoding = settings.constrainedDecoding))
+        wire(
+            PipelineOptions(
+                trustValidatorPass = settings.trustValidatorPass,
+                imageReading = settings.imageReading,
+                modelRedact = settings.modelRedact,
+                constrainedDecoding = settings.constrainedDecoding,
+            ),
+        )
 
     private fun wire(fields: Fields): Map<String, Any?> {
         fields.onlyKeys(setOf("trust_validator_pass", "image_reading", "model_redact", "constrained_decoding"))

@@ -32,7 +32,10 @@ class PyTextVectorTest {
                     "isupper" to PyText.isUpper(char),
                 )
             assertEquals(expected, actual)
-            assertEquals(listOf(case.string("casefold"), case.string("lower"), case.string("upper")), listOf(PyText.casefold(point), char.lowercase(), char.uppercase()))
+            assertEquals(
+                listOf(case.string("casefold"), case.string("lower"), case.string("upper")),
+                listOf(PyText.casefold(point), char.lowercase(), char.uppercase()),
+            )
         }
 
     @TestFactory
