@@ -1,9 +1,10 @@
-"""The inputs of the generated shared vectors (`scripts/shared_vectors.py` asks the Python
-for their answers). Every case of the locator's own tables (tests/pipeline/test_locator.py,
-test_locator_mistakes.py) is here, which `tests/pipeline/test_shared_vectors.py` checks,
-beside texts that make Python's string semantics visible: ß and ẞ, Turkish dotted and
-dotless i, ligatures, full-width digits, no-break and zero-width spaces, combining marks,
-French accents, Greek final sigma, Cherokee, characters outside the BMP."""
+"""The inputs of the generated locator and policy vectors (`scripts/shared_vectors.py` asks
+the Python for their answers; the text sets' inputs are in `shared_vector_texts.py`). Every
+case of the locator's own tables (tests/pipeline/test_locator.py, test_locator_mistakes.py)
+is here, which `tests/pipeline/test_shared_vectors.py` checks, beside texts that make
+Python's string semantics visible: ß and ẞ, Turkish dotted and dotless i, ligatures,
+full-width digits, no-break and zero-width spaces, combining marks, French accents, Greek
+final sigma, Cherokee, characters outside the BMP."""
 
 from __future__ import annotations
 
@@ -40,16 +41,6 @@ class OptionCase:
     description: str
     caller: dict[str, Any]
     manifest: str | None
-
-
-@dataclass(frozen=True)
-class RegexCase:
-    """`re.finditer(pattern, text)`, case-insensitive when asked."""
-
-    description: str
-    pattern: str
-    text: str
-    ignore_case: bool = False
 
 
 NOTE = (
@@ -458,126 +449,4 @@ OPTION_CASES: tuple[OptionCase, ...] = (
         {"model_redact": True},
         "redacto-270m",
     ),
-)
-
-
-CHARACTERS: tuple[str, ...] = (
-    *"aZ09_- .'’",
-    *"\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f\x85",
-    "\u00a0",
-    "\u1680",
-    "\u2007",
-    "\u200a",
-    "\u2028",
-    "\u2029",
-    "\u202f",
-    "\u205f",
-    "\u3000",
-    "\u180e",
-    "\u200b",
-    "\u200c",
-    "\u200d",
-    "\u2060",
-    "\ufeff",
-    *"ßẞİıIiﬁﬃſ\u212aΣσςǅǄǆªºŉΐ",
-    *"²³¹½①⑳Ⅻⅻ０９٣۵߁〇一万𝟘\U00010107",
-    "\u0c78",
-    "\u17f0",
-    "\u2189",
-    "\u3280",
-    *"éèêëçœŒæÀÉ",
-    "\u0300",
-    "\u0301",
-    "\u0307",
-    "\u0308",
-    "\u0345",
-    *"ᎠᏣᏸꭰꮳ",
-    *"😀𐐀𐐨",
-    "\u0915",
-    "\u093f",
-    "\u0e01",
-)
-
-STRING_CASES: tuple[str, ...] = (
-    "",
-    "   ",
-    "\u00a0\u3000a b\u001c\n",
-    " a\u2003b ",
-    "a\r\nb\u2028c",
-    "a\rb\nc\r\n\r\nd\x0be\x0cf\x1cg\x1dh\x1ei\x85j\u2029k",
-    "trailing\n",
-    "\n\nleading",
-    "x\u200by",
-    "\u200b a \u200b",
-    "\ufeffBOM first",
-    "a\x1fb",
-    "Straße GROẞE",
-    "İSTANBUL ıi Iı",
-    "ﬁnal ﬄ",
-    "ΟΔΟΣ ΟΔΟΣ.",
-    "Zoe\u0308 Lefe\u0300vre",
-    "l’entreprise d’une",
-    "NAME: Jane\u00a0Smith\u202f",
-    "MRN 4471829",
-    "ABC123",
-    "ǅemal",
-    "ǄEMAL",
-    "Ⅻ ⅻ",
-    "ᏣᎳᎩ ꮳꮃꭹ",
-    "😀 Jane\u3000Smith 😀",
-)
-
-STRIP_CHARS_CASES: tuple[tuple[str, str], ...] = (
-    ('"Jane Smith"', "\"'“”‘’`"),
-    ("“Jane”", "\"'“”‘’`"),
-    ("‘’", "\"'“”‘’`"),
-    ("...Chen,.", ".,;:"),
-    ("😀Jane😀", "😀"),
-    ("  a  ", ""),
-    ("xxaxx", "x"),
-)
-
-_VERDICT = r"^(?:verdict\s*:\s*)?(?<word>pass|fail)\b[\s.!:,\-]*(?<rest>.*)$".replace("?<", "?P<")
-_TEXT_LINE = r"^(?P<label>[A-Za-z][A-Za-z_ ]{0,40}?)\s*:\s*(?P<value>.*)$"
-_INDEX_LINE = (
-    r"^\[?(?P<index>\d{1,7})\]?\s*:\s*\[?(?P<label>[A-Za-z][A-Za-z_]*)\]?\s*[.,;]?\s*(?:\(.*\))?$"
-)
-
-REGEX_CASES: tuple[RegexCase, ...] = (
-    RegexCase(
-        "\\s is Python's whitespace set.", r"\s+", "a\u00a0b\u2003c\x1cd\u200be\u180ef\ufeffg\x85h"
-    ),
-    RegexCase("\\S runs, as chunking cuts words.", r"\S+", "Jane\u00a0Smith\u3000called\u200b now"),
-    RegexCase("\\d is every decimal digit.", r"\d+", "Tel ０９０ ٣٤ 𝟘𝟙 ²³ ½ 12"),
-    RegexCase(
-        "\\w is isalnum() or _.",
-        r"\w+",
-        "Zoe\u0308 Jose\u0301 l’oﬃce x²y ½ a\u200db a_b ＿ क\u093f",
-    ),
-    RegexCase("\\W is the rest.", r"\W+", "Zoe\u0308 a\u200db x²y"),
-    RegexCase(
-        "\\b next to a combining mark.", r"\bpass\b", "pass\u0301 pass pass\u200d passé pass²"
-    ),
-    RegexCase("\\B inside a word.", r"\Bss\B", "passé pass\u0301e", ignore_case=False),
-    RegexCase("The verdict line, with \\b.", _VERDICT, "PASS\u0301 fine", ignore_case=True),
-    RegexCase("The verdict line.", _VERDICT, "Verdict: FAIL — NAME: Jane", ignore_case=True),
-    RegexCase(
-        "Case-insensitive with long s and Kelvin.",
-        r"pass|kw",
-        "PAſſ pass \u212aW",
-        ignore_case=True,
-    ),
-    RegexCase("Case-insensitive ß and ẞ.", r"straße", "STRAẞE Straße STRASSE", ignore_case=True),
-    RegexCase(
-        "Case-insensitive dotless and dotted i.",
-        r"istanbul",
-        "ISTANBUL İstanbul ıstanbul",
-        ignore_case=True,
-    ),
-    RegexCase("A text line: label and value.", _TEXT_LINE, "NAME:\u00a0Hélène Dupré"),
-    RegexCase("An index line with full-width digits.", _INDEX_LINE, "１２:NAME"),
-    RegexCase("An index line.", _INDEX_LINE, "[12]: NAME (the patient)"),
-    RegexCase("$ before a final newline only.", r"end$", "the end\n"),
-    RegexCase(". stops at \\n only.", r"a.b", "a\rb a\u2028b a\nb a\x85b"),
-    RegexCase("A placeholder.", r"\[([A-Z][A-Z0-9]*)_(\d+)\]", "[NAME_1] [NAME_١] [ID_12]"),
 )

@@ -4,9 +4,10 @@
     python scripts/shared_vectors.py --write    # rewrite them
 
 The pipeline, rule, chunking and constraint vectors under `tests/vectors/` are written by
-hand. These three sets are not: their inputs are listed here (`shared_vector_cases.py`), and
-what each must give is asked of the Python that the Kotlin core imitates, so the files say
-exactly what Python does, including where that is surprising:
+hand. These three sets are not: their inputs are listed beside this script
+(`shared_vector_cases.py`, `shared_vector_texts.py`), and what each must give is asked of the
+Python that the Kotlin core imitates, so the files say exactly what Python does, including
+where that is surprising:
 
 - `locator/`: `Locator.locate` and `Locator.near` (every level) and `locate_mistake` (every
   strategy) on the locator's tables and on texts in other scripts;
@@ -32,17 +33,19 @@ from pathlib import Path
 from typing import Any
 
 from shared_vector_cases import (
-    CHARACTERS,
     LOCATE_CASES,
     MISTAKE_CASES,
     OPTION_CASES,
-    REGEX_CASES,
-    STRING_CASES,
-    STRIP_CHARS_CASES,
     URI_CASES,
     LocateCase,
     MistakeCase,
     OptionCase,
+)
+from shared_vector_texts import (
+    CHARACTERS,
+    REGEX_CASES,
+    STRING_CASES,
+    STRIP_CHARS_CASES,
     RegexCase,
 )
 
