@@ -4,7 +4,7 @@ The proofreader's answer arrives in pieces of a few characters. Two ways to act 
 mistake as soon as it is complete:
 
 - **line framing** (what ships, `redacto.proofread.mistakes.MistakeLines`): JSON Lines, a
-  mistake is complete at its newline, parsed once with orjson;
+  mistake is complete at its newline, parsed once with the standard library's json;
 - **partial JSON** (instructor's iterable mode): the answer is one object holding a list
   (`{"tasks": [...]}`), the whole text so far is re-parsed on every piece with a
   partial-mode parser (pydantic-core's `from_json(allow_partial=True)`, jiter inside, as

@@ -52,7 +52,7 @@ from bench_proxy_load import Server, run_wrk, start_server  # noqa: E402
 from redacto.proxy.detectors import RuleTier  # noqa: E402
 from redacto.proxy.payload import RequestRedactor  # noqa: E402
 from redacto.proxy.upstream import UpstreamPool  # noqa: E402
-from redacto.proxy.vault import Vault  # noqa: E402
+from redacto.vault import Vault  # noqa: E402
 
 VARIANTS = ("uvicorn+httpx", "uvicorn+ours", "aiohttp")
 PROSE_BODIES = [body for body in BODIES if body.name == "PII-free prose"]

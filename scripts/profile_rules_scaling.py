@@ -40,7 +40,7 @@ from bench_proxy import PROSE, TEXTS, WITH_PII  # noqa: E402
 
 from redacto.proxy.detectors import RuleTier  # noqa: E402
 from redacto.proxy.payload import RequestRedactor  # noqa: E402
-from redacto.proxy.vault import Vault  # noqa: E402
+from redacto.vault import Vault  # noqa: E402
 
 MB = 1_000_000
 KINDS: dict[str, str] = {

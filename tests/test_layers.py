@@ -18,6 +18,8 @@ import tomllib
 from redacto.resources import SOURCE_ROOT
 
 HEAVY_SDKS = ("torch", "transformers", "tensorflow", "litert_lm", "litert_torch", "llama_cpp")
+PROXY_EXTRA = ("httptools", "uvloop", "orjson")
+"""The proxy extra's packages (pyproject.toml): only `redacto.proxy` may need them."""
 
 
 def _forbidden_for_the_pipeline() -> list[str]:
@@ -48,3 +50,10 @@ def test_importing_the_pipeline_and_its_rules_loads_no_layer_above_them_and_no_m
     ]
     assert above == []
     assert [name for name in loaded if name.split(".")[0] in HEAVY_SDKS] == []
+
+
+def test_proofread_and_the_review_page_load_neither_the_proxy_nor_its_extra():
+    loaded = _loaded_by("redacto.proofread", "redacto.proofread.run", "redacto.serve")
+    assert "redacto.vault" in loaded and "redacto.proofread.run" in loaded
+    assert [name for name in loaded if name.startswith("redacto.proxy")] == []
+    assert [name for name in loaded if name.split(".")[0] in PROXY_EXTRA] == []

@@ -13,7 +13,7 @@ from redacto.proofread.mask import (
     check_nothing_leaks,
     mask_document,
 )
-from redacto.proxy.vault import Vault
+from redacto.vault import Vault
 
 
 def words(*lines: str, page_of=lambda line: 0) -> list[Element]:

@@ -6,7 +6,7 @@ import pytest
 
 from redacto.proofread.mistakes import Mistake
 from redacto.proofread.restore import restore_mistake, touches_placeholder
-from redacto.proxy.vault import Vault
+from redacto.vault import Vault
 
 
 def mistake(error: str, correction: str, context: str = "") -> Mistake:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import orjson
 import pytest
 
-from redacto.proxy.restore import SseRestorer, StreamRestorer, restore_json, restore_text
-from redacto.proxy.vault import Vault
+from redacto.proxy.restore import SseRestorer, restore_json
+from redacto.vault import Vault, restore_text
 
 
 def vault() -> Vault:
@@ -30,25 +30,6 @@ def test_whole_text_and_json_are_restored_and_look_alikes_pass_through() -> None
         "choices": [{"message": {"content": RESTORED}}],
         "id": "jane.doe@example.com",
     }
-
-
-@pytest.mark.parametrize("cut", range(len(ANSWER) + 1))
-def test_a_text_cut_anywhere_is_restored(cut: int) -> None:
-    stream = StreamRestorer(vault())
-    shown = stream.feed(ANSWER[:cut]) + stream.feed(ANSWER[cut:]) + stream.flush()
-    assert shown == RESTORED
-
-
-def test_a_text_fed_a_character_at_a_time_holds_back_only_a_possible_placeholder() -> None:
-    stream = StreamRestorer(vault())
-    shown = []
-    for char in ANSWER:
-        shown.append(stream.feed(char))
-    assert "".join(shown) + stream.flush() == RESTORED
-    # Nothing is held while the text cannot be a placeholder: "W" shows at once.
-    assert shown[0] == "W"
-    assert StreamRestorer(vault()).feed("[EMAIL_") == ""
-    assert StreamRestorer(vault()).feed("[email") == "[email"
 
 
 def events(text: str, piece: int, chat: bool = True) -> bytes:

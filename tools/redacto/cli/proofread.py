@@ -26,7 +26,7 @@ from redacto.cli._options import (
 from redacto.pipeline import PipelineOptions, ProgressEvent
 from redacto.redact_file import EXIT_BAD_INPUT, BadInputError
 
-if TYPE_CHECKING:  # the proxy extra (its vault and restorer) loads only when the command runs
+if TYPE_CHECKING:  # proofreading loads only when the command runs (other commands start faster)
     from redacto.proofread import PlacedMistake
 
 API_KEY_VARIABLE = "REDACTO_UPSTREAM_API_KEY"

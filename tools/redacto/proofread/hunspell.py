@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from redacto.proofread.mistakes import Mistake
-from redacto.proxy.vault import PLACEHOLDER
+from redacto.vault import PLACEHOLDER
 
 DICTIONARIES = {"en": "en_US", "fr": "fr_FR"}
 """Language code → Hunspell dictionary (Debian's `hunspell-en-us`, `hunspell-fr`)."""

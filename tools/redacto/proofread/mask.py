@@ -4,11 +4,11 @@ The detector is the pipeline's own (`run_pipeline`: the checksum rules and the m
 with validate rounds), run on the document exactly as `redacto redact` runs it. Its
 detections are then written into the text the proofreader reads: each run of detected
 words of one value on one line becomes one placeholder (as `page_text.redacted_lines`
-shows a page to the validator), numbered in the proxy's `Vault`, so the same value is the
-same placeholder everywhere in the document and the answer can be restored with the
-proxy's restorer. Every other occurrence of a value the vault knows is hidden too (the
-proxy's third tier), and before anything is sent the text is checked once more: a known
-value still readable stops the run.
+shows a page to the validator), numbered in a `Vault` (`redacto.vault`, the proxy's too),
+so the same value is the same placeholder everywhere in the document and the answer can be
+restored with the same restorer. Every other occurrence of a value the vault knows is
+hidden too (the proxy's third tier), and before anything is sent the text is checked once
+more: a known value still readable stops the run.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from redacto.engines import Engine
 from redacto.pipeline import OnEvent, PipelineOptions, run_pipeline
 from redacto.pipeline.page_text import element_runs
 from redacto.prompts import PromptLibrary
-from redacto.proxy.vault import Vault
+from redacto.vault import Vault
 
 PAGE_BREAK = "\n\n"
 """Between two pages of the text the proofreader reads."""

@@ -4,17 +4,17 @@ The LLM answers one JSON object per line, `{"error_text", "correction", "context
 "description"}`, and each object is acted on the moment its line ends (`MistakeLines`):
 the first mistake is placed while the model is still writing the second. Line framing was
 chosen over a partial-JSON parser (instructor's iterable mode) because the line ending is
-the one moment an object is complete, parsing a line is one `orjson.loads`, and a line
+the one moment an object is complete, parsing a line is one `json.loads`, and a line
 that is not a mistake is dropped alone without losing the others (docs/proofread.md,
 "Why line framing").
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from enum import StrEnum
 
-import orjson
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 
@@ -91,8 +91,8 @@ class MistakeLines:
             return
         self.lines += 1
         try:
-            value = orjson.loads(line)
-        except orjson.JSONDecodeError:
+            value = json.loads(line)
+        except (ValueError, RecursionError):  # not JSON, or nested past the parser's stack
             self.problems.append(LineProblem.NOT_JSON)
             return
         try:

@@ -5,7 +5,7 @@ A mistake whose change touches a placeholder — the placeholder itself, half of
 character right beside one — is about the hidden value, not the writing ("[NAME_1]s"
 → "[NAME_1]'s" guesses at a name the model never saw), so it is dropped and counted. A
 placeholder the mistake only quotes, unchanged on both sides and away from the change,
-is put back with the proxy's restorer (`redacto.proxy.restore`), in every field.
+is put back with the proxy's restorer (`redacto.vault.restore_text`), in every field.
 """
 
 from __future__ import annotations
@@ -13,8 +13,7 @@ from __future__ import annotations
 import re
 
 from redacto.proofread.mistakes import Mistake
-from redacto.proxy.restore import restore_text
-from redacto.proxy.vault import PLACEHOLDER, Vault
+from redacto.vault import PLACEHOLDER, Vault, restore_text
 
 _FRAGMENT = re.compile(r"\[[A-Z]{2,}|[A-Z]_[0-9]+\]|\b[A-Z]{2,}_[0-9]+\b")
 """Part of a placeholder: `[NAME`, `NAME_1]`, `NAME_1`."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import http.client
+import json
 import os
 import ssl
 from collections.abc import Callable, Iterator
@@ -21,7 +22,6 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 import jinja2
-import orjson
 
 from redacto.resources import shipped_dir
 
@@ -107,11 +107,11 @@ def first_model(config: UpstreamConfig, opener: Opener = _open) -> str:
         body = response.read()
         if response.status != 200:
             raise UpstreamError(_status_message(response.status, body))
-        listed = orjson.loads(body).get("data") or []
+        listed = json.loads(body).get("data") or []
         ids = [item["id"] for item in listed if isinstance(item, dict) and item.get("id")]
     except (OSError, http.client.HTTPException) as error:
         raise _unreachable(config, error) from None
-    except (orjson.JSONDecodeError, AttributeError, TypeError) as error:
+    except (ValueError, RecursionError, AttributeError, TypeError) as error:
         raise UpstreamError("the upstream's /v1/models answer is not a model list") from error
     finally:
         connection.close()
@@ -131,7 +131,7 @@ def stream_answer(
     well-formed chat-completions stream.
     """
     model = config.model or first_model(config, opener)
-    body = orjson.dumps(
+    body = json.dumps(
         {
             "model": model,
             "stream": True,
@@ -140,8 +140,9 @@ def stream_answer(
                 {"role": "system", "content": prompt.system},
                 {"role": "user", "content": prompt.user},
             ],
-        }
-    )
+        },
+        ensure_ascii=False,
+    ).encode()
     scheme, host, port, path = config.endpoint("chat/completions")
     connection = opener(scheme, host, port, config.timeout_s)
     try:
@@ -197,8 +198,8 @@ def _events(response: http.client.HTTPResponse, timeout_s: float) -> Iterator[st
 def _chunk_text(payload: bytes) -> tuple[str, bool]:
     """(the text of one chunk, whether it finished the answer)."""
     try:
-        chunk = orjson.loads(payload)
-    except orjson.JSONDecodeError:
+        chunk = json.loads(payload)
+    except (ValueError, RecursionError):
         raise UpstreamError("the upstream answered something that is not a JSON event") from None
     if not isinstance(chunk, dict):
         raise UpstreamError("the upstream answered something that is not a completion chunk")
@@ -226,12 +227,12 @@ def _chunk_text(payload: bytes) -> tuple[str, bool]:
 def _whole_answer(body: bytes) -> str:
     """A server that ignored `stream: true` and sent the whole completion at once."""
     try:
-        answer = orjson.loads(body)
+        answer = json.loads(body)
         choice = answer["choices"][0]
         if choice.get("finish_reason") == "length":
             raise UpstreamError("the upstream's answer was cut at its length limit")
         content = choice["message"]["content"]
-    except (orjson.JSONDecodeError, KeyError, IndexError, TypeError, AttributeError):
+    except (ValueError, RecursionError, KeyError, IndexError, TypeError, AttributeError):
         raise UpstreamError("the upstream answered something that is not a completion") from None
     if not isinstance(content, str):
         raise UpstreamError("the upstream's completion holds no text")
@@ -247,8 +248,8 @@ def _read_some(response: http.client.HTTPResponse, limit: int | None = 65_536) -
 
 def _status_message(status: int, body: bytes) -> str:
     detail = ""
-    with contextlib.suppress(orjson.JSONDecodeError, TypeError):
-        detail = _error_of(orjson.loads(body))
+    with contextlib.suppress(ValueError, RecursionError, TypeError):
+        detail = _error_of(json.loads(body))
     return f"the upstream answered HTTP {status}" + (f": {detail}" if detail else "")
 
 

@@ -21,7 +21,7 @@ from redacto.proxy.detectors import Found, ModelTier, TextDetector
 from redacto.proxy.errors import Refused
 from redacto.proxy.fields import chat_slots, completion_slots
 from redacto.proxy.kinds import Name, Slot
-from redacto.proxy.vault import Vault
+from redacto.vault import Vault
 
 __all__ = ["ImageTier", "Refused", "RequestRedactor", "RunBlocking"]
 

@@ -1,10 +1,9 @@
-"""Put the original values back into what the model answers.
+"""Put the original values back into what the model answers, in the API's JSON.
 
 A whole answer: every string in the JSON has the vault's placeholders replaced. A stream:
-placeholders can be split anywhere — across server-sent events, across network reads, in
-the middle of `[` or of a multi-byte character — so `StreamRestorer` holds back only a
-suffix that could still become a placeholder and lets everything else through at once.
-Look-alikes the vault did not hand out (`[NAME_99]`, `[TODO_1]`) pass through untouched.
+each event's answer text goes through its own `StreamRestorer` (`redacto.vault`, shared
+with proofread), which holds back only a suffix that could still become a placeholder, so
+a placeholder split across events or network reads still comes back.
 
 A tool call's `arguments` is JSON text inside a JSON string: a value put back there is
 JSON-escaped (a quote in a name must not end the argument's string), in whole answers and
@@ -13,37 +12,15 @@ in streamed tool-call deltas alike.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
 
-from redacto.proxy.vault import PLACEHOLDER, Vault
-
-_PREFIX = re.compile(r"\[(?:[A-Z][A-Z_]*(?:_[0-9]+)?)?\Z")
-"""A text that could still grow into a placeholder: `[`, `[NA`, `[NAME_`, `[NAME_12`."""
-MAX_PLACEHOLDER = 48
-"""No placeholder is longer: a longer possible prefix is plain text, let through."""
-
+from redacto.vault import StreamRestorer, Vault, restore_text
 
 ARGUMENTS = "arguments"
 """The key whose string value is JSON text (tool calls' and function calls' arguments)."""
-
-
-def restore_text(text: str, vault: Vault, *, json_text: bool = False) -> str:
-    """`text` with every placeholder of `vault` replaced by its value (JSON-escaped, for
-    `json_text`: a text that is itself JSON, such as a tool call's arguments)."""
-    if "[" not in text:
-        return text
-
-    def value(found: re.Match[str]) -> str:
-        original = vault.original(found.group(0))
-        if original is None:
-            return found.group(0)
-        return orjson.dumps(original).decode()[1:-1] if json_text else original
-
-    return PLACEHOLDER.sub(value, text)
 
 
 def restore_json(value: Any, vault: Vault, *, json_text: bool = False) -> Any:
@@ -58,31 +35,6 @@ def restore_json(value: Any, vault: Vault, *, json_text: bool = False) -> Any:
             for key, item in value.items()
         }
     return value
-
-
-@dataclass
-class StreamRestorer:
-    """Restores a text that arrives in pieces; `feed` returns what may be shown now."""
-
-    vault: Vault
-    json_text: bool = False
-    """The text is JSON (a streamed tool call's arguments): values go back JSON-escaped."""
-    _held: str = ""
-
-    def feed(self, piece: str) -> str:
-        text = self._held + piece
-        cut = text.rfind("[")
-        if cut >= 0 and len(text) - cut < MAX_PLACEHOLDER and _PREFIX.match(text, cut):
-            self._held = text[cut:]
-            text = text[:cut]
-        else:
-            self._held = ""
-        return restore_text(text, self.vault, json_text=self.json_text)
-
-    def flush(self) -> str:
-        """The end of the stream: whatever was held is plain text."""
-        held, self._held = self._held, ""
-        return held
 
 
 _STREAMED_FIELDS = (("delta", "content"), ("delta", "reasoning_content"), ("text",))

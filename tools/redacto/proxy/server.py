@@ -31,10 +31,11 @@ from redacto.proxy.connection import ClientConnection, Request, Sender, error_bo
 from redacto.proxy.detectors import DetectionFailed
 from redacto.proxy.limits import Limits
 from redacto.proxy.payload import Refused, RequestRedactor
-from redacto.proxy.restore import SseRestorer, restore_json, restore_text
+from redacto.proxy.restore import SseRestorer, restore_json
 from redacto.proxy.scrub import Scrubber, TextBudget
 from redacto.proxy.upstream import UpstreamError, UpstreamPool, UpstreamResponse
-from redacto.proxy.vault import Vault, VaultFull, VaultStore
+from redacto.proxy.vault import VaultStore
+from redacto.vault import Vault, VaultFull, restore_text
 
 log = logging.getLogger("redacto.proxy")
 

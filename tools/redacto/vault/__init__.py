@@ -1,0 +1,22 @@
+"""Placeholders in, values back: the vault that both the proxy and proofread use.
+
+A `Vault` numbers each detected value once (`[NAME_1]` everywhere it occurs) and finds
+every later occurrence of a value it knows; `restore_text` and `StreamRestorer` put the
+values back into an answer, whole or arriving in pieces split anywhere. It lives below
+the faces (docs/layers.md) so that `redacto proofread` and the review page use the same
+vault and restorer as `redacto proxy` without importing the proxy or its extra.
+Nothing here is ever written to disk or to a log.
+"""
+
+from redacto.vault.book import PLACEHOLDER, SHORT_VALUE, Vault, VaultFull
+from redacto.vault.restore import MAX_PLACEHOLDER, StreamRestorer, restore_text
+
+__all__ = [
+    "MAX_PLACEHOLDER",
+    "PLACEHOLDER",
+    "SHORT_VALUE",
+    "StreamRestorer",
+    "Vault",
+    "VaultFull",
+    "restore_text",
+]
