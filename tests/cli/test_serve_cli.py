@@ -37,3 +37,17 @@ def test_serve_prints_a_tokened_loopback_address_and_stops_on_ctrl_c(tmp_path):
         _, errors = server.communicate(timeout=30)
     assert server.returncode == 0, errors
     assert url.split("/t/")[1].strip("/") not in errors  # the token is printed once, on stdout
+
+
+def test_a_proofread_upstream_that_is_no_http_url_stops_the_command_before_the_model(tmp_path):
+    from typer.testing import CliRunner
+
+    from redacto.cli import app
+
+    missing = tmp_path / "no-such-model.litertlm"  # never opened: the URL is checked first
+    result = CliRunner().invoke(
+        app,
+        ["serve", "--model", f"litertlm:{missing}", "--proofread-upstream", "ftp://example.org"],
+    )
+    assert result.exit_code == 1
+    assert "--proofread-upstream must be an http:// or https:// URL" in result.output

@@ -5,15 +5,23 @@ still answering, find the validator's item and the value that is not on the page
 two boxes, reload (the review and the edits' deltas are replayed), approve, and check the
 written PNG's pixels and the report's reviewer edits. Then reload again: the page
 re-attaches to the job. Real server, real OCR, real SSE, real PNG.
+
+Proofread a CV (a born-digital PDF) against a fake OpenAI-compatible upstream that holds
+its stream after each line until the page shows that line's mistake: each one is boxed on
+its words, the unplaceable one listed, while the stream is still going.
 """
 
 from __future__ import annotations
 
 import io
 import json
+import os
 import shutil
+import sys
+import threading
 import time
 import urllib.request
+from pathlib import Path
 
 import pytest
 from PIL import Image
@@ -22,7 +30,13 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 from serve_cases import SAMPLE, TEXT_READING, SlowEngine, job_folders, sample_replies
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "proofread"))
+from cv_cases import DETECTOR_OPTIONS, ENGLISH, ActedOn
+from cv_pages import write_born_digital
+from fake_upstream import Answer, FakeUpstream
+
 from redacto.prompts import PromptLibrary
+from redacto.proofread import UpstreamConfig
 from redacto.serve import ReviewServer, ServeConfig
 
 pytestmark = pytest.mark.slow
@@ -179,3 +193,112 @@ def dark_share(image: Image.Image, box: list[float]) -> float:
     """The share of pure-black pixels inside a word's box (shrunk by a pixel each side)."""
     x0, y0, x1, y1 = (int(box[0]) + 1, int(box[1]) + 1, int(box[2]) - 1, int(box[3]) - 1)
     return image.crop((x0, y0, x1, y1)).histogram()[0] / ((x1 - x0) * (y1 - y0))
+
+
+@pytest.fixture
+def proofread_server(tmp_path):
+    upstream = FakeUpstream.start()
+    upstream.answer = Answer(lines=ENGLISH.answer, piece=4)
+    config = ServeConfig(
+        ocr="tesseract",
+        options=DETECTOR_OPTIONS,
+        temp_root=tmp_path / "jobs",
+        proofread_upstream=UpstreamConfig(upstream.url),
+    )
+    try:
+        with ReviewServer(ENGLISH.engine(), PromptLibrary.load(), config).start() as running:
+            yield running, upstream
+    finally:
+        upstream.stop()
+
+
+SHOWN_MISTAKES = "return document.querySelectorAll('#mistakes li, #not-located li').length;"
+
+
+def test_a_pdf_is_proofread_each_mistake_boxed_as_its_line_arrives(
+    browser, proofread_server, tmp_path
+):
+    server, upstream = proofread_server
+    source = write_born_digital(ENGLISH.lines, tmp_path / "cv.pdf")
+    wait = WebDriverWait(browser, 120, poll_frequency=0.05)
+    browser.get(server.url)
+    browser.find_element(By.CSS_SELECTOR, 'input[name="task"][value="proofread"]').click()
+    picker = browser.find_element(By.ID, "file")
+    assert picker.get_attribute("accept") == ".png,.jpg,.jpeg,.webp,.pdf"
+
+    # After each answer line the fake upstream holds the stream until the page shows that
+    # line's mistake; the page is driven only from there until the stream is over.
+    expected = ActedOn(ENGLISH).after_line
+    streamed = threading.Event()
+    mid_stream: dict[str, object] = {}
+
+    def gate(line: int) -> bool:
+        shown = WebDriverWait(browser, 20, poll_frequency=0.05).until(
+            lambda d: d.execute_script(SHOWN_MISTAKES) >= expected[line] or None
+        )
+        if line == 1:  # two mistakes in, three lines still to come
+            mid_stream["boxes"] = len(browser.find_elements(By.CSS_SELECTOR, ".mistake"))
+            mid_stream["step"] = browser.find_element(
+                By.CSS_SELECTOR, '#steps li[data-step="5"]'
+            ).get_attribute("class")
+            mid_stream["verdict"] = browser.find_element(By.ID, "proofread-verdict").text
+            browser.save_screenshot(str(tmp_path / "proofread-mid-stream.png"))
+        if line == len(ENGLISH.answer) - 1:
+            streamed.set()
+        return bool(shown)
+
+    upstream.gate = gate
+    browser.execute_script("arguments[0].hidden = false;", picker)
+    picker.send_keys(str(source))
+    assert streamed.wait(120)
+    assert upstream.gate_results == [True] * len(ENGLISH.answer)
+    assert mid_stream == {"boxes": 2, "step": "running", "verdict": ""}
+
+    wait.until(lambda d: d.find_element(By.ID, "proofread-verdict").text)
+    verdict = browser.find_element(By.ID, "proofread-verdict").text
+    assert "4 mistake(s): 3 on the page, 1 not located" in verdict
+    assert "Statistcs → Statistics" in browser.find_element(By.ID, "not-located").text
+    listed = browser.find_element(By.ID, "mistakes").text
+    for error, correction in (("recieved", "received"), ("quartely", "quarterly")):
+        assert f"{error} → {correction}" in listed
+    boxes = browser.find_elements(By.CSS_SELECTOR, ".mistake")
+    assert sorted(box.get_attribute("data-n") for box in boxes) == ["1", "2", "3"]
+    assert "0 sent" in browser.find_element(By.ID, "count").text
+    # the words hidden from the proofreader are outlined, not blacked out
+    assert browser.find_elements(By.CSS_SELECTOR, ".proofreading .word.redacted")
+    assert on_its_word(browser, 1, "recieved") > 0.8
+    assert on_its_word(browser, 2, "quartely") > 0.8
+    downloads = browser.find_element(By.ID, "downloads").text
+    assert "proofread.pdf" in downloads and "mistakes.json" in downloads
+    browser.set_window_size(1400, 1300)
+    browser.save_screenshot(str(tmp_path / "proofread.png"))
+    if shots := os.environ.get("REDACTO_SCREENSHOT_DIR"):
+        for name in ("proofread.png", "proofread-mid-stream.png"):
+            shutil.copy(tmp_path / name, Path(shots) / name)
+
+    # A reload re-attaches: the events are replayed and the same boxes drawn again.
+    browser.refresh()
+    wait.until(lambda d: d.find_element(By.ID, "proofread-verdict").text)
+    assert len(browser.find_elements(By.CSS_SELECTOR, ".mistake")) == 3
+    assert on_its_word(browser, 1, "recieved") > 0.8
+
+    problems = [e["message"] for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+    assert not problems, problems
+    assert job_folders(server) == []
+
+
+def on_its_word(driver, n: int, text: str) -> float:
+    """How much of mistake `n`'s box on the screen the last word reading `text` covers."""
+    return driver.execute_script(
+        """
+        const box = document.querySelector('.mistake[data-n="' + arguments[0] + '"]')
+          .getBoundingClientRect();
+        const words = [...state.words.values()].filter((w) => w.text === arguments[1]);
+        const word = words[words.length - 1].node.getBoundingClientRect();
+        const w = Math.min(box.right, word.right) - Math.max(box.left, word.left);
+        const h = Math.min(box.bottom, word.bottom) - Math.max(box.top, word.top);
+        return w > 0 && h > 0 ? (w * h) / (box.width * box.height) : 0;
+        """,
+        n,
+        text,
+    )

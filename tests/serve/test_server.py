@@ -99,7 +99,7 @@ def test_a_second_job_waits_its_turn_and_a_reload_replays_everything(tmp_path):
         second = upload(server.url, text_file(tmp_path, "second.txt"))
         jobs = json.load(urllib.request.urlopen(server.url + "api/jobs"))["jobs"]
         assert [(j["state"], j["place"]) for j in jobs] == [("running", None), ("queued", 1)]
-        assert ("queued", {"place": 1, "name": "second.txt"}) in events(
+        assert ("queued", {"place": 1, "name": "second.txt", "kind": "redact"}) in events(
             server.url, second, until="queued"
         )
         engine.gate.set()

@@ -14,10 +14,16 @@ import signal
 import stat
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
-from serve_cases import events, upload
+from serve_cases import events, post, upload
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "proofread"))
+from cv_cases import ENGLISH
+from cv_pages import write_born_digital
+from fake_upstream import Answer, FakeUpstream
 
 REPLIES = {
     "classify": ["CATEGORY: Medical"] * 2,
@@ -27,7 +33,7 @@ REPLIES = {
 }
 
 
-def start(tmp_path: Path) -> tuple[subprocess.Popen[str], str]:
+def start(tmp_path: Path, *options: str) -> tuple[subprocess.Popen[str], str]:
     replies = tmp_path / "script" / "replies.json"
     replies.parent.mkdir(exist_ok=True)
     replies.write_text(json.dumps(REPLIES), encoding="utf-8")
@@ -35,7 +41,7 @@ def start(tmp_path: Path) -> tuple[subprocess.Popen[str], str]:
     temp.mkdir(exist_ok=True)
     command = [sys.executable, "-c", "from redacto.cli import app; app()", "serve"]
     server = subprocess.Popen(
-        [*command, "--model", f"scripted:{replies}", "--port", "0", "--ocr", "tesseract"],
+        [*command, "--model", f"scripted:{replies}", "--port", "0", "--ocr", "tesseract", *options],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -71,6 +77,34 @@ def test_sigterm_and_sighup_remove_every_job_folder(tmp_path, stop):
     assert server.returncode == 0, errors
     assert left_behind(tmp_path) == []
     assert "Traceback" not in errors
+
+
+def test_sigterm_while_a_proofread_waits_on_its_upstream_removes_every_job_folder(tmp_path):
+    upstream = FakeUpstream.start()
+    upstream.answer = Answer(lines=ENGLISH.answer, piece=4)
+    asked, release = threading.Event(), threading.Event()
+
+    def hold(line: int) -> bool:
+        asked.set()
+        return release.wait(120)  # the stream stops after its first line until released
+
+    upstream.gate = hold
+    (tmp_path / "script").mkdir()
+    source = write_born_digital(ENGLISH.lines, tmp_path / "script" / "Jonathan CV.pdf")
+    server, url = start(tmp_path, "--proofread-upstream", upstream.url)
+    try:
+        status, _ = post(url + "api/proofread", source.read_bytes(), {"X-File-Name": source.name})
+        assert status == 201
+        assert asked.wait(120)
+        assert any(path.name == "Jonathan CV.pdf" for path in left_behind(tmp_path))
+    finally:
+        server.send_signal(signal.SIGTERM)
+        _, errors = server.communicate(timeout=60)
+        release.set()
+        upstream.stop()
+    assert server.returncode == 0, errors
+    assert left_behind(tmp_path) == []
+    assert "Traceback" not in errors and "Jonathan" not in errors
 
 
 def test_a_killed_server_leaves_nothing_readable_and_the_next_start_removes_it(tmp_path):

@@ -17,6 +17,7 @@ from rich.console import Console
 
 from redacto.cli._app import app
 from redacto.cli._options import ModelOption, NoRulesOption, OcrChoice, OcrOption
+from redacto.cli.proofread import API_KEY_VARIABLE
 from redacto.document import Category
 from redacto.engines import EngineError, open_engine
 from redacto.pipeline import PipelineOptions
@@ -48,12 +49,39 @@ def serve_command(
         int,
         typer.Option("--max-megapixels", help="Largest photo accepted, in megapixels.", min=1),
     ] = 50,
+    proofread_upstream: Annotated[
+        str | None,
+        typer.Option(
+            "--proofread-upstream",
+            help="The OpenAI-compatible server (http://host:port) that proofreads what the page "
+            f"is asked to proofread; the API key, if any, from ${API_KEY_VARIABLE}. Without "
+            "it: Hunspell, offline.",
+        ),
+    ] = None,
+    proofread_model: Annotated[
+        str | None,
+        typer.Option(
+            "--proofread-model",
+            help="The model to ask there (default: the first the server lists).",
+        ),
+    ] = None,
 ) -> None:
-    """Serve the review page on 127.0.0.1: upload, watch the steps and boxes, edit, approve."""
+    """Serve the review page on 127.0.0.1: upload, watch the steps and boxes, edit, approve;
+    or proofread a PDF or photo privately, each mistake boxed as it arrives."""
+    from redacto.proofread import UpstreamConfig, UpstreamError
     from redacto.serve import ReviewServer
 
     console = Console(stderr=True, soft_wrap=True)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    upstream = None
+    if proofread_upstream is not None:
+        upstream = UpstreamConfig(url=proofread_upstream, model=proofread_model)
+        try:
+            upstream.endpoint("chat/completions")  # a bad URL is known before the model loads
+        except UpstreamError as error:
+            message = str(error).replace("--upstream", "--proofread-upstream")
+            console.print(f"[red]error:[/red] {message}", highlight=False)
+            raise typer.Exit(1) from None
     try:
         uri = resolve_model_uri(model)
         prompts = PromptLibrary.load()
@@ -66,6 +94,7 @@ def serve_command(
         options=PipelineOptions(rules=not no_rules, category=category),
         max_upload_bytes=max_upload_mb * MiB,
         max_pixels=max_megapixels * 1_000_000,
+        proofread_upstream=upstream,
     )
     with engine:
         for stop_signal in STOP_SIGNALS:
@@ -79,6 +108,8 @@ def serve_command(
             # From here every way out goes through close(): a signal may come at any line.
             try:
                 console.print(f"Model: {engine.identity.name}. Stop with Ctrl-C.", highlight=False)
+                proofreader = upstream.url if upstream is not None else "Hunspell, offline"
+                console.print(f"Proofreading: {proofreader}.", highlight=False)
                 typer.echo(f"Review page: {server.url}", err=False)
                 server.serve_forever()
             finally:

@@ -13,6 +13,8 @@ from redacto.proofread.run import (
     MistakesFile,
     ProofreadOptions,
     ProofreadOutcome,
+    Stage,
+    points_per_pixel,
     proofread_file,
 )
 from redacto.proofread.upstream import API_KEY_VARIABLE, UpstreamConfig, UpstreamError
@@ -28,7 +30,9 @@ __all__ = [
     "PlacedMistake",
     "ProofreadOptions",
     "ProofreadOutcome",
+    "Stage",
     "UpstreamConfig",
     "UpstreamError",
+    "points_per_pixel",
     "proofread_file",
 ]

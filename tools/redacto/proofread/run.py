@@ -21,6 +21,7 @@ import os
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
 
 from pydantic import BaseModel
@@ -110,8 +111,24 @@ class ProofreadOutcome:
         return EXIT_COMPLETE if self.result.complete else EXIT_FAILED
 
 
+class Stage(StrEnum):
+    """Where a run is, as `on_stage` hears it; the value is the line the CLI shows."""
+
+    READING = "Reading the input…"
+    LISTING_MODELS = "Asking the upstream which model it serves…"
+    FINDING = "Finding the identifiers…"
+    SPELLING = "Checking the spelling with Hunspell…"
+    ASKING = "Proofreading with the upstream model…"
+
+    @property
+    def proofreading(self) -> bool:
+        """The identifiers are hidden and the proofreader is at work."""
+        return self in (Stage.SPELLING, Stage.ASKING)
+
+
 OnMistake = Callable[[PlacedMistake], None]
-OnStage = Callable[[str], None]
+OnStage = Callable[[Stage], None]
+OnPrepared = Callable[[PreparedInput], None]
 
 
 class AnswerUnreadable(RuntimeError):
@@ -156,14 +173,16 @@ def proofread_file(
     on_mistake: OnMistake | None = None,
     on_event: OnEvent | None = None,
     on_stage: OnStage | None = None,
+    on_prepared: OnPrepared | None = None,
 ) -> ProofreadOutcome:
     """Proofread one file privately and write its outputs into `out_dir`.
 
     `engine` finds the identifiers (an open engine, or the model to open; None: the
     embedded default). `on_mistake` sees each mistake the moment it is placed, while the
-    proofreader is still answering. Raises `BadInputError` (nothing written) for input
-    that cannot be read; every later failure is an incomplete outcome whose outputs hold
-    what was placed so far.
+    proofreader is still answering; `on_prepared` sees the input as read (its pages and
+    words), before any model time; `on_event` the detector's steps, `on_stage` the run's.
+    Raises `BadInputError` (nothing written) for input that cannot be read; every later
+    failure is an incomplete outcome whose outputs hold what was placed so far.
     """
     stage = on_stage or (lambda _: None)
     check_input(path, out_dir)
@@ -178,21 +197,23 @@ def proofread_file(
             raise BadInputError(str(bad_url)) from bad_url
     info = input_info(path)
     proofreader = "hunspell" if upstream is None else "llm"
-    stage("Reading the input…")
+    stage(Stage.READING)
     try:
         prepared = prepare_input(path, ocr=options.ocr)
     except EngineError as unread:  # OCR that cannot start
         return _write(None, _failed(info, proofreader, f"cannot read the input: {unread}"), out_dir)
+    if on_prepared is not None:
+        on_prepared(prepared)
     if upstream is not None and upstream.model is None:
         # Asked first: an upstream that cannot be reached is found before minutes of
         # model time, and the question holds nothing of the document.
-        stage("Asking the upstream which model it serves…")
+        stage(Stage.LISTING_MODELS)
         try:
             upstream = dataclasses.replace(upstream, model=first_model(upstream))
         except UpstreamError as unreachable:
             failed = _failed(info, proofreader, f"nothing was sent: {unreachable}")
             return _write(prepared, failed, out_dir)
-    placer = Placer.of(prepared.document, _points_per_pixel(prepared))
+    placer = Placer.of(prepared.document, points_per_pixel(prepared))
     try:
         masked = _mask(prepared, engine, prompts, options, on_event, stage)
     except (DetectionFailed, EngineError, PromptError, ValueWouldLeak) as unsent:
@@ -220,12 +241,12 @@ def _proofread(
     early or None, the answer's unreadable lines, who proofread)."""
     try:
         if upstream is None:
-            stage("Checking the spelling with Hunspell…")
+            stage(Stage.SPELLING)
             check = SpellCheck.for_language(language, run.masked.text)
             for mistake in check.mistakes(run.masked.text):
                 run.take(mistake)
             return None, 0, f"hunspell:{check.dictionary}"
-        stage("Proofreading with the upstream model…")
+        stage(Stage.ASKING)
         return None, _ask_upstream(upstream, language, run.masked, run), "llm"
     except (UpstreamError, ValueWouldLeak) as failure:
         return str(failure), 0, "llm"
@@ -256,7 +277,7 @@ def _mask(
     on_event: OnEvent | None,
     stage: OnStage,
 ) -> MaskedDocument:
-    stage("Finding the identifiers…")
+    stage(Stage.FINDING)
     library = prompts if prompts is not None else PromptLibrary.load()
     if isinstance(engine, Engine):
         detections = find_identifiers(
@@ -286,7 +307,10 @@ def _ask_upstream(config: UpstreamConfig, language: str, masked: MaskedDocument,
     return len(lines.problems)
 
 
-def _points_per_pixel(prepared: PreparedInput) -> list[float]:
+def points_per_pixel(prepared: PreparedInput) -> list[float]:
+    """Per page (0-based), the points of `mistakes.json` and `proofread.pdf` one pixel of
+    the page as read is worth: a PDF page rendered at the pipeline's DPI, or a photo on its
+    PDF page. A text file has no pages."""
     if prepared.pdf is not None:
         return [72 / prepared.pdf.dpi for _ in prepared.pdf.pages]
     if prepared.image is not None:

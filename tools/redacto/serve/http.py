@@ -40,7 +40,7 @@ from urllib.parse import unquote
 
 from redacto.engines import Engine
 from redacto.prompts import PromptLibrary
-from redacto.serve.jobs import Job, JobBoard, JobError, ServeConfig
+from redacto.serve.jobs import Job, JobBoard, JobError, JobKind, ServeConfig
 from redacto.serve.wire import DeadlineReader, loggable
 
 log = logging.getLogger("redacto.serve")
@@ -290,6 +290,14 @@ class _Handler(BaseHTTPRequestHandler):
         self._json(HTTPStatus.OK, {"jobs": self.review.board.summaries()})
 
     def _upload(self, match: re.Match[str]) -> None:
+        """A file to redact and review."""
+        self._receive(JobKind.REDACT)
+
+    def _upload_proofread(self, match: re.Match[str]) -> None:
+        """A PDF or photo to proofread."""
+        self._receive(JobKind.PROOFREAD)
+
+    def _receive(self, kind: JobKind) -> None:
         """The request body is the file itself; `X-File-Name` names it (URL-encoded)."""
         board = self.review.board
         length = self._length()
@@ -300,7 +308,7 @@ class _Handler(BaseHTTPRequestHandler):
         if length > limit:
             self.close_connection = True  # the body is not read
             raise JobError(f"the file is larger than the limit of {limit // 1024 // 1024} MiB", 413)
-        job = board.new_job(unquote(self.headers.get("X-File-Name", "")))
+        job = board.new_job(unquote(self.headers.get("X-File-Name", "")), kind)
         try:
             with board.open_upload(job) as handle:
                 remaining = length
@@ -315,7 +323,7 @@ class _Handler(BaseHTTPRequestHandler):
             self.close_connection = True
             raise
         board.enqueue(job)
-        log.info("job %s queued (%d bytes)", job.id, length)
+        log.info("job %s queued to %s (%d bytes)", job.id, kind.value, length)
         self._json(HTTPStatus.CREATED, {"id": job.id})
 
     def _events(self, match: re.Match[str]) -> None:
@@ -465,6 +473,7 @@ ROUTES: tuple[Route, ...] = (
     Route("GET", re.compile("|".join(["", *map(re.escape, STATIC)])), _Handler._static),
     Route("GET", re.compile("api/jobs"), _Handler._jobs),
     Route("POST", re.compile("api/jobs"), _Handler._upload),
+    Route("POST", re.compile("api/proofread"), _Handler._upload_proofread),
     Route("GET", _job_path("events"), _Handler._events),
     Route("GET", _job_path(r"page/(?P<page>\d{1,4})\.png"), _Handler._page),
     Route("GET", _job_path("files/(?P<name>.*)"), _Handler._download),

@@ -12,14 +12,10 @@ edits are kept as deltas (`redacto.serve.deltas`), not as whole reviews.
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
-import gc
 import io
 import json
 import logging
 import os
-import re
 import secrets
 import shutil
 import threading
@@ -30,11 +26,12 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 
+from redacto.document import Mode
 from redacto.engines import Engine
 from redacto.pipeline import PipelineOptions, ProgressEvent
 from redacto.prompts import PromptLibrary
+from redacto.proofread import ProofreadOptions, UpstreamConfig
 from redacto.redact_file import (
-    IMAGE_SUFFIXES,
     REDACTED_IMAGE,
     REDACTED_PDF,
     REPORT,
@@ -48,7 +45,9 @@ from redacto.report import Status
 from redacto.review import ReviewError, ReviewSession
 from redacto.serve.deltas import review_delta
 from redacto.serve.folders import RunFolder
-from redacto.serve.views import PageImage, page_view, review_view, step_view
+from redacto.serve.inputs import page_images, refuse_huge_photo, release_memory, safe_name
+from redacto.serve.proofreading import proofread_upload
+from redacto.serve.views import page_view, review_view, step_view
 
 log = logging.getLogger("redacto.serve")
 
@@ -84,6 +83,17 @@ class ServeConfig:
     """Connections served at once (each holds a thread); more are answered 503 and closed."""
     stop_grace_s: float = 10.0
     """On stop, how long the worker may take to leave the model (its job is dropped)."""
+    proofread_upstream: UpstreamConfig | None = None
+    """The LLM a proofread job asks (its key from `REDACTO_UPSTREAM_API_KEY`); None: the
+    offline Hunspell spelling check."""
+
+
+class JobKind(StrEnum):
+    """What a job does with its file: redact it (then a person reviews and approves), or
+    proofread it (the mistakes drawn on its pages; nothing to approve)."""
+
+    REDACT = "redact"
+    PROOFREAD = "proofread"
 
 
 class JobState(StrEnum):
@@ -91,11 +101,12 @@ class JobState(StrEnum):
     RUNNING = "running"
     REVIEW = "review"
     APPROVED = "approved"
+    PROOFREAD = "proofread"
     DISCARDED = "discarded"
     FAILED = "failed"
 
 
-FINISHED = frozenset({JobState.APPROVED, JobState.DISCARDED, JobState.FAILED})
+FINISHED = frozenset({JobState.APPROVED, JobState.PROOFREAD, JobState.DISCARDED, JobState.FAILED})
 
 
 @dataclass(frozen=True)
@@ -114,6 +125,7 @@ class Job:
     id: str
     name: str
     folder: Path
+    kind: JobKind = JobKind.REDACT
     state: JobState = JobState.QUEUED
     events: list[JobEvent] = field(default_factory=list)
     prepared: PreparedInput | None = None
@@ -141,20 +153,6 @@ class JobError(ValueError):
         self.status = status
 
 
-_UNSAFE = re.compile(r"[^A-Za-z0-9._ -]+")
-
-
-def safe_name(name: str) -> str:
-    """The upload's file name, made safe to store: no folders, no odd characters, its
-    suffix kept (it says what the file is). The report names the input by it."""
-    base = _UNSAFE.sub("_", Path(name.replace("\\", "/")).name).strip(" .")
-    stem, dot, suffix = base.rpartition(".")
-    if not dot:
-        stem, suffix = base, ""
-    stem = stem[:80] or "upload"
-    return f"{stem}.{suffix[:8]}" if suffix else stem
-
-
 class JobBoard:
     """The queue, the single worker that owns the engine, and every job's state.
 
@@ -178,15 +176,18 @@ class JobBoard:
 
     # -- uploads ---------------------------------------------------------------------------
 
-    def new_job(self, name: str) -> Job:
+    def new_job(self, name: str, kind: JobKind = JobKind.REDACT) -> Job:
         """A job with its private folder, for an upload about to be written there. It holds
         a place in line from now on (before its body is read), until `enqueue` or
         `abandon`."""
         stored = safe_name(name)
         try:
-            input_mode(Path(stored))
+            mode = input_mode(Path(stored))
         except BadInputError as error:
             raise JobError(str(error).partition(": ")[2] or str(error), 415) from error
+        if kind is JobKind.PROOFREAD and mode is not Mode.IMAGE:
+            # A text file has no page to draw on: `redacto proofread` takes it.
+            raise JobError("proofreading here takes a PDF or a photo", 415)
         with self._changed:
             if self._closing:
                 raise JobError("the server is stopping", 503)
@@ -194,7 +195,8 @@ class JobBoard:
                 raise JobError("too many files are waiting; try again when one is done", 503)
             self._arriving += 1
         try:
-            job = Job(id=secrets.token_hex(8), name=stored, folder=self.run_folder.new_job_folder())
+            folder = self.run_folder.new_job_folder()
+            job = Job(id=secrets.token_hex(8), name=stored, folder=folder, kind=kind)
             job.input_path.parent.mkdir(mode=0o700)
         except BaseException:
             self._arrived()
@@ -215,7 +217,7 @@ class JobBoard:
                 raise JobError("the server is stopping", 503)
             self._jobs[job.id] = job
             self._waiting.append(job)
-            self._add(job, "queued", {"place": len(self._waiting), "name": job.name})
+            self._add(job, "queued", _queued(job, len(self._waiting)))
             self._changed.notify_all()
 
     def abandon(self, job: Job) -> None:
@@ -237,12 +239,14 @@ class JobBoard:
         return job
 
     def summaries(self) -> list[dict[str, object]]:
-        """Every job, oldest first: id, name, state, and its place while it waits."""
+        """Every job, oldest first: id, name, what it does, state, and its place while it
+        waits."""
         with self._changed:
             return [
                 {
                     "id": job.id,
                     "name": job.name,
+                    "kind": job.kind.value,
                     "state": job.state.value,
                     "place": self._place(job),
                 }
@@ -343,30 +347,43 @@ class JobBoard:
                 self._add(job, "started", {})
                 self._places_changed()
             try:
-                self._run(job)
+                if job.kind is JobKind.PROOFREAD:
+                    self._proofread(job)
+                else:
+                    self._run(job)
             except Exception as error:  # a job's failure must not stop the worker
                 # Where it failed, not the message: an exception's text may quote the document.
                 where = "".join(traceback.format_tb(error.__traceback__, limit=-3)).strip()
                 log.error("job %s failed: %s\n%s", job.id, type(error).__name__, where)
                 self._fail(job, f"internal error: {type(error).__name__}")
 
-    def _run(self, job: Job) -> None:
+    def _step_events(self, job: Job) -> Callable[[ProgressEvent], None]:
+        """The detector's progress, as `step` events (each one names the word just found)."""
+
         def on_event(event: ProgressEvent) -> None:
             with self._changed:
                 self._add_raw(job, "step", step_view(event).model_dump_json())
 
+        return on_event
+
+    def _page_event(self, job: Job) -> Callable[[PreparedInput], None]:
+        """The input as read, as a `page` event: page images and words, before any model."""
+
         def on_prepared(prepared: PreparedInput) -> None:
-            pages = _page_images(prepared)
+            pages = page_images(prepared)
             view = page_view(prepared, [page for page, _ in pages])
             with self._changed:
                 job.prepared = prepared
                 job.page_images = {page.number: png for page, png in pages}
                 self._add_raw(job, "page", view.model_dump_json())
 
+        return on_prepared
+
+    def _run(self, job: Job) -> None:
         log.info("job %s started", job.id)
         (job.folder / "draft").mkdir(mode=0o700)
         try:
-            _refuse_huge_photo(job.input_path, self.config.max_pixels)
+            refuse_huge_photo(job.input_path, self.config.max_pixels)
             outcome = redact_file(
                 job.input_path,
                 self.engine,
@@ -374,8 +391,8 @@ class JobBoard:
                 job.folder / "draft",
                 ocr=self.config.ocr,
                 options=self.config.options,
-                on_event=on_event,
-                on_prepared=on_prepared,
+                on_event=self._step_events(job),
+                on_prepared=self._page_event(job),
             )
         except BadInputError as error:
             log.info("job %s: bad input", job.id)
@@ -400,6 +417,56 @@ class JobBoard:
             self._add(job, "review", view)
         log.info("job %s ready for review: %s", job.id, report.status.value)
         release_memory()  # what OCR and the steps used on the way
+
+    def _proofread(self, job: Job) -> None:
+        """Proofread the upload (`proofread_upload`): its page, the detector's steps, each
+        mistake the moment it is placed, then its outputs for download. There is nothing to
+        approve: the job ends here, its page images kept so that a page re-attaching still
+        shows the mistakes on them."""
+
+        def emit(name: str, data: str) -> None:
+            with self._changed:
+                self._add_raw(job, name, data)
+
+        log.info("job %s started (proofread)", job.id)
+        (job.folder / "proofread").mkdir(mode=0o700)
+        options = ProofreadOptions(
+            upstream=self.config.proofread_upstream,
+            ocr=self.config.ocr,
+            pipeline=self.config.options,
+        )
+        try:
+            refuse_huge_photo(job.input_path, self.config.max_pixels)
+            done = proofread_upload(
+                job.input_path,
+                job.folder / "proofread",
+                options,
+                self.engine,
+                self.prompts,
+                emit=emit,
+                on_prepared=self._page_event(job),
+                on_event=self._step_events(job),
+            )
+        except BadInputError as error:
+            log.info("job %s: bad input", job.id)
+            self._fail(job, str(error).replace(str(job.folder), "…"))
+            return
+        view = done.view.hiding(str(job.folder))
+        with self._changed:
+            job.downloads = done.downloads
+            job.state = JobState.PROOFREAD if view.complete else JobState.FAILED
+            job.prepared = None
+            self._remove_folder(job)
+            self._add_raw(job, "proofread", view.model_dump_json())
+            self._forget_old()
+        log.info(
+            "job %s proofread: %d mistake(s), %d placed, complete: %s",
+            job.id,
+            view.mistakes,
+            view.located,
+            view.complete,
+        )
+        release_memory()
 
     def _fail(self, job: Job, message: str, files: dict[str, object] | None = None) -> None:
         with self._changed:
@@ -439,7 +506,7 @@ class JobBoard:
 
     def _places_changed(self) -> None:
         for place, waiting in enumerate(self._waiting, 1):
-            self._add(waiting, "queued", {"place": place, "name": waiting.name})
+            self._add(waiting, "queued", _queued(waiting, place))
 
     def _forget_old(self) -> None:
         finished = [job for job in self._jobs.values() if job.finished]
@@ -458,50 +525,12 @@ class JobBoard:
         shutil.rmtree(job.folder, ignore_errors=True)
 
 
+def _queued(job: Job, place: int) -> dict[str, object]:
+    return {"place": place, "name": job.name, "kind": job.kind.value}
+
+
 def _compact(data: dict[str, object]) -> str:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
-
-
-def _refuse_huge_photo(path: Path, max_pixels: int) -> None:
-    """A photo over the pixel limit fails before it is decoded (its header says its size)."""
-    if path.suffix.lower() not in IMAGE_SUFFIXES:
-        return
-    from PIL import Image
-
-    try:
-        with Image.open(path) as image:
-            width, height = image.size
-    except Exception:  # not readable here: the pipeline reports it properly
-        return
-    if width * height > max_pixels:
-        raise BadInputError(
-            f"the photo is {width} x {height} pixels ({width * height / 1e6:.0f} MP); this "
-            f"server takes photos up to {max_pixels / 1e6:.0f} MP (--max-megapixels)"
-        )
-
-
-def release_memory() -> None:
-    """Hand the memory a finished job used back to the system.
-
-    Dropping the references is not enough: glibc keeps freed blocks in its arenas (a 100 MP
-    photo left 1.2 GB resident after its job was discarded), so after a collection the
-    arenas are trimmed. Elsewhere (no glibc) this is only a collection.
-    """
-    gc.collect()
-    if _LIBC is not None:
-        _LIBC.malloc_trim(0)
-
-
-def _load_libc() -> ctypes.CDLL | None:
-    name = ctypes.util.find_library("c")
-    try:
-        libc = ctypes.CDLL(name) if name else None
-    except OSError:
-        return None
-    return libc if libc is not None and hasattr(libc, "malloc_trim") else None
-
-
-_LIBC = _load_libc()
 
 
 def _apply_edit(session: ReviewSession, request: dict[str, object]) -> None:
@@ -525,30 +554,3 @@ def _int(request: dict[str, object], key: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
         raise ReviewError(f"{key} must be a whole number")
     return value
-
-
-def _page_images(prepared: PreparedInput) -> list[tuple[PageImage, bytes]]:
-    """The pages as PNG for the review page: the photo as the pipeline saw it (orientation
-    applied, so word boxes fit), or each PDF page rendered at the pipeline's DPI."""
-    images = []
-    if prepared.image is not None:
-        images.append(prepared.image.image)
-    elif prepared.pdf is not None:
-        from redacto.pdf.read import load_page, open_pdf, render_page
-
-        pdf = open_pdf(prepared.pdf.path)
-        try:
-            for number in range(len(prepared.pdf.pages)):
-                images.append(
-                    render_page(load_page(pdf, prepared.pdf.path, number), prepared.pdf.dpi)
-                )
-        finally:
-            pdf.close()
-    pages = []
-    for number, image in enumerate(images):
-        buffer = io.BytesIO()
-        image.save(buffer, format="PNG", compress_level=1)
-        pages.append(
-            (PageImage(number=number, width=image.width, height=image.height), buffer.getvalue())
-        )
-    return pages

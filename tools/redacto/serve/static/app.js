@@ -4,7 +4,8 @@
 
 const base = location.pathname.replace(/\/+$/, "");
 const $ = (id) => document.getElementById(id);
-const state = { job: null, source: null, page: null, review: null, words: new Map(), reviewing: false };
+const state = { job: null, kind: "redact", source: null, page: null, review: null, words: new Map(), reviewing: false };
+const ACCEPT = { redact: ".png,.jpg,.jpeg,.webp,.pdf,.txt,.md", proofread: ".png,.jpg,.jpeg,.webp,.pdf" };
 
 function el(tag, text, cls) {
   const node = document.createElement(tag);
@@ -24,10 +25,12 @@ function notice(text) { $("notice").textContent = text || ""; }
 
 // -- uploading ---------------------------------------------------------------------------
 
+function chosenTask() { return document.querySelector('input[name="task"]:checked').value; }
+
 async function upload(file) {
   notice("Uploading " + file.name + "…");
   try {
-    const body = await api("/api/jobs", {
+    const body = await api(chosenTask() === "proofread" ? "/api/proofread" : "/api/jobs", {
       method: "POST",
       headers: { "X-File-Name": encodeURIComponent(file.name), "Content-Type": "application/octet-stream" },
       body: file,
@@ -39,6 +42,9 @@ async function upload(file) {
   }
 }
 
+for (const radio of document.querySelectorAll('input[name="task"]')) {
+  radio.addEventListener("change", () => { $("file").accept = ACCEPT[chosenTask()]; });
+}
 $("file").addEventListener("change", (event) => {
   const file = event.target.files[0];
   if (file) upload(file);
@@ -56,8 +62,10 @@ document.addEventListener("drop", (event) => {
 // -- following a job ---------------------------------------------------------------------
 
 function reset() {
-  state.page = null; state.review = null; state.words.clear(); state.reviewing = false;
-  $("pages").replaceChildren(); $("pages").classList.remove("reviewing", "approved");
+  state.page = null; state.review = null; state.words.clear(); state.reviewing = false; state.kind = "redact";
+  $("pages").replaceChildren(); $("pages").classList.remove("reviewing", "approved", "proofreading");
+  $("proofread").hidden = true; $("mistakes").replaceChildren(); $("not-located").replaceChildren();
+  $("proofread-verdict").textContent = ""; document.querySelector('#steps li[data-step="5"]').hidden = true;
   $("text").hidden = true; $("text").replaceChildren(); $("selection").hidden = true;
   $("review").hidden = true; $("result").hidden = true; $("failure").hidden = true;
   $("queue").hidden = true; $("count").textContent = "";
@@ -75,6 +83,7 @@ function attach(id) {
   const on = (name, handler) => source.addEventListener(name, (event) => handler(JSON.parse(event.data)));
   on("queued", (data) => {
     $("job-title").textContent = data.name;
+    if (data.kind === "proofread") startProofread();
     $("queue").hidden = false;
     $("queue").textContent = data.place === 1 ? "Waiting: next in line for the model." : "Waiting: place " + data.place + " in line for the model.";
   });
@@ -86,6 +95,9 @@ function attach(id) {
   on("approved", showApproved);
   on("discarded", () => { stopReviewing(); $("failure").hidden = false; $("failure").textContent = "Discarded: nothing was written."; });
   on("failed", showFailure);
+  on("stage", showStage);
+  on("mistake", showMistake);
+  on("proofread", showProofread);
   on("end", () => source.close());
   source.onerror = () => { if (source.readyState === EventSource.CLOSED) refreshJobs(); };
   refreshJobs();
@@ -135,7 +147,8 @@ function showStep(step) {
     const word = state.words.get(step.index).node;
     if (!word.classList.contains("redacted")) {
       word.classList.add("redacted", "live");
-      $("count").textContent = document.querySelectorAll(".word.redacted").length + " boxes so far";
+      const count = document.querySelectorAll(".word.redacted").length;
+      $("count").textContent = count + (state.kind === "proofread" ? " word(s) hidden from the proofreader so far" : " boxes so far");
     }
   }
 }
@@ -275,6 +288,79 @@ function showFailure(data) {
   refreshJobs();
 }
 
+// -- proofreading ------------------------------------------------------------------------
+// The detector hides the identifiers first (its words outlined, not blacked out: the page is
+// the user's own), then each mistake arrives as its own event the moment the proofreader's
+// line is parsed and placed: boxes in pixels of its page image, or "not located".
+
+function startProofread() {
+  state.kind = "proofread";
+  $("pages").classList.add("proofreading");
+  document.querySelector('#steps li[data-step="5"]').hidden = false;
+}
+
+function showStage(stage) {
+  notice(stage.line);
+  if (!stage.proofreading) return;
+  for (const li of document.querySelectorAll("#steps li")) li.className = li.dataset.step === "5" ? "running" : "done";
+  document.querySelector('#steps li[data-step="5"] span').textContent = stage.line;
+}
+
+function showMistake(mistake) {
+  $("proofread").hidden = false;
+  const said = mistake.error_text + " → " + mistake.correction + (mistake.description ? " — " + mistake.description : "");
+  const li = el("li");
+  li.append(el("span", mistake.error_text), " → ", el("span", mistake.correction, "fix"));
+  if (mistake.description) li.append(el("span", " " + mistake.description, "src"));
+  if (mistake.located) {
+    const frame = document.querySelectorAll("#pages .page")[mistake.page];
+    const info = state.page.pages[mistake.page];
+    for (const [x0, y0, x1, y1] of mistake.boxes) {
+      const box = el("div", null, "mistake live");
+      box.dataset.n = mistake.n;
+      box.title = said;
+      box.style.left = (100 * x0 / info.width) + "%";
+      box.style.top = (100 * y0 / info.height) + "%";
+      box.style.width = (100 * (x1 - x0) / info.width) + "%";
+      box.style.height = (100 * (y1 - y0) / info.height) + "%";
+      frame.append(box);
+    }
+    li.value = mistake.n;
+    li.dataset.n = mistake.n;
+    li.addEventListener("mouseenter", () => flashMistake(mistake.n, true));
+    li.addEventListener("mouseleave", () => flashMistake(mistake.n, false));
+    $("mistakes").append(li);
+  } else {
+    $("not-located").append(li);
+  }
+  const shown = $("mistakes").children.length + $("not-located").children.length;
+  document.querySelector('#steps li[data-step="5"] span').textContent = shown + " mistake(s) so far";
+}
+
+function flashMistake(n, on) {
+  for (const box of document.querySelectorAll('.mistake[data-n="' + n + '"]')) box.classList.toggle("flash", on);
+}
+
+function showProofread(end) {
+  $("proofread").hidden = false;
+  for (const box of document.querySelectorAll(".mistake.live")) box.classList.remove("live");
+  for (const li of document.querySelectorAll("#steps li")) li.className = li.dataset.step === "5" && !end.complete ? "" : "done";
+  document.querySelector('#steps li[data-step="5"] span').textContent = end.mistakes + " mistake(s)";
+  const who = end.proofreader === "llm" ? "Proofread by the upstream model" : "Spelling checked by " + end.proofreader;
+  $("proofread-verdict").textContent = who + " · " + end.mistakes + " mistake(s): " + end.located + " on the page, " + (end.mistakes - end.located) + " not located";
+  for (const list of [$("mistakes"), $("not-located")]) if (!list.children.length) list.append(el("li", "none", "src"));
+  $("count").textContent = end.values_replaced + " value(s) hidden from the proofreader, " + end.values_sent + " sent" +
+    (end.dropped_touching_placeholder ? " · " + end.dropped_touching_placeholder + " answer(s) about a hidden value dropped" : "");
+  if (!end.complete) {
+    $("failure").hidden = false;
+    $("failure").textContent = "Incomplete: " + end.error + " — the mistakes placed so far are shown and written.";
+  }
+  notice(end.complete ? "Proofread: the annotated PDF and mistakes.json are ready." : "");
+  $("result").hidden = !end.files.length;
+  fill($("downloads"), end.files.map(downloadItem));
+  refreshJobs();
+}
+
 // -- editing -----------------------------------------------------------------------------
 
 async function edit(request) {
@@ -328,7 +414,8 @@ async function refreshJobs() {
   let jobs = [];
   try { jobs = (await api("/api/jobs")).jobs; } catch (error) { notice(error.message); return jobs; }
   fill($("jobs"), jobs.slice().reverse().map((job) => {
-    const li = el("li", job.name + " — " + job.state + (job.place ? " (place " + job.place + ")" : ""));
+    const what = job.kind === "proofread" && job.state !== "proofread" ? "proofread, " : "";
+    const li = el("li", job.name + " — " + what + job.state + (job.place ? " (place " + job.place + ")" : ""));
     if (job.id === state.job) li.className = "current";
     li.addEventListener("click", () => attach(job.id));
     return li;

@@ -1,0 +1,97 @@
+"""What the review server does with an upload outside a job's state: its name made safe to
+store, a photo too large refused before it is decoded, its pages as PNG for the page, and
+the memory a finished job used handed back to the system."""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import gc
+import io
+import re
+from pathlib import Path
+
+from redacto.redact_file import IMAGE_SUFFIXES, BadInputError, PreparedInput
+from redacto.serve.views import PageImage
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9._ -]+")
+
+
+def safe_name(name: str) -> str:
+    """The upload's file name, made safe to store: no folders, no odd characters, its
+    suffix kept (it says what the file is). The report names the input by it."""
+    base = _UNSAFE.sub("_", Path(name.replace("\\", "/")).name).strip(" .")
+    stem, dot, suffix = base.rpartition(".")
+    if not dot:
+        stem, suffix = base, ""
+    stem = stem[:80] or "upload"
+    return f"{stem}.{suffix[:8]}" if suffix else stem
+
+
+def refuse_huge_photo(path: Path, max_pixels: int) -> None:
+    """A photo over the pixel limit fails before it is decoded (its header says its size)."""
+    if path.suffix.lower() not in IMAGE_SUFFIXES:
+        return
+    from PIL import Image
+
+    try:
+        with Image.open(path) as image:
+            width, height = image.size
+    except Exception:  # not readable here: the pipeline reports it properly
+        return
+    if width * height > max_pixels:
+        raise BadInputError(
+            f"the photo is {width} x {height} pixels ({width * height / 1e6:.0f} MP); this "
+            f"server takes photos up to {max_pixels / 1e6:.0f} MP (--max-megapixels)"
+        )
+
+
+def release_memory() -> None:
+    """Hand the memory a finished job used back to the system.
+
+    Dropping the references is not enough: glibc keeps freed blocks in its arenas (a 100 MP
+    photo left 1.2 GB resident after its job was discarded), so after a collection the
+    arenas are trimmed. Elsewhere (no glibc) this is only a collection.
+    """
+    gc.collect()
+    if _LIBC is not None:
+        _LIBC.malloc_trim(0)
+
+
+def _load_libc() -> ctypes.CDLL | None:
+    name = ctypes.util.find_library("c")
+    try:
+        libc = ctypes.CDLL(name) if name else None
+    except OSError:
+        return None
+    return libc if libc is not None and hasattr(libc, "malloc_trim") else None
+
+
+_LIBC = _load_libc()
+
+
+def page_images(prepared: PreparedInput) -> list[tuple[PageImage, bytes]]:
+    """The pages as PNG for the review page: the photo as the pipeline saw it (orientation
+    applied, so word boxes fit), or each PDF page rendered at the pipeline's DPI."""
+    images = []
+    if prepared.image is not None:
+        images.append(prepared.image.image)
+    elif prepared.pdf is not None:
+        from redacto.pdf.read import load_page, open_pdf, render_page
+
+        pdf = open_pdf(prepared.pdf.path)
+        try:
+            for number in range(len(prepared.pdf.pages)):
+                images.append(
+                    render_page(load_page(pdf, prepared.pdf.path, number), prepared.pdf.dpi)
+                )
+        finally:
+            pdf.close()
+    pages = []
+    for number, image in enumerate(images):
+        buffer = io.BytesIO()
+        image.save(buffer, format="PNG", compress_level=1)
+        pages.append(
+            (PageImage(number=number, width=image.width, height=image.height), buffer.getvalue())
+        )
+    return pages
