@@ -251,6 +251,7 @@ def test_a_pdf_is_proofread_each_mistake_boxed_as_its_line_arrives(
     browser.execute_script("arguments[0].hidden = false;", picker)
     picker.send_keys(str(source))
     assert streamed.wait(120)
+    browser.execute_script("arguments[0].hidden = true;", picker)  # as a person sees the page
     assert upstream.gate_results == [True] * len(ENGLISH.answer)
     assert mid_stream == {"boxes": 2, "step": "running", "verdict": ""}
 
