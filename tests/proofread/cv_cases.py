@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import threading
 from dataclasses import dataclass
+from pathlib import Path
 
 from cv_pages import (
     ENGLISH_ADDRESS,
@@ -18,7 +20,12 @@ from cv_pages import (
     FRENCH_EMAIL,
     FRENCH_NAME,
     FRENCH_PHONE,
+    SHORT,
+    Frame,
     Line,
+    PageSize,
+    write_born_digital,
+    write_scanned,
 )
 
 from redacto.document import Category, ImageReading, Step
@@ -62,6 +69,9 @@ class CvCase:
     answer: list[str]
     expected: list[Expected | None]
     """Per answer line: what it becomes, or None when it is dropped (touches a placeholder)."""
+    page: PageSize = SHORT
+    scan: bool = False
+    """A scanned page (OCR reads it), or a born-digital one (its text layer is read)."""
 
     def engine(self) -> ScriptedEngine:
         return ScriptedEngine(
@@ -73,17 +83,26 @@ class CvCase:
 
     def scanned(self) -> CvCase:
         """The same case read by OCR: where it is placed may need another strategy."""
-        return CvCase(
-            self.name + "-scanned",
-            self.lines,
-            self.values,
-            self.detect_reply,
-            self.answer,
-            [
+        return dataclasses.replace(
+            self,
+            name=self.name + "-scanned",
+            expected=[
                 None if e is None else Expected(e.error_text, e.correction, e.strategy and ANY)
                 for e in self.expected
             ],
+            scan=True,
         )
+
+    def on(self, page: PageSize) -> CvCase:
+        """The same case on a page of another size (the lines where they were, from its
+        top-left corner)."""
+        return dataclasses.replace(self, name=f"{self.name}-{page.name}", page=page)
+
+    def write(self, path: Path) -> Path:
+        """The case's PDF, born-digital or scanned, on its page."""
+        if self.scan:
+            return write_scanned(self.lines, path, self.page)
+        return write_born_digital(self.lines, path, Frame(page=self.page))
 
 
 DETECTOR_OPTIONS = PipelineOptions(category=Category.GENERAL, image_reading=ImageReading.TEXT)

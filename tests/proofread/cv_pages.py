@@ -1,4 +1,5 @@
-"""Two invented CVs, English and French, as born-digital and scanned one-page PDFs.
+"""Two invented CVs, English and French, as born-digital and scanned one-page PDFs, on a
+short 8.5 × 6.9 in page (quick to OCR), A4 (595 × 842 pt) or US Letter (612 × 792 pt).
 
 Every value is invented. Each CV holds the mistakes the proofreading tests place, laid
 out so that each of the locator's four strategies is needed by one of them: a typo that
@@ -9,7 +10,9 @@ character, as many PDF producers write one).
 
 Born-digital pages are Helvetica text (WinAnsiEncoding, so `’`, `é`, `ç` are real
 characters of the text layer); scanned pages are the same lines drawn by Pillow at 200 dpi
-and embedded as the page's only content, so the pipeline reads them with OCR.
+and embedded as the page's only content, so the pipeline reads them with OCR. The lines sit
+at the same place from the page's top-left corner whatever its size, so on a tall page a
+wrong page height moves every box.
 """
 
 from __future__ import annotations
@@ -20,11 +23,25 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-PAGE_W, PAGE_H = 612, 500
 SCAN_DPI = 200
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 GAP_EM = 0.1
 """The kerning gap a `|` stands for, in ems."""
+
+
+@dataclass(frozen=True)
+class PageSize:
+    """A page's name (in test ids) and its width and height in points."""
+
+    name: str
+    width: float
+    height: float
+
+
+SHORT = PageSize("short", 612, 500)
+"""8.5 × 6.9 in: as wide as Letter, short enough that OCR reads it quickly."""
+A4 = PageSize("a4", 595, 842)
+LETTER = PageSize("letter", 612, 792)
 
 
 @dataclass(frozen=True)
@@ -89,11 +106,14 @@ class Frame:
     rotate: int = 0
     left: float = 0.0
     bottom: float = 0.0
+    page: PageSize = SHORT
+    """The upright page's size."""
 
     @property
     def size(self) -> tuple[float, float]:
         """The unrotated visible area's width and height."""
-        return (PAGE_H, PAGE_W) if self.rotate % 180 else (PAGE_W, PAGE_H)
+        upright = (self.page.width, self.page.height)
+        return (upright[1], upright[0]) if self.rotate % 180 else upright
 
     def user_point(self, x: float, y: float) -> tuple[float, float]:
         """The page-space point shown at (x, y) from the upright page's top-left."""
@@ -135,15 +155,15 @@ def write_born_digital(lines: list[Line], path: Path, frame: Frame = Frame()) ->
     return _write(path, objects)
 
 
-def write_scanned(lines: list[Line], path: Path) -> Path:
+def write_scanned(lines: list[Line], path: Path, page: PageSize = SHORT) -> Path:
     """A PDF whose only content is a picture of the lines (no text layer: OCR reads it)."""
-    image = scan_image(lines)
+    image = scan_image(lines, page=page)
     data = zlib.compress(image.tobytes())
-    draw = f"q {PAGE_W} 0 0 {PAGE_H} 0 0 cm /Scan Do Q\n".encode()
+    draw = f"q {page.width} 0 0 {page.height} 0 0 cm /Scan Do Q\n".encode()
     objects = [
         b"<< /Type /Catalog /Pages 2 0 R >>",
         b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {PAGE_W} {PAGE_H}] "
+        f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {page.width} {page.height}] "
         "/Resources << /XObject << /Scan 4 0 R >> >> /Contents 5 0 R >>".encode(),
         _stream(
             f"/Type /XObject /Subtype /Image /Width {image.width} /Height {image.height} "
@@ -155,10 +175,10 @@ def write_scanned(lines: list[Line], path: Path) -> Path:
     return _write(path, objects)
 
 
-def scan_image(lines: list[Line], dpi: int = SCAN_DPI) -> Image.Image:
+def scan_image(lines: list[Line], dpi: int = SCAN_DPI, page: PageSize = SHORT) -> Image.Image:
     """The lines drawn black on white, as a scanner at `dpi` would capture the page."""
     scale = dpi / 72
-    image = Image.new("RGB", (round(PAGE_W * scale), round(PAGE_H * scale)), "white")
+    image = Image.new("RGB", (round(page.width * scale), round(page.height * scale)), "white")
     draw = ImageDraw.Draw(image)
     for line in lines:
         font = ImageFont.truetype(FONT, round(line.size * scale))

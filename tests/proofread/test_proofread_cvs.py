@@ -1,6 +1,6 @@
-"""`proofread_file` end to end on French and English CVs, born-digital and scanned, against
-a fake OpenAI-compatible upstream on loopback that streams in small pieces and records
-every request."""
+"""`proofread_file` end to end on French and English CVs, born-digital and scanned, on a
+short page, A4 and US Letter, against a fake OpenAI-compatible upstream on loopback that
+streams in small pieces and records every request."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 import pytest
 from cv_cases import ANY, DETECTOR_OPTIONS, ENGLISH, FRENCH, ActedOn, CvCase
-from cv_pages import write_born_digital, write_scanned
+from cv_pages import A4, LETTER
 from fake_upstream import Answer, FakeUpstream
 from PIL import Image
 
@@ -30,7 +30,8 @@ from redacto.proofread import (
 
 pytestmark = pytest.mark.slow  # OCR reads every page (Tesseract: a few seconds each)
 
-CASES = [ENGLISH, FRENCH, ENGLISH.scanned(), FRENCH.scanned()]
+SHORT_PAGE_CASES = [ENGLISH, FRENCH, ENGLISH.scanned(), FRENCH.scanned()]
+CASES = SHORT_PAGE_CASES + [case.on(page) for page in (A4, LETTER) for case in SHORT_PAGE_CASES]
 
 
 class Recorded(logging.Handler):
@@ -45,8 +46,7 @@ class Recorded(logging.Handler):
 
 
 def run_case(case: CvCase, upstream, tmp_path: Path, log: Recorded):
-    write = write_scanned if case.name.endswith("scanned") else write_born_digital
-    source = write(case.lines, tmp_path / f"{case.name}.pdf")
+    source = case.write(tmp_path / f"{case.name}.pdf")
     before = hashlib.sha256(source.read_bytes()).hexdigest()
     acted = ActedOn(case)
     upstream.answer = Answer(lines=case.answer, piece=4)
@@ -115,7 +115,7 @@ def test_mistakes_come_back_restored_placed_and_dropped_as_expected(run):
         )
         for e in case.kept()
     ]
-    if case.name.endswith("scanned"):  # OCR decides which strategy finds it
+    if case.scan:  # OCR decides which strategy finds it
         got = [(error, correction, None, located) for error, correction, _, located in got]
     assert got == want
     written = json.loads((out_dir / MISTAKES_JSON).read_text(encoding="utf-8"))
@@ -140,13 +140,14 @@ def yellow(pixels: np.ndarray) -> np.ndarray:
 
 
 def test_poppler_draws_the_highlights_where_mistakes_json_says(run):
-    _, outcome, _, _, out_dir, _ = run
+    case, outcome, _, _, out_dir, _ = run
     subprocess.run(
         ["pdftoppm", "-png", "-r", "72", str(out_dir / PROOFREAD_PDF), str(out_dir / "page")],
         check=True,
         timeout=60,
     )
     pixels = np.asarray(Image.open(out_dir / "page-1.png").convert("RGB"))
+    assert pixels.shape[:2] == (round(case.page.height), round(case.page.width))  # 72 dpi
     highlighted = yellow(pixels)
     inside = np.zeros(highlighted.shape, dtype=bool)
     located = [m for m in outcome.result.mistakes if m.located]
