@@ -47,6 +47,8 @@ def group_of(key: FunctionKey) -> str | None:
         return RULES
     if proxy_file in ("payload.py", "vault.py", "restore.py") or "/redacto/pipeline/" in path:
         return VAULT
+    if "/redacto/vault/" in path:  # the Vault and StreamRestorer the proxy shares with proofread
+        return VAULT
     groups = {"server.py": HANDLING, "connection.py": HANDLING, "scrub.py": HANDLING}
     groups |= {"upstream.py": UPSTREAM, "fields.py": WALK, "kinds.py": WALK}
     if proxy_file in groups:
