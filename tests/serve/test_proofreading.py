@@ -227,3 +227,20 @@ def test_a_text_file_is_refused_before_its_body_is_read(tmp_path, upstream):
         assert status == 415 and "PDF or a photo" in body["error"]
         assert job_folders(server) == []
     assert upstream.requests == []
+
+
+def test_the_proofread_route_needs_the_token_and_the_pages_origin(tmp_path, upstream):
+    source = write_born_digital(ENGLISH.lines, tmp_path / "cv.pdf")
+    body = source.read_bytes()
+    with serve(tmp_path, upstream) as server:
+        wrong_token = server.url.replace(server.token, "x" * len(server.token))
+        status, _ = post(wrong_token + "api/proofread", body, {"X-File-Name": "cv.pdf"})
+        assert status == 404
+        elsewhere = {"X-File-Name": "cv.pdf", "Origin": "http://evil.example"}
+        status, _ = post(server.url + "api/proofread", body, elsewhere)
+        assert status == 403
+        assert json.load(urllib.request.urlopen(server.url + "api/jobs", timeout=30)) == {
+            "jobs": []
+        }
+        assert job_folders(server) == []
+    assert upstream.requests == []
