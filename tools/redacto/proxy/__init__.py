@@ -5,7 +5,9 @@ An OpenAI-compatible client talks to the proxy as if it were the inference serve
 llama.cpp's server, Ollama). Each request's text goes through the rules tier and, with a
 model, the model tier; values become per-conversation placeholders (`vault`); images go
 through the photo pipeline (`images`). The upstream answer, whole or streamed, has the
-values put back (`restore`). docs/proxy.md has the design and the measured figures.
+values put back (`restore`). The vaults live in this process's memory, or in Redis, sealed,
+shared by many processes and hosts (`redis_vault`). docs/proxy.md has the design and the
+measured figures.
 
     proxy = build_proxy(ProxyConfig(upstream="http://127.0.0.1:8000"))
     run_forever(proxy, "127.0.0.1", 8090)
@@ -14,6 +16,7 @@ values put back (`restore`). docs/proxy.md has the design and the measured figur
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from redacto.document import Category
 from redacto.engines import Engine
@@ -24,9 +27,15 @@ from redacto.proxy.limits import Limits
 from redacto.proxy.payload import RequestRedactor
 from redacto.proxy.server import Proxy, model_worker, run_forever, serve
 from redacto.proxy.upstream import UpstreamPool
-from redacto.proxy.vault import VaultStore
+from redacto.proxy.vault import Vaults, VaultStore
 
-__all__ = ["Limits", "Proxy", "ProxyConfig", "build_proxy", "run_forever", "serve"]
+if TYPE_CHECKING:
+    from redacto.proxy.vault_key import VaultKey
+
+MEMORY = "memory"
+"""`ProxyConfig.vault` for the default: every vault in this process's memory."""
+
+__all__ = ["MEMORY", "Limits", "Proxy", "ProxyConfig", "build_proxy", "run_forever", "serve"]
 
 
 @dataclass(frozen=True)
@@ -47,6 +56,14 @@ class ProxyConfig:
     access_log: bool = False
     limits: Limits = field(default_factory=Limits)
     """Bounds on one client's requests and connections (sizes, timeouts)."""
+    vault: str = MEMORY
+    """Where the vaults live: `memory` (this process), or a `redis://` / `rediss://` URL
+    shared by every proxy of a deployment (then `vault_key` is required)."""
+    vault_key: VaultKey | None = field(default=None, repr=False)
+    vault_ttl_s: float = 86_400.0
+    """A conversation in Redis is forgotten this long after its last request."""
+    vault_timeout_s: float = 2.0
+    """Each round trip to Redis; a request that waits longer is refused (503)."""
 
 
 def build_proxy(
@@ -68,11 +85,28 @@ def build_proxy(
             read_timeout=config.read_timeout_s,
         ),
         redactor=redactor,
-        vaults=VaultStore(
+        vaults=_vaults(config),
+        access_log=config.access_log,
+        limits=config.limits,
+    )
+
+
+def _vaults(config: ProxyConfig) -> Vaults:
+    if config.vault == MEMORY:
+        return VaultStore(
             max_conversations=config.max_conversations,
             ttl_s=config.conversation_ttl_s,
             max_values=config.max_values,
-        ),
-        access_log=config.access_log,
-        limits=config.limits,
+        )
+    from redacto.proxy.redis_vault import RedisVaultStore
+    from redacto.proxy.vault_key import VaultKeyError
+
+    if config.vault_key is None:
+        raise VaultKeyError("a shared vault needs its key (REDACTO_VAULT_KEY)")
+    return RedisVaultStore.from_url(
+        config.vault,
+        config.vault_key,
+        ttl_s=config.vault_ttl_s,
+        timeout_s=config.vault_timeout_s,
+        max_values=config.max_values,
     )

@@ -10,7 +10,6 @@ went through one of these.
 
 from __future__ import annotations
 
-import hashlib
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -96,13 +95,13 @@ class RequestRedactor:
         return found
 
     async def _model_finds(self, text: str, vault: Vault) -> list[Found]:
-        seen = _text_hash(text)
+        seen = vault.text_hash(text)
         if seen in vault.seen_texts or not text.strip():
             return []  # its values are in the vault already: hide_known finds them
         assert self.model is not None and self.run_blocking is not None
         model = self.model
         found: list[Found] = await self.run_blocking(lambda: model.find(text))
-        vault.seen_texts.add(seen)
+        vault.mark_seen(seen)
         return found
 
     async def _redact_images(self, slots: list[Slot]) -> None:
@@ -111,10 +110,6 @@ class RequestRedactor:
         tier = self.images
         for slot in slots:
             slot.write(await self.run_blocking(partial(tier, slot.text)))
-
-
-def _text_hash(text: str) -> int:
-    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big")
 
 
 def _rewrite(slot: Slot, found: list[Found], vault: Vault) -> int:

@@ -34,7 +34,7 @@ from redacto.proxy.payload import Refused, RequestRedactor
 from redacto.proxy.restore import SseRestorer, restore_json
 from redacto.proxy.scrub import Scrubber, TextBudget
 from redacto.proxy.upstream import UpstreamError, UpstreamPool, UpstreamResponse
-from redacto.proxy.vault import VaultStore
+from redacto.proxy.vault import Vaults, VaultStore, VaultUnavailable
 from redacto.vault import Vault, VaultFull, restore_text
 
 log = logging.getLogger("redacto.proxy")
@@ -44,6 +44,10 @@ PASS_THROUGH = frozenset({b"/v1/models"})
 """GET endpoints that carry no user text, forwarded as they are."""
 CONVERSATION_HEADER = b"x-redacto-conversation"
 """Names the conversation a request continues (`VaultStore.for_request`); never forwarded."""
+REDACTION_TRIES = 4
+"""How often a request is redacted from a fresh copy of a shared vault that another process
+changed meanwhile (`Vaults.commit`); past it, 503. One more try normally suffices: by then
+every value of the request is in the vault."""
 
 
 @dataclass
@@ -52,11 +56,11 @@ class Proxy:
 
     upstream: UpstreamPool
     redactor: RequestRedactor
-    vaults: VaultStore = field(default_factory=VaultStore)
+    vaults: Vaults = field(default_factory=VaultStore)
     access_log: bool = False
     limits: Limits = field(default_factory=Limits)
     _scrubber: Scrubber | None = None
-    _vault_locks: dict[int, tuple[asyncio.Lock, int]] = field(default_factory=dict)
+    _vault_locks: dict[str, tuple[asyncio.Lock, int]] = field(default_factory=dict)
 
     @property
     def scrubber(self) -> Scrubber:
@@ -107,15 +111,19 @@ class Proxy:
                 send.whole(response.status, await response.read(), response.headers)
                 return response.status, 0
             raise Refused(404, "the proxy forwards POST /v1/chat/completions and /v1/completions")
-        conversation = request.header(CONVERSATION_HEADER)
-        vault = self.vaults.for_request(request.header(b"authorization"), conversation)
+        name = self.vaults.name_of(
+            request.header(b"authorization"), request.header(CONVERSATION_HEADER)
+        )
         try:
             # A named conversation's vault may be shared by requests in flight together, and
-            # a large one is scrubbed on another thread: one redaction at a time per vault.
-            async with self._holding(vault, shared=conversation is not None):
-                forwarded, hidden = await self._redact(endpoint, request.body, vault)
+            # a large one is scrubbed on another thread: one redaction at a time per vault
+            # in this process; other processes' are reconciled by `commit`.
+            async with self._holding(name):
+                vault, forwarded, hidden = await self._redact_in(name, endpoint, request.body)
         except VaultFull as error:
             raise Refused(413, str(error), "conversation_too_large") from None
+        except VaultUnavailable as error:
+            raise Refused(503, f"{error}; nothing was forwarded", "vault_unavailable") from None
         except DetectionFailed as error:
             raise Refused(
                 503, f"detection failed, nothing was forwarded: {error}", "detection_failed"
@@ -125,6 +133,20 @@ class Proxy:
         )
         await self._answer(response, vault, send)
         return response.status, hidden
+
+    async def _redact_in(
+        self, name: str | None, endpoint: str, raw: bytes
+    ) -> tuple[Vault, bytes, int]:
+        """The conversation's vault, the body to forward and how many values it hides,
+        redacted again from a fresh copy while another process changes the vault."""
+        for _ in range(REDACTION_TRIES):
+            vault = await self.vaults.checkout(name)
+            forwarded, hidden = await self._redact(endpoint, raw, vault)
+            if await self.vaults.commit(vault):
+                return vault, forwarded, hidden
+        raise VaultUnavailable(
+            f"the conversation changed under {REDACTION_TRIES} redactions in a row"
+        )
 
     async def _redact(self, endpoint: str, raw: bytes, vault: Vault) -> tuple[bytes, int]:
         """The body to forward and how many values it hides; a large body on a scrub
@@ -151,11 +173,10 @@ class Proxy:
         return await self.scrubber.run(scrub, cancelled)
 
     @asynccontextmanager
-    async def _holding(self, vault: Vault, *, shared: bool) -> AsyncIterator[None]:
-        if not shared:  # a request's own vault: nobody else can touch it
+    async def _holding(self, key: str | None) -> AsyncIterator[None]:
+        if key is None:  # a request's own vault: nobody else can touch it
             yield
             return
-        key = id(vault)
         lock, users = self._vault_locks.get(key) or (asyncio.Lock(), 0)
         self._vault_locks[key] = (lock, users + 1)
         try:
@@ -229,16 +250,28 @@ def model_worker() -> Callable[[Callable[[], Any]], Any]:
     return run
 
 
-async def serve(proxy: Proxy, host: str, port: int) -> asyncio.Server:
-    """Start listening; the caller keeps the loop running."""
+async def serve(proxy: Proxy, host: str, port: int, *, reuse_port: bool = False) -> asyncio.Server:
+    """Check the vault store, then start listening; the caller keeps the loop running.
+    `reuse_port`: other processes listen on the same port (`SO_REUSEPORT`), and the kernel
+    spreads the connections over them."""
+    await proxy.vaults.open()
     loop = asyncio.get_running_loop()
     return await loop.create_server(
-        lambda: ClientConnection(proxy.handle, proxy.limits), host, port, reuse_address=True
+        lambda: ClientConnection(proxy.handle, proxy.limits),
+        host,
+        port,
+        reuse_address=True,
+        reuse_port=reuse_port or None,
     )
 
 
 def run_forever(
-    proxy: Proxy, host: str, port: int, on_ready: Callable[[int], None] | None = None
+    proxy: Proxy,
+    host: str,
+    port: int,
+    on_ready: Callable[[int], None] | None = None,
+    *,
+    reuse_port: bool = False,
 ) -> None:
     """Serve until interrupted, on uvloop where it is installed."""
     try:
@@ -249,10 +282,13 @@ def run_forever(
         runner = asyncio.run
 
     async def main() -> None:
-        server = await serve(proxy, host, port)
-        if on_ready is not None:
-            on_ready(server.sockets[0].getsockname()[1])
-        async with server:
-            await server.serve_forever()
+        try:
+            server = await serve(proxy, host, port, reuse_port=reuse_port)
+            if on_ready is not None:
+                on_ready(server.sockets[0].getsockname()[1])
+            async with server:
+                await server.serve_forever()
+        finally:
+            await proxy.vaults.close()
 
     runner(main())

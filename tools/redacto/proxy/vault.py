@@ -4,6 +4,10 @@ credential that opened a conversation reaches its values.
 The vault itself (`redacto.vault.Vault`: one value, one placeholder) lives below the faces;
 this is the proxy's own part: which conversation a request continues, and forgetting.
 Nothing here is ever written to disk or to a log.
+
+`VaultStore` keeps every conversation's vault in this process's memory (the default, one
+process); `redis_vault.RedisVaultStore` keeps them in Redis, sealed, for many processes and
+hosts. The proxy uses either through the same calls (`Vaults`).
 """
 
 from __future__ import annotations
@@ -15,8 +19,58 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from redacto.vault import Vault
+
+
+class VaultUnavailable(RuntimeError):
+    """The vault store cannot be used now (unreachable, too slow, unreadable): the request
+    is refused with 503 and nothing is forwarded. The message names no value."""
+
+
+def conversation_name(
+    secret: bytes, credential: bytes | None, conversation: bytes | None
+) -> str | None:
+    """The key of the conversation a request names under the credential it sends: a keyed
+    hash (HMAC-SHA256 with `secret`) of both, so the key reveals neither and belongs to the
+    credential. None without a credential or without a name: the request's own vault."""
+    if not credential or conversation is None:
+        return None
+    digest = hmac.new(secret, digestmod=hashlib.sha256)
+    for part in (credential, conversation):
+        digest.update(len(part).to_bytes(8, "big") + part)  # no two splits hash alike
+    return digest.hexdigest()
+
+
+class Vaults(Protocol):
+    """Where the proxy keeps its conversations' vaults: in memory, or in a shared store.
+
+    A request names its conversation (`name_of`), takes its vault (`checkout`), redacts
+    with it, and hands back what it added (`commit`) before anything is forwarded. A shared
+    store gives each request a copy; `commit` says False when another process changed the
+    conversation meanwhile, and the request is then redacted again from a fresh copy.
+    """
+
+    def name_of(self, credential: bytes | None, conversation: bytes | None) -> str | None:
+        """The conversation's key in the store (None: the request's own vault)."""
+        ...
+
+    async def checkout(self, name: str | None) -> Vault:
+        """The conversation's vault (raises `VaultUnavailable`)."""
+        ...
+
+    async def commit(self, vault: Vault) -> bool:
+        """Keep what the request added; False: redact again from a fresh checkout."""
+        ...
+
+    async def open(self) -> None:
+        """Before serving: the store answers and can be read (raises if not)."""
+        ...
+
+    async def close(self) -> None:
+        """Let go of connections (the process is ending)."""
+        ...
 
 
 @dataclass
@@ -55,12 +109,25 @@ class VaultStore:
         same system prompt would share a vault, and a placeholder the model invents for one
         could be restored to the other's value.
         """
-        if not credential or conversation is None:
-            return self.vault(None)
-        digest = hmac.new(self._secret, digestmod=hashlib.sha256)
-        for part in (credential, conversation):
-            digest.update(len(part).to_bytes(8, "big") + part)  # no two splits hash alike
-        return self.vault(digest.hexdigest())
+        return self.vault(self.name_of(credential, conversation))
+
+    def name_of(self, credential: bytes | None, conversation: bytes | None) -> str | None:
+        """The conversation's key: a keyed hash with this process's own secret."""
+        return conversation_name(self._secret, credential, conversation)
+
+    async def checkout(self, name: str | None) -> Vault:
+        """The conversation's vault itself (the proxy lets one request at a time use it)."""
+        return self.vault(name)
+
+    async def commit(self, vault: Vault) -> bool:
+        """Nothing to do: the request changed the vault in place."""
+        return True
+
+    async def open(self) -> None:
+        """Nothing to check."""
+
+    async def close(self) -> None:
+        """Nothing to let go of."""
 
     def vault(self, conversation: str | None) -> Vault:
         """The conversation's vault (a new one when it is new, expired, or None: a

@@ -9,6 +9,7 @@ in its last). Nothing here is ever written to disk or to a log.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass, field
 
@@ -52,10 +53,40 @@ class Vault:
             self._next_number[label] = number
             found = self._by_key[key] = placeholder(label, number)
             self._originals[found] = value
-        if value not in self._spellings:
             self._spellings[value] = found
             self._matcher = None
+            self._added(label, value, found)
+        elif value not in self._spellings:
+            self._spellings[value] = found
+            self._matcher = None
+            self._spelled(value, found)
         return found
+
+    def _added(self, label: str, value: str, token: str) -> None:
+        """A new value was numbered (a vault shared through a store records it)."""
+
+    def _spelled(self, value: str, token: str) -> None:
+        """A known value came in a new spelling (a shared vault records it)."""
+
+    def learn(self, token: str, value: str, spellings: tuple[str, ...] = ()) -> None:
+        """Take a value its store numbered already (`token`), with its other spellings."""
+        self._by_key[value_key(value)] = token
+        self._originals[token] = value
+        for spelling in (value, *spellings):
+            self._spellings[spelling] = token
+        self._matcher = None
+
+    def continue_numbering(self, label: str, last: int) -> None:
+        """The store has numbered `label` up to `last`: the next new value gets `last + 1`."""
+        self._next_number[label] = max(self._next_number.get(label, 0), last)
+
+    def text_hash(self, text: str) -> int:
+        """What `seen_texts` holds for `text` (a shared vault keys it: its store sees it)."""
+        return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big")
+
+    def mark_seen(self, text_hash: int) -> None:
+        """The model tier has read the text with this hash."""
+        self.seen_texts.add(text_hash)
 
     def original(self, token: str) -> str | None:
         """The value behind one of this vault's placeholders; None for anything else."""
