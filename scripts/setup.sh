@@ -4,7 +4,8 @@
 #           Chromium and its driver (the review page's browser test; nothing downloads a browser),
 #           wrk (the proxy's load benchmark), Hunspell and its English and French dictionaries
 #           (`redacto proofread`'s offline spelling check), poppler-utils (the tests render
-#           proofread.pdf with pdftoppm)
+#           proofread.pdf with pdftoppm), redis-server (the proxy's shared-vault tests start
+#           their own on a free loopback port, never a system one)
 #   .venv:  torch 2.13.0 CPU first (any other version pulls a multi-GB CUDA build), then the
 #           package with all extras, pinned by requirements/constraints.txt
 #   .cache/kotlin: the Kotlin compiler from npm (Maven Central is unreachable here)
@@ -15,7 +16,7 @@ root=$(pwd)
 say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 
 apt_packages=(tesseract-ocr tesseract-ocr-eng fonts-dejavu-core fonts-liberation junit5 libgoogle-gson-java
-  chromium chromium-driver wrk hunspell hunspell-en-us hunspell-fr poppler-utils)
+  chromium chromium-driver wrk hunspell hunspell-en-us hunspell-fr poppler-utils redis-server)
 missing=()
 for package in "${apt_packages[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")

@@ -1,17 +1,22 @@
-"""A real echo upstream and a real proxy in front of it, each on its own thread."""
+"""A real echo upstream and a real proxy in front of it, each on its own thread; a real
+`redis-server` for the shared vault."""
 
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import httpx
 import pytest
 from echo_upstream import EchoUpstream, stop_loop
+from redis_server import RedisServer
 
 from redacto.proxy import Proxy, ProxyConfig, build_proxy, serve
+from redacto.proxy.vault_key import VaultKey
 
 
 @dataclass
@@ -64,3 +69,17 @@ def running(upstream: EchoUpstream) -> Iterator[RunningProxy]:
     proxy = start_proxy(build_proxy(ProxyConfig(upstream=upstream.url, read_timeout_s=2.0)))
     yield proxy
     proxy.stop()
+
+
+@pytest.fixture
+def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
+    folder = tmp_path / "redis"
+    folder.mkdir()
+    server = RedisServer.start(folder)
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def vault_key() -> VaultKey:
+    return VaultKey.from_master(os.urandom(32))

@@ -210,7 +210,7 @@ class RedisVaultStore:
                 return
             stored = await self.client.get(KEY_CHECK)
         try:
-            self.key.open(stored or b"", KEY_CHECK.encode())
+            self.key.open(stored if isinstance(stored, bytes) else b"", KEY_CHECK.encode())
         except SealBroken:
             raise VaultKeyError(
                 "this Redis holds vaults sealed with another key: every proxy of a "
