@@ -16,6 +16,7 @@ from echo_upstream import EchoUpstream
 from redis_server import RedisServer, free_port
 
 from conftest import RunningProxy, start_proxy
+from redacto.engines.scripted import ScriptedEngine
 from redacto.proxy import ProxyConfig, build_proxy
 from redacto.proxy.redis_vault import KEY_PREFIX, RedisVaultStore, SharedVault
 from redacto.proxy.vault import VaultFull, VaultUnavailable
@@ -122,6 +123,34 @@ def test_a_copy_taken_before_another_process_added_a_value_is_redone(
     run([one, two], scenario)
 
 
+def test_a_copy_of_a_conversation_forgotten_and_made_again_is_stale(
+    redis_server: RedisServer, vault_key: VaultKey
+) -> None:
+    # The same version number, another life of the hash: the epoch tells them apart, or the
+    # first process would restore [EMAIL_1] to Jane in a conversation where it is Bob.
+    one, two = store(redis_server, vault_key), store(redis_server, vault_key)
+    name = one.name_of(b"Bearer alice", b"chat-1")
+    assert name is not None
+
+    async def scenario() -> None:
+        first = await one.checkout(name)
+        first.placeholder_for("EMAIL", JANE)
+        assert await one.commit(first)
+        with redis_server.client() as client:
+            client.delete(KEY_PREFIX + name)  # expired, evicted or flushed
+        other = await two.checkout(name)
+        other.placeholder_for("EMAIL", BOB)
+        assert await two.commit(other)
+        cached = await one.checkout(name)
+        assert cached.original("[EMAIL_1]") == JANE  # this process's copy, from before
+        assert not await one.commit(cached)
+        fresh = await one.checkout(name)
+        assert fresh.original("[EMAIL_1]") == BOB
+        assert await one.commit(fresh)
+
+    run([one, two], scenario)
+
+
 def test_a_full_conversation_is_refused(redis_server: RedisServer, vault_key: VaultKey) -> None:
     one, two = store(redis_server, vault_key, max_values=2), store(redis_server, vault_key)
     name = one.name_of(b"Bearer alice", b"chat-1")
@@ -152,7 +181,7 @@ def test_every_use_renews_the_expiry(redis_server: RedisServer, vault_key: Vault
         with redis_server.client() as client:
             assert 590_000 < client.pttl(KEY_PREFIX + name) <= 600_000
             client.pexpire(KEY_PREFIX + name, 5_000)  # as if most of its life had gone by
-        await one.checkout(name)
+        assert await one.commit(await one.checkout(name))  # a request that adds nothing
         with redis_server.client() as client:
             assert 590_000 < client.pttl(KEY_PREFIX + name) <= 600_000
 
@@ -162,7 +191,7 @@ def test_every_use_renews_the_expiry(redis_server: RedisServer, vault_key: Vault
 def test_a_sealed_value_moved_elsewhere_does_not_open(
     redis_server: RedisServer, vault_key: VaultKey
 ) -> None:
-    one = store(redis_server, vault_key)
+    one, other = store(redis_server, vault_key), store(redis_server, vault_key)
     alice, bob = one.name_of(b"Bearer alice", b"c"), one.name_of(b"Bearer bob", b"c")
     assert alice is not None and bob is not None
 
@@ -178,9 +207,9 @@ def test_a_sealed_value_moved_elsewhere_does_not_open(
                 if field.startswith(b"o:"):
                     client.hset(KEY_PREFIX + bob, field, sealed)
         with pytest.raises(VaultUnavailable):
-            await one.checkout(bob)
+            await other.checkout(bob)  # a process that has not seen Bob's conversation yet
 
-    run([one], scenario)
+    run([one, other], scenario)
 
 
 def test_a_proxy_with_another_key_refuses_to_start(
@@ -260,3 +289,39 @@ def test_a_redis_that_is_gone_or_hangs_is_answered_503_and_nothing_is_forwarded(
     assert waited < 5.0  # the vault's timeout (0.5 s a round trip), not the client's
     if failure == "hanging":  # back again: served again
         assert ask(shared, f"and {SSN}").status_code == 200
+
+
+def test_a_name_the_model_tier_found_in_one_process_is_hidden_by_the_other(
+    upstream: EchoUpstream, redis_server: RedisServer, vault_key: VaultKey
+) -> None:
+    # No rule finds a name: only the shared vault can hide it in the second process, and
+    # only the shared record of texts read spares that process reading turn one again.
+    text = "Jane Smith asked about the invoice."
+    config = ProxyConfig(upstream=upstream.url, vault=redis_server.url, vault_key=vault_key)
+    first_engine = ScriptedEngine.from_mapping(
+        {"detect": ["NAME: Jane Smith"], "validate": ["PASS"]}
+    )
+    second_engine = ScriptedEngine.from_mapping({"detect": ["NONE"], "validate": ["PASS"]})
+    first = start_proxy(build_proxy(config, first_engine))
+    second = start_proxy(build_proxy(config, second_engine))
+    headers = {"authorization": "Bearer k", "x-redacto-conversation": "c-7"}
+    turns = [text, "And Jane Smith's order?"]
+    try:
+        for number, proxy in enumerate((first, second)):
+            body = {
+                "model": "m",
+                "messages": [{"role": "user", "content": c} for c in turns[: number + 1]],
+            }
+            with proxy.client() as client:
+                answer = client.post("/v1/chat/completions", json=body, headers=headers)
+            assert answer.status_code == 200, answer.text
+            assert answer.json()["choices"][0]["message"]["content"] == turns[number]
+    finally:
+        first.stop()
+        second.stop()
+    assert [m["content"] for m in upstream.seen[1]["messages"]] == [
+        "[NAME_1] asked about the invoice.",
+        "And [NAME_1]'s order?",
+    ]
+    for engine in (first_engine, second_engine):
+        assert sum(r.step.value == "detect" for r in engine.requests) == 1
