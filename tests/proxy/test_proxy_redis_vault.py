@@ -19,8 +19,9 @@ from conftest import RunningProxy, start_proxy
 from redacto.engines.scripted import ScriptedEngine
 from redacto.proxy import ProxyConfig, build_proxy
 from redacto.proxy.redis_vault import KEY_PREFIX, RedisVaultStore, SharedVault
-from redacto.proxy.vault import VaultFull, VaultUnavailable
+from redacto.proxy.vault import VaultUnavailable
 from redacto.proxy.vault_key import VaultKey, VaultKeyError
+from redacto.vault import VaultFull
 
 T = TypeVar("T")
 JANE = "jane.doe@example.org"
