@@ -37,3 +37,26 @@ def test_a_full_vault_refuses_instead_of_forgetting() -> None:
     book.placeholder_for("NAME", "A")  # known already: no new value
     with pytest.raises(VaultFull):
         book.placeholder_for("NAME", "c")
+
+
+def test_a_book_taken_from_a_store_continues_its_numbering_and_reports_what_it_adds() -> None:
+    added: list[tuple[str, str, str]] = []
+    spelled: list[str] = []
+
+    class Recording(Vault):
+        def _added(self, label: str, value: str, token: str) -> None:
+            added.append((label, value, token))
+
+        def _spelled(self, value: str, token: str) -> None:
+            spelled.append(value)
+
+    book = Recording()
+    book.learn("[NAME_2]", "Jane Smith", ("JANE SMITH,",))
+    book.continue_numbering("NAME", 2)
+    assert book.original("[NAME_2]") == "Jane Smith"
+    assert [span[2] for span in book.hide_known("jane smith and JANE SMITH,")] == ["[NAME_2]"] * 2
+    assert book.placeholder_for("NAME", "Jane Smith") == "[NAME_2]"  # learnt: nothing added
+    assert book.placeholder_for("NAME", "Bob Ray") == "[NAME_3]"  # after the store's last
+    assert book.placeholder_for("NAME", "Jane  Smith") == "[NAME_2]"  # a new spelling
+    assert added == [("NAME", "Bob Ray", "[NAME_3]")]
+    assert spelled == ["Jane  Smith"]
