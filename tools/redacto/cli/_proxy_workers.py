@@ -94,8 +94,11 @@ def exit_with_parent() -> None:
     """In a worker: stop (as Ctrl-C does) when the parent's pipe on stdin closes."""
 
     def watch() -> None:
-        with contextlib.suppress(OSError, ValueError):
-            sys.stdin.buffer.read()
+        # The file descriptor itself, not sys.stdin: a daemon thread blocked inside a
+        # buffered reader's lock aborts the interpreter's shutdown ("could not acquire lock").
+        with contextlib.suppress(OSError):
+            while os.read(0, 4096):
+                pass
         os.kill(os.getpid(), signal.SIGINT)
 
     threading.Thread(target=watch, name="redacto-parent-watch", daemon=True).start()
@@ -117,12 +120,11 @@ def _wait_ready(child: subprocess.Popen[bytes], stop: threading.Event) -> None:
 
 
 def _stop_all(children: list[subprocess.Popen[bytes]]) -> None:
+    """Ctrl-C to each worker, then their pipes closed once they have ended (closing them
+    first would tell a worker twice, the second time while it is stopping)."""
     for child in children:
         if child.poll() is None:
             child.send_signal(signal.SIGINT)
-        if child.stdin is not None:
-            with contextlib.suppress(OSError):
-                child.stdin.close()
     deadline = time.monotonic() + STOP_WAIT_S
     for child in children:
         try:
@@ -130,3 +132,7 @@ def _stop_all(children: list[subprocess.Popen[bytes]]) -> None:
         except subprocess.TimeoutExpired:
             child.kill()
             child.wait()
+    for child in children:
+        if child.stdin is not None:
+            with contextlib.suppress(OSError):
+                child.stdin.close()
