@@ -52,13 +52,22 @@ class ProxyProcess:
 
 
 def start_proxy_process(
-    upstream: EchoUpstream, redis_url: str, key: str, log: Path, *extra: str
+    upstream: EchoUpstream,
+    redis_url: str,
+    key: str,
+    log: Path,
+    *extra: str,
+    vault_in_env: bool = False,
 ) -> ProxyProcess:
     command = [REDACTO, "proxy", "--upstream", upstream.url, "--listen", "127.0.0.1:0"]
     env = os.environ | {"REDACTO_VAULT_KEY": key}
+    if vault_in_env:
+        env["REDACTO_VAULT"] = redis_url
+    else:
+        command += ["--vault", redis_url]
     with log.open("a") as errors:
         process = subprocess.Popen(
-            [*command, "--vault", redis_url, *extra],
+            [*command, *extra],
             stdout=subprocess.PIPE,
             stderr=errors,
             text=True,
@@ -232,6 +241,26 @@ def test_workers_share_one_port_and_stop_together(
     finally:
         proxy.stop()
     assert proxy.process.returncode == 0
+    assert not [worker for worker in workers if worker.is_running() and worker.status() != "zombie"]
+
+
+def test_a_worker_that_ends_ends_the_others_and_the_vault_url_stays_off_command_lines(
+    upstream: EchoUpstream, redis_server: RedisServer, key: str, tmp_path: Path
+) -> None:
+    log = tmp_path / "workers.log"
+    proxy = start_proxy_process(
+        upstream, redis_server.url, key, log, "--workers", "2", vault_in_env=True
+    )
+    try:
+        workers = psutil.Process(proxy.process.pid).children()
+        assert len(workers) == 2
+        for process in (proxy.process.pid, *(worker.pid for worker in workers)):
+            assert redis_server.url not in " ".join(psutil.Process(process).cmdline())
+        workers[0].kill()  # a worker dies on its own
+        assert proxy.process.wait(20) == 1
+    finally:
+        proxy.stop()
+    assert "a worker ended on its own" in log.read_text()
     assert not [worker for worker in workers if worker.is_running() and worker.status() != "zombie"]
 
 
