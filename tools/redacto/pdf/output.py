@@ -1,26 +1,27 @@
 """From a finished pipeline run to a verified `redacted.pdf`, and the report's PDF part.
 
 The pipeline returns one list of boxes for the whole document; here they are put back on
-their pages (each box is a detected element's, and each element knows its page), written
-through a temporary file, verified, and only then renamed into place. A failed check
-removes the temporary file: no `redacted.pdf` is claimed.
+their pages (each box is a detected element's, and each element knows its page), and the
+redacted PDF is built and verified in memory (`verified_pdf_bytes`): a failed check gives
+no bytes, so no `redacted.pdf` is ever claimed, and writing it is left to the caller.
 """
 
 from __future__ import annotations
 
+import io
 import os
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
 from redacto.document import Box, Detection
-from redacto.pdf.read import PdfInput
+from redacto.pdf.read import PdfPages
 from redacto.pdf.write import PdfVerificationError, verify_redacted_pdf, write_redacted_pdf
 from redacto.report import PdfPageReport, PdfReport
 
 
 def boxes_by_page(
-    pdf: PdfInput, detections: Sequence[Detection], boxes: Sequence[Box]
+    pdf: PdfPages, detections: Sequence[Detection], boxes: Sequence[Box]
 ) -> list[list[Box]]:
     """Each page's boxes, from the detected elements; refuses boxes it cannot place.
 
@@ -39,7 +40,7 @@ def boxes_by_page(
     return per_page
 
 
-def redacted_values(pdf: PdfInput, detections: Sequence[Detection]) -> list[str]:
+def redacted_values(pdf: PdfPages, detections: Sequence[Detection]) -> list[str]:
     """The words under the boxes (and any value-only detections): none may be in the output."""
     elements = pdf.document.elements
     values = {elements[d.index].text for d in detections if d.index is not None}
@@ -47,7 +48,7 @@ def redacted_values(pdf: PdfInput, detections: Sequence[Detection]) -> list[str]
     return sorted(values)
 
 
-def pdf_report(pdf: PdfInput, per_page: Sequence[Sequence[Box]] | None) -> PdfReport:
+def pdf_report(pdf: PdfPages, per_page: Sequence[Sequence[Box]] | None) -> PdfReport:
     """The report's page list; boxes are filled in when the run got as far as drawing them."""
     return PdfReport(
         dpi=pdf.dpi,
@@ -69,22 +70,37 @@ def pdf_report(pdf: PdfInput, per_page: Sequence[Sequence[Box]] | None) -> PdfRe
     )
 
 
-def write_verified_pdf(
-    pdf: PdfInput, per_page: Sequence[Sequence[Box]], values: Sequence[str], target: Path
-) -> None:
-    """Write the redacted PDF to a temporary file, verify it, rename it to `target`.
+def verified_pdf_bytes(
+    pdf: PdfPages, per_page: Sequence[Sequence[Box]], values: Sequence[str]
+) -> bytes:
+    """The redacted PDF, built and verified in memory (nothing is written).
 
-    Raises `PdfVerificationError` (nothing at `target` changed) if writing or any check fails.
+    Raises `PdfVerificationError` if building it or any check fails.
     """
-    handle, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.stem}-", suffix=".pdf")
-    os.close(handle)
-    temporary = Path(name)
     pages = [page.geometry for page in pdf.pages]
     try:
-        write_redacted_pdf(pdf.path, per_page, temporary, pages=pages)
-        verify_redacted_pdf(temporary, per_page, pages=pages, values=values)
-        os.replace(temporary, target)
+        with io.BytesIO() as buffer:
+            write_redacted_pdf(pdf.path, per_page, buffer, pages=pages)
+            data = buffer.getvalue()
+        verify_redacted_pdf(data, per_page, pages=pages, values=values)
     except ValueError as error:  # the source PDF cannot be read again (BadPdfError)
         raise PdfVerificationError(f"cannot render the input again: {error}") from error
+    return data
+
+
+def write_verified_pdf(
+    pdf: PdfPages, per_page: Sequence[Sequence[Box]], values: Sequence[str], target: Path
+) -> None:
+    """`verified_pdf_bytes`, written to a temporary file and renamed to `target`.
+
+    Raises `PdfVerificationError` (nothing at `target` changed) if building or a check fails.
+    """
+    data = verified_pdf_bytes(pdf, per_page, values)
+    handle, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.stem}-", suffix=".pdf")
+    temporary = Path(name)
+    try:
+        with os.fdopen(handle, "wb") as file:
+            file.write(data)
+        os.replace(temporary, target)
     finally:
         temporary.unlink(missing_ok=True)

@@ -82,7 +82,7 @@ class PdfPageInfo:
 
 
 @dataclass(frozen=True)
-class PdfInput:
+class PdfPages:
     """A read PDF: the document for the pipeline and what each page was."""
 
     path: Path
@@ -96,12 +96,18 @@ OnPage = Callable[[int, int], None]
 """Progress while reading: called with (pages done, pages in all)."""
 
 
-def open_pdf(path: Path) -> Any:
-    """Open a PDF with pdfium, read-only; any failure is a `BadPdfError`."""
+def open_pdf(path: Path | bytes) -> Any:
+    """Open a PDF (a file, or its bytes) with pdfium, read-only; any failure is a
+    `BadPdfError`."""
     import pypdfium2 as pdfium
 
+    if isinstance(path, bytes):
+        data: bytes | str = path
+        path = Path("(the PDF in memory)")  # a message names the file, never its bytes
+    else:
+        data = str(path)
     try:
-        pdf = pdfium.PdfDocument(str(path))
+        pdf = pdfium.PdfDocument(data)
     except pdfium.PdfiumError as error:
         if getattr(error, "err_code", None) == _PASSWORD_ERROR:
             raise BadPdfError(f"{path}: the PDF is encrypted with a password") from error
@@ -150,7 +156,7 @@ def read_pdf(
     ocr: str | OcrEngine = "ppocr",
     dpi: int = PDF_DPI,
     on_page: OnPage | None = None,
-) -> PdfInput:
+) -> PdfPages:
     """Read every page's words into one document (indices global, `page` set per page).
 
     Every page is rendered and OCR'd (see the module docstring) by the engine named `ocr`,
@@ -190,7 +196,7 @@ def read_pdf(
                 on_page(number + 1, len(pdf))
     finally:
         pdf.close()
-    return PdfInput(
+    return PdfPages(
         path=path,
         dpi=dpi,
         pages=tuple(pages),

@@ -22,7 +22,8 @@ from __future__ import annotations
 import io
 import re
 import zlib
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO
 
@@ -60,11 +61,12 @@ class PdfVerificationError(RuntimeError):
 def write_redacted_pdf(
     source: Path,
     boxes_by_page: Sequence[Sequence[Box]],
-    target: Path,
+    target: Path | BinaryIO,
     *,
     pages: Sequence[PageGeometry],
 ) -> None:
-    """Render `source`'s pages, burn each page's boxes, write the images as a new PDF.
+    """Render `source`'s pages, burn each page's boxes, write the images as a new PDF to
+    `target` (a file, or an open binary stream such as `io.BytesIO`: the same bytes).
 
     `pages` are the pages' geometries as `read_pdf` measured them, the space the boxes are
     in; each output page is the same size in points, and renders back at the same pixels.
@@ -75,7 +77,7 @@ def write_redacted_pdf(
     try:
         if len(pdf) != len(boxes_by_page) or len(pdf) != len(pages):
             raise PdfVerificationError("the PDF's page count changed since it was read")
-        with target.open("wb") as handle:
+        with _opened(target) as handle:
             writer = _ImagePdfWriter(handle)
             for number, geometry in enumerate(pages):
                 page = load_page(pdf, source, number)
@@ -93,6 +95,16 @@ def write_redacted_pdf(
             writer.finish()
     finally:
         pdf.close()
+
+
+@contextmanager
+def _opened(target: Path | BinaryIO) -> Iterator[BinaryIO]:
+    """A path opened for writing (and closed after), or a stream as it is (left open)."""
+    if isinstance(target, Path):
+        with target.open("wb") as handle:
+            yield handle
+    else:
+        yield target
 
 
 class _ImagePdfWriter:
@@ -156,13 +168,14 @@ class _ImagePdfWriter:
 
 
 def verify_redacted_pdf(
-    path: Path,
+    output: Path | bytes,
     boxes_by_page: Sequence[Sequence[Box]],
     *,
     pages: Sequence[PageGeometry],
     values: Sequence[str],
 ) -> None:
-    """Reopen the written PDF and check it holds pixels only, with every box black.
+    """Reopen the written PDF (a file, or its bytes in memory) and check it holds pixels
+    only, with every box black.
 
     Each page must be the size in points of the original's page as read (`pages`), upright,
     and render at its pixels. Raises `PdfVerificationError` on the first failed check (the
@@ -170,10 +183,11 @@ def verify_redacted_pdf(
     """
     import pypdfium2.raw as pdfium_c
 
-    data = path.read_bytes()
+    data = output.read_bytes() if isinstance(output, Path) else output
+    path = output if isinstance(output, Path) else Path("(the output)")
     _check_bytes(data, values)
     try:
-        pdf = open_pdf(path)
+        pdf = open_pdf(data)
     except ValueError as error:
         raise PdfVerificationError("the output cannot be opened as a PDF") from error
     try:
