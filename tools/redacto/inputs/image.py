@@ -1,0 +1,131 @@
+"""A photo: its pixels, its words (OCR, or an `--elements` file), and `redacted.png`."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar
+
+from pydantic import BaseModel, ConfigDict, Field, FiniteFloat, ValidationError
+
+from redacto.document import Box, Document, Element, Mode
+from redacto.inputs.base import (
+    REDACTED_IMAGE,
+    BadInputError,
+    InputFile,
+    OutputFile,
+    ReadOptions,
+    input_info,
+    redacted,
+)
+
+if TYPE_CHECKING:
+    from redacto.imaging import LoadedImage
+    from redacto.inputs.legacy import PreparedInput
+    from redacto.pipeline import PipelineResult
+
+
+class _ElementInput(BaseModel):
+    """One entry of an `--elements` file: a word and its box in image pixels."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    text: str
+    box: tuple[FiniteFloat, FiniteFloat, FiniteFloat, FiniteFloat]
+    page: int = Field(default=0, ge=0)
+
+
+class ImageInput(InputFile):
+    """A photo (PNG, JPEG, WebP): decoded upright, its words with boxes in its pixels.
+
+    Its redaction is `redacted.png`: the pixels with every box burned black, no metadata.
+    """
+
+    suffixes: ClassVar[frozenset[str]] = frozenset({".png", ".jpg", ".jpeg", ".webp"})
+    mode: ClassVar[Mode] = Mode.IMAGE
+    noun: ClassVar[str] = "a photo"
+    takes_elements: ClassVar[bool] = True
+
+    def __init__(
+        self, path: Path, document: Document, image: LoadedImage, ocr_name: str | None
+    ) -> None:
+        super().__init__(path, document, input_info(path), ocr_name)
+        self.image = image
+
+    @classmethod
+    def read(cls, path: Path, options: ReadOptions) -> ImageInput:
+        """Decode the photo, then read its words: the `--elements` file, or OCR."""
+        image = _load(path)
+        if options.elements_path is not None:
+            elements = read_elements_file(options.elements_path, image.size)
+            return cls(path, Document.from_elements(elements, image.size), image, None)
+        from redacto.ocr import open_ocr
+
+        engine = open_ocr(options.ocr)
+        elements = engine.read(image.image)
+        return cls(path, Document.from_elements(elements, image.size), image, engine.name)
+
+    @classmethod
+    def with_words(cls, path: Path, elements: Sequence[Element]) -> ImageInput:
+        """The photo with words already read (the eval's gold or OCR words), checked as an
+        `--elements` file is: every box inside the image."""
+        image = _load(path)
+        words: list[Element] = []
+        for index, element in enumerate(elements):
+            if element.box is None or not _inside(element.box, image.size):
+                raise BadInputError(f"{path}: element {index}: box lies outside the image")
+            words.append(
+                Element(index=index, text=element.text, box=element.box, page=element.page)
+            )
+        return cls(path, Document.from_elements(words, image.size), image, None)
+
+    def redacted_files(self, result: PipelineResult) -> tuple[OutputFile, ...]:
+        if not redacted(result):
+            return ()
+        from redacto.imaging import burn_boxes, clean_png_bytes
+
+        burned = burn_boxes(self.image.image, list(result.boxes))
+        return (OutputFile(REDACTED_IMAGE, clean_png_bytes(burned)),)
+
+    def prepared(self) -> PreparedInput:
+        from redacto.inputs.legacy import PreparedInput
+
+        return PreparedInput(self.path, self.document, self.image, self.ocr_name, source=self)
+
+
+def _load(path: Path) -> LoadedImage:
+    from redacto.imaging import BadImageError, load_input_image
+
+    try:
+        return load_input_image(path)
+    except BadImageError as error:
+        raise BadInputError(f"{path}: {error}") from error
+
+
+def _inside(box: Box, size: tuple[int, int]) -> bool:
+    width, height = size
+    return not (box.x0 < 0 or box.y0 < 0 or box.x1 > width or box.y1 > height)
+
+
+def read_elements_file(path: Path, image_size: tuple[int, int]) -> list[Element]:
+    """Parse `[{"text", "box": [x0, y0, x1, y1]}, …]` in reading order; boxes must fit."""
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise BadInputError(f"{path}: not a JSON file ({error})") from error
+    if not isinstance(raw, list):
+        raise BadInputError(f"{path}: expected a JSON list of {{text, box}} objects")
+    elements: list[Element] = []
+    for index, item in enumerate(raw):
+        try:
+            entry = _ElementInput.model_validate(item)
+            box = Box(x0=entry.box[0], y0=entry.box[1], x1=entry.box[2], y1=entry.box[3])
+        except ValidationError as error:
+            problem = error.errors()[0]
+            where = ".".join(str(part) for part in problem["loc"])
+            raise BadInputError(f"{path}: element {index}: {where}: {problem['msg']}") from error
+        if not _inside(box, image_size):
+            raise BadInputError(f"{path}: element {index}: box lies outside the image")
+        elements.append(Element(index=index, text=entry.text, box=box, page=entry.page))
+    return elements

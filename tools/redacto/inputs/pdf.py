@@ -1,0 +1,85 @@
+"""A PDF: its pages read into one image-mode document, and a verified `redacted.pdf`.
+
+The pages are read by `redacto.pdf.read_pdf` (text layer, OCR, or both); the output is
+rebuilt from burned page images and checked before it counts (docs/pdf.md). Both happen
+in memory here: the run's report is final, ERROR included, before anything is written.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar
+
+from redacto.document import Mode, Status
+from redacto.inputs.base import (
+    REDACTED_PDF,
+    BadInputError,
+    InputFile,
+    OutputFile,
+    ReadOptions,
+    input_info,
+    redacted,
+)
+
+if TYPE_CHECKING:
+    from redacto.inputs.legacy import PreparedInput
+    from redacto.pdf import PdfPages
+    from redacto.pipeline import PipelineResult
+
+
+class PdfInput(InputFile):
+    """A PDF read page by page (`pages`: each page's geometry, source and word counts)."""
+
+    suffixes: ClassVar[frozenset[str]] = frozenset({".pdf"})
+    mode: ClassVar[Mode] = Mode.IMAGE
+    noun: ClassVar[str] = "a PDF"
+
+    def __init__(self, path: Path, pages: PdfPages) -> None:
+        super().__init__(path, pages.document, input_info(path), pages.ocr_name)
+        self.pages = pages
+
+    @classmethod
+    def read(cls, path: Path, options: ReadOptions) -> PdfInput:
+        from redacto.pdf import BadPdfError, read_pdf
+
+        try:
+            pages = read_pdf(path, ocr=options.ocr, on_page=options.on_page)
+        except BadPdfError as error:
+            raise BadInputError(str(error)) from error
+        return cls(path, pages)
+
+    def redacted_files(self, result: PipelineResult) -> tuple[OutputFile, ...]:
+        """`redacted.pdf`, verified; the report gains its pages (with their boxes when the
+        run redacted), and a failed check ends the run ERROR with no PDF."""
+        from redacto.pdf import PdfVerificationError
+        from redacto.pdf.output import (
+            boxes_by_page,
+            pdf_report,
+            redacted_values,
+            verified_pdf_bytes,
+        )
+
+        report = result.report
+        if not redacted(result):
+            report.pdf = pdf_report(self.pages, None)
+            return ()
+        try:
+            per_page = boxes_by_page(self.pages, report.detections, result.boxes)
+            report.pdf = pdf_report(self.pages, per_page)
+            values = redacted_values(self.pages, [*report.detections, *report.not_located])
+            data = verified_pdf_bytes(self.pages, per_page, values)
+        except PdfVerificationError as error:
+            report.status = Status.ERROR
+            report.error = f"the redacted PDF failed its check after writing: {error}"
+            if report.pdf is None:
+                report.pdf = pdf_report(self.pages, None)
+            return ()
+        report.pdf.verified = True
+        return (OutputFile(REDACTED_PDF, data),)
+
+    def prepared(self) -> PreparedInput:
+        from redacto.inputs.legacy import PreparedInput
+
+        return PreparedInput(
+            self.path, self.document, ocr_name=self.ocr_name, pdf=self.pages, source=self
+        )

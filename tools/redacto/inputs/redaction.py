@@ -1,0 +1,162 @@
+"""`redact` an input in memory, then `write` the redaction into a folder.
+
+`redact` runs the pipeline on the input's document and has the input make its redacted
+files in memory: nothing touches the file system, and the report is final (a PDF that
+fails its check is ERROR here, not half-way through writing). `write` writes those files
+and `report.json` through temporary files renamed into place; an ERROR run writes only its
+report, and removes redacted files an earlier run left, so nothing in the folder claims a
+redaction that did not happen. A text's own line endings are applied only there.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from redacto.document import Box, Status
+from redacto.engines import Engine
+from redacto.inputs.base import (
+    REDACTED_FILES,
+    REDACTED_TEXT,
+    REPORT,
+    InputFile,
+    OutputFile,
+    same_file,
+)
+from redacto.pipeline import OnEvent, PipelineOptions, PipelineResult, run_pipeline
+from redacto.prompts import PromptLibrary
+from redacto.report import RunReport, error_report
+
+EXIT_CODES = {Status.PASS: 0, Status.NEEDS_REVIEW: 10, Status.ERROR: 1}
+EXIT_BAD_INPUT = 2
+
+
+@dataclass(frozen=True)
+class Redaction:
+    """One input's finished run, in memory: its report (final), the redacted text and the
+    boxes drawn, and the redacted files its kind made. Text and spans are in the document's
+    own text (`\\n` endings); `write` puts a text's endings back."""
+
+    input: InputFile
+    report: RunReport
+    redacted_text: str | None = None
+    boxes: tuple[Box, ...] = ()
+    files: tuple[OutputFile, ...] = ()
+
+    @property
+    def text_as_written(self) -> str | None:
+        """`redacted.txt` as `write` writes it (None: the run wrote no redaction)."""
+        if self.report.status is Status.ERROR or self.redacted_text is None:
+            return None
+        return self.input.written_text(self.redacted_text)
+
+    @property
+    def report_as_written(self) -> RunReport:
+        """`report.json` as `write` writes it."""
+        return self.input.written_report(self.report)
+
+
+@dataclass(frozen=True)
+class RedactOutcome:
+    """What one file's run wrote: its report as written, the files and the exit code."""
+
+    report: RunReport
+    written: tuple[Path, ...] = field(default_factory=tuple)
+
+    @property
+    def exit_code(self) -> int:
+        return EXIT_CODES[self.report.status]
+
+
+def redact(
+    source: InputFile,
+    engine: Engine,
+    prompts: PromptLibrary,
+    *,
+    options: PipelineOptions | None = None,
+    on_event: OnEvent | None = None,
+) -> Redaction:
+    """Run the pipeline on `source` and make its redacted files, all in memory.
+
+    Never raises for a failed run: an exception inside the pipeline is an ERROR report.
+    """
+    try:
+        result = run_pipeline(source.document, engine, prompts, options=options, on_event=on_event)
+    except Exception as error:
+        result = PipelineResult(report=error_report(source.mode, engine.identity, error))
+    return finish(source, result)
+
+
+def finish(source: InputFile, result: PipelineResult) -> Redaction:
+    """A pipeline result on `source` as a redaction: the report names the input and its
+    OCR, and the input's kind makes its files (which may end the run ERROR)."""
+    result.report.ocr = source.ocr_name
+    if result.report.input is None:
+        result.report.input = source.info
+    files = source.redacted_files(result)
+    return Redaction(source, result.report, result.redacted_text, tuple(result.boxes), files)
+
+
+def write(redaction: Redaction, out_dir: Path) -> RedactOutcome:
+    """Write the redacted files and `report.json` into `out_dir` (made if missing).
+
+    Files that cannot be written end the run as ERROR (a report, nothing claimed); only
+    when not even that report can be written does the `OSError` reach the caller.
+    """
+    try:
+        return _write(redaction, out_dir)
+    except OSError as error:
+        source = redaction.input
+        report = error_report(
+            source.mode, redaction.report.model, error, doing="cannot write the outputs"
+        )
+        report.input, report.ocr = source.info, source.ocr_name
+        return _write(Redaction(source, report), out_dir)
+
+
+def write_report_only(report: RunReport, out_dir: Path) -> RedactOutcome:
+    """Record a run that ended before there was an input to redact: its ERROR report, and
+    no redacted file, so an earlier run's outputs cannot pass for this one's."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for stale in REDACTED_FILES:
+        (out_dir / stale).unlink(missing_ok=True)
+    return RedactOutcome(report=report, written=(_write_report(report, out_dir),))
+
+
+def _write(redaction: Redaction, out_dir: Path) -> RedactOutcome:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    text = redaction.text_as_written
+    files: list[OutputFile] = []
+    if text is not None:  # a redaction: its kind's files, then the text
+        files = [*redaction.files, OutputFile(REDACTED_TEXT, text.encode("utf-8"))]
+    for stale in sorted(set(REDACTED_FILES) - {file.name for file in files}):
+        (out_dir / stale).unlink(missing_ok=True)
+    written = [_atomic(out_dir / file.name, file.data, redaction.input) for file in files]
+    report = redaction.report_as_written
+    written.append(_write_report(report, out_dir, redaction.input))
+    return RedactOutcome(report=report, written=tuple(written))
+
+
+def _write_report(report: RunReport, out_dir: Path, source: InputFile | None = None) -> Path:
+    body = report.model_dump_json(indent=2) + "\n"
+    return _atomic(out_dir / REPORT, body.encode("utf-8"), source)
+
+
+def _atomic(target: Path, data: bytes, source: InputFile | None = None) -> Path:
+    """Write through a temporary file beside `target`, then rename it into place; never
+    over the input itself (checked before the run too: a link may appear meanwhile)."""
+    if source is not None and same_file(target, source.path):
+        raise FileExistsError(f"{target} is the input itself: refusing to overwrite it")
+    handle, name = tempfile.mkstemp(
+        dir=target.parent, prefix=f".{target.stem}-", suffix=target.suffix
+    )
+    temporary = Path(name)
+    try:
+        with os.fdopen(handle, "wb") as file:
+            file.write(data)
+        os.replace(temporary, target)
+    finally:
+        temporary.unlink(missing_ok=True)
+    return target
