@@ -8,8 +8,9 @@ import json
 import pytest
 from PIL import Image
 
-from redacto.document import Box, Document, Element, Source, Status
+from redacto.document import Box, Element, Source, Status
 from redacto.engines.scripted import ScriptedEngine
+from redacto.inputs import ImageInput
 from redacto.pipeline import PipelineOptions
 from redacto.prompts import PromptLibrary
 from redacto.redact_file import PreparedInput, prepare_input, redact_prepared
@@ -37,9 +38,7 @@ def photo(tmp_path):
         Element(index=i, text=w, box=Box(x0=5 + 60 * i, y0=5, x1=55 + 60 * i, y1=25))
         for i, w in enumerate(words)
     ]
-    from redacto.imaging import load_input_image
-
-    return PreparedInput(path, Document.from_elements(elements, (240, 40)), load_input_image(path))
+    return ImageInput.with_words(path, elements).prepared()
 
 
 def test_toggling_words_rewrites_boxes_and_records_each_edit(tmp_path, prompts):

@@ -5,12 +5,13 @@ its box (image mode) or selects text to redact (text mode). A `ReviewSession` ho
 as the pipeline left it (`PreparedInput` + `RunReport`) and the edits so far; every preview
 and the approved output come from the pipeline's own deterministic redact step over the
 edited detections (no model call: the session's engine refuses any), so what the page shows
-is exactly what approval writes. Approval goes through `redact_file.write_outputs`, the
-writer the CLI uses, and the report gains a `review` record listing each edit in order;
-added detections carry `source: reviewer`.
+is exactly what approval writes. Approval goes through `redacto.inputs` (`finish` then
+`write`), the writer the CLI uses, and the report gains a `review` record listing each edit
+in order; added detections carry `source: reviewer`.
 
-Text-mode spans are kept in the pipeline's `\\n`-only text while reviewing (the report's are
-in the user's own line endings) and mapped back when the report is written.
+Text-mode spans are kept in the pipeline's `\\n`-only text while reviewing; the input puts
+the user's own line endings back when the report is written. (A report handed in as
+written, in those endings, is mapped into the `\\n` text once, at the start.)
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from pathlib import Path
 
 from redacto.document import Detection, Mode, Source, Span, Status
 from redacto.engines.no_model import NoModelEngine
+from redacto.inputs import RedactOutcome, finish, write
+from redacto.inputs.legacy import PreparedInput
 from redacto.line_endings import LineEndings
 from redacto.pipeline import PipelineOptions, PipelineResult
 from redacto.pipeline.detections import detection_key
@@ -35,7 +38,6 @@ from redacto.pipeline.redact import (
 )
 from redacto.pipeline.state import StepContext
 from redacto.prompts import PromptLibrary
-from redacto.redact_file import PreparedInput, RedactOutcome, write_outputs
 from redacto.report import EditAction, Review, ReviewEdit, RunReport
 
 
@@ -148,15 +150,15 @@ class ReviewSession:
                 document, self.detections, self._context, self._round, ask_model=False
             )
         report = self.report.model_copy(deep=True)
-        report.detections = [self._original(d) for d in self.detections]
-        report.not_located = [self._original(d) for d in redaction.not_located]
-        report.review = Review(approved=True, edits=[self._original_edit(e) for e in self.edits])
+        report.detections = list(self.detections)
+        report.not_located = list(redaction.not_located)
+        report.review = Review(approved=True, edits=list(self.edits))
         return ReviewPreview(redaction=redaction, result=redaction_result(report, redaction))
 
     def approve(self, out_dir: Path) -> RedactOutcome:
         """Write the reviewed output with the CLI's writer: the redacted file(s) and a
         `report.json` that records every edit (`review`)."""
-        return write_outputs(self.preview().result, self.prepared, out_dir)
+        return write(finish(self.prepared.source, self.preview().result), out_dir)
 
     # -- helpers -------------------------------------------------------------------------
 
@@ -185,20 +187,6 @@ class ReviewSession:
             end=_normalized_offset(endings, detection.span.end),
         )
         return detection.model_copy(update={"span": span})
-
-    def _original(self, detection: Detection) -> Detection:
-        """A span of the pipeline's text in the user's own line endings (for the report)."""
-        endings = self.prepared.line_endings
-        if detection.span is None or endings is None or not endings.changed:
-            return detection
-        span = Span(
-            start=endings.original_offset(detection.span.start),
-            end=endings.original_offset(detection.span.end),
-        )
-        return detection.model_copy(update={"span": span})
-
-    def _original_edit(self, edit: ReviewEdit) -> ReviewEdit:
-        return edit.model_copy(update={"detection": self._original(edit.detection)})
 
 
 _NO_MODEL = NoModelEngine("a review")

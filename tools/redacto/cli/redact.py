@@ -21,8 +21,8 @@ from redacto.cli._options import (
     OcrChoice,
     OcrOption,
 )
+from redacto.inputs import EXIT_BAD_INPUT, EXIT_CODES, BadInputError, ReadOptions, redact_path
 from redacto.pipeline import Phase, PipelineOptions, ProgressEvent
-from redacto.redact_file import EXIT_BAD_INPUT, EXIT_CODES, BadInputError, redact_file
 from redacto.report import Status
 
 
@@ -81,16 +81,13 @@ def redact_command(
     options = PipelineOptions(rules=not no_rules, category=category)
     try:
         with _Progress(console) as progress:
-            outcome = redact_file(
+            outcome = redact_path(
                 input_path,
-                model,
-                None,
                 out_dir,
-                ocr=ocr.value,
-                elements_path=elements,
+                model,
+                read=ReadOptions(ocr.value, elements, progress.on_page),
                 options=options,
                 on_event=progress,
-                on_page=progress.on_page,
             )
     except BadInputError as error:
         console.print(f"[red]bad input:[/red] {error}", highlight=False)

@@ -10,31 +10,28 @@ not as the detections say it should have been.
 from __future__ import annotations
 
 import difflib
-import json
 import re
-import tempfile
 import time
 from dataclasses import replace
-from pathlib import Path
 
 from redacto.corpus.schema import CorpusDocument, RenderedPage
-from redacto.document import ConstrainedDecoding, Document, Element, Mode, Source, Step
+from redacto.document import ConstrainedDecoding, Document, Mode, Source, Step
 from redacto.engines import open_engine
 from redacto.evaluation.inputs import PageReader
 from redacto.evaluation.prediction import NamedItem, PredictedBox, PredictedSpan, Prediction
 from redacto.evaluation.results import OcrChoice
+from redacto.inputs import ImageInput, InputFile, TextInput, redact
 from redacto.pipeline import ImageReading, PipelineOptions, PipelineResult
 from redacto.pipeline.policy import options_for_model
 from redacto.pipeline.state import MAX_ROUNDS
 from redacto.prompts import PromptLibrary
-from redacto.redact_file import REDACTED_TEXT, redact_file
 from redacto.resources import portable
 
 _WORD = re.compile(r"\S+")
 
 
 class PipelineSystem:
-    """`redact_file` with one engine (opened once) and the shipped prompts."""
+    """`redacto.inputs.redact` with one engine (opened once) and the shipped prompts."""
 
     def __init__(
         self,
@@ -81,67 +78,35 @@ class PipelineSystem:
     def predict(
         self, document: CorpusDocument, mode: Mode, page: RenderedPage | None
     ) -> Prediction:
-        """Redact the document the way a user's file is redacted (`redact_file`: the same
-        entry point as the CLI) and score what it wrote. OCR is included in the time.
+        """Redact the document the way a user's file is redacted (`redacto.inputs`: the
+        same `redact` as the CLI, on the same kind of input) and score what it would write.
+        OCR is included in the time.
 
-        The file given is the rendered page (its words handed over as an `--elements`
-        file, so every system reads the same words) or the text written to a `.txt`; the
-        outputs go to a scratch folder that is removed afterwards.
+        The input is the text, or the rendered page with its words handed over (so every
+        system reads the same words); nothing is written: the text and the report are taken
+        as `write` would write them.
         """
         started = time.perf_counter()
         options = self.options
         if self.gold_category:
             options = replace(options, category=document.category)
-        with tempfile.TemporaryDirectory(prefix="redacto-eval-") as scratch:
-            folder = Path(scratch)
-            elements_path: Path | None = None
-            if mode is Mode.TEXT:
-                source = Document.from_text(document.text)
-                input_path = folder / "document.txt"
-                input_path.write_text(document.text, encoding="utf-8", newline="")
-            else:
-                if page is None:
-                    raise ValueError("image mode needs the rendered page")
-                elements = self.reader.read(page)
-                source = Document.from_elements(elements, (page.width, page.height))
-                input_path = page.image_path
-                elements_path = folder / "elements.json"
-                _write_elements(elements, elements_path)
-            out_dir = folder / "out"
-            outcome = redact_file(
-                input_path,
-                self.engine,
-                self.prompts,
-                out_dir,
-                elements_path=elements_path,
-                options=options,
-            )
-            written = out_dir / REDACTED_TEXT
-            redacted = None
-            if written in outcome.written:
-                with written.open(encoding="utf-8", newline="") as handle:
-                    redacted = handle.read()
+        source: InputFile
+        if mode is Mode.TEXT:
+            source = TextInput.of_text(document.text, "document.txt")
+        else:
+            if page is None:
+                raise ValueError("image mode needs the rendered page")
+            source = ImageInput.with_words(page.image_path, self.reader.read(page))
+        redaction = redact(source, self.engine, self.prompts, options=options)
+        report = redaction.report_as_written
         result = PipelineResult(
-            report=outcome.report, redacted_text=redacted, boxes=tuple(outcome.report.boxes)
+            report=report, redacted_text=redaction.text_as_written, boxes=tuple(report.boxes)
         )
         wall_ms = (time.perf_counter() - started) * 1000
-        return prediction_from_result(document.text, source, result, wall_ms)
+        return prediction_from_result(document.text, source.document, result, wall_ms)
 
     def close(self) -> None:
         self.engine.close()
-
-
-def _write_elements(elements: list[Element], path: Path) -> None:
-    """The words as an `--elements` file (`redact_file.read_elements_file` reads it)."""
-    entries = []
-    for element in elements:
-        if element.box is None:
-            raise ValueError(f"word {element.index} of the page has no box")
-        box = element.box
-        entries.append(
-            {"text": element.text, "box": [box.x0, box.y0, box.x1, box.y1], "page": element.page}
-        )
-    path.write_text(json.dumps(entries), encoding="utf-8")
 
 
 def prediction_from_result(
