@@ -116,38 +116,45 @@ def write(redaction: Redaction, out_dir: Path) -> RedactOutcome:
         return _write(Redaction(source, report), out_dir)
 
 
-def write_report_only(report: RunReport, out_dir: Path) -> RedactOutcome:
-    """Record a run that ended before there was an input to redact: its ERROR report, and
-    no redacted file, so an earlier run's outputs cannot pass for this one's."""
+def write_report_only(report: RunReport, out_dir: Path, input_path: Path) -> RedactOutcome:
+    """Record a run that ended before its input was read: its ERROR report, and no
+    redacted file, so an earlier run's outputs cannot pass for this one's."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    for stale in REDACTED_FILES:
-        (out_dir / stale).unlink(missing_ok=True)
-    return RedactOutcome(report=report, written=(_write_report(report, out_dir),))
+    _remove_stale(out_dir, set(REDACTED_FILES), input_path)
+    return RedactOutcome(report=report, written=(_write_report(report, out_dir, input_path),))
 
 
 def _write(redaction: Redaction, out_dir: Path) -> RedactOutcome:
     out_dir.mkdir(parents=True, exist_ok=True)
+    source = redaction.input
     text = redaction.text_as_written
     files: list[OutputFile] = []
     if text is not None:  # a redaction: its kind's files, then the text
         files = [*redaction.files, OutputFile(REDACTED_TEXT, text.encode("utf-8"))]
-    for stale in sorted(set(REDACTED_FILES) - {file.name for file in files}):
-        (out_dir / stale).unlink(missing_ok=True)
-    written = [_atomic(out_dir / file.name, file.data, redaction.input) for file in files]
+    _remove_stale(out_dir, set(REDACTED_FILES) - {file.name for file in files}, source.path)
+    written = [_atomic(out_dir / file.name, file.data, source.path) for file in files]
     report = redaction.report_as_written
-    written.append(_write_report(report, out_dir, redaction.input))
+    written.append(_write_report(report, out_dir, source.path))
     return RedactOutcome(report=report, written=tuple(written))
 
 
-def _write_report(report: RunReport, out_dir: Path, source: InputFile | None = None) -> Path:
+def _remove_stale(out_dir: Path, names: set[str], input_path: Path) -> None:
+    """Remove an earlier run's redacted files, never the input (checked before the run,
+    but a link may appear meanwhile)."""
+    for name in sorted(names):
+        if not same_file(out_dir / name, input_path):
+            (out_dir / name).unlink(missing_ok=True)
+
+
+def _write_report(report: RunReport, out_dir: Path, input_path: Path) -> Path:
     body = report.model_dump_json(indent=2) + "\n"
-    return _atomic(out_dir / REPORT, body.encode("utf-8"), source)
+    return _atomic(out_dir / REPORT, body.encode("utf-8"), input_path)
 
 
-def _atomic(target: Path, data: bytes, source: InputFile | None = None) -> Path:
+def _atomic(target: Path, data: bytes, input_path: Path) -> Path:
     """Write through a temporary file beside `target`, then rename it into place; never
     over the input itself (checked before the run too: a link may appear meanwhile)."""
-    if source is not None and same_file(target, source.path):
+    if same_file(target, input_path):
         raise FileExistsError(f"{target} is the input itself: refusing to overwrite it")
     handle, name = tempfile.mkstemp(
         dir=target.parent, prefix=f".{target.stem}-", suffix=target.suffix

@@ -108,4 +108,4 @@ def write_failure(
     input, and no redacted file, so an earlier run's outputs cannot pass for this one's."""
     report = error_report(input_mode(path), identity, error, doing=doing)
     report.input = input_info(path)
-    return write_report_only(report, out_dir)
+    return write_report_only(report, out_dir, path)
