@@ -1,0 +1,76 @@
+"""`PdfInput` (`redacto.inputs.pdf`): a PDF's `redacted.pdf` is built and checked in memory
+by `redact`, so its report is final (ERROR included) before `write` runs, and `write` is
+the only step that touches the output folder. `InkOcr` stands in for OCR."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+
+import pypdfium2 as pdfium
+from page_shapes import SHAPES, InkOcr
+from pdf_builder import Doc
+
+from redacto.document import Status
+from redacto.engines.scripted import ScriptedEngine
+from redacto.inputs import PdfInput, redact, write
+from redacto.pdf import PdfVerificationError, read_pdf
+from redacto.pipeline import PipelineOptions
+from redacto.prompts import PromptLibrary
+
+A4 = next(shape for shape in SHAPES if shape.name == "a4")
+REPLIES = {"classify": ["CATEGORY: Medical"], "detect": ["1:NAME\n2:NAME"], "validate": ["PASS"]}
+NO_RULES = PipelineOptions(rules=False)
+
+
+def a4_input(tmp_path) -> PdfInput:
+    path = Doc([A4.page(scanned=False)]).write(tmp_path / "a4.pdf")
+    return PdfInput(path, read_pdf(path, ocr=InkOcr()))
+
+
+def test_the_pdf_is_made_and_verified_in_memory(tmp_path, monkeypatch):
+    source = a4_input(tmp_path)
+    before = sorted(tmp_path.rglob("*"))
+    with monkeypatch.context() as patch:
+        for name, module in (("mkstemp", tempfile), ("replace", os)):
+            patch.setattr(module, name, _refuse)
+        redaction = redact(
+            source, ScriptedEngine.from_mapping(REPLIES), PromptLibrary.load(), options=NO_RULES
+        )
+    assert sorted(tmp_path.rglob("*")) == before
+    assert redaction.report.status is Status.PASS
+    assert redaction.report.pdf is not None and redaction.report.pdf.verified
+    (file,) = redaction.files
+    assert file.name == "redacted.pdf"
+    pdf = pdfium.PdfDocument(file.data)
+    try:
+        assert len(pdf) == 1 and pdf[0].get_size() == (595, 842)
+    finally:
+        pdf.close()
+
+    outcome = write(redaction, tmp_path / "out")
+    assert [p.name for p in outcome.written] == ["redacted.pdf", "redacted.txt", "report.json"]
+    assert (tmp_path / "out" / "redacted.pdf").read_bytes() == file.data
+
+
+def test_a_failed_check_is_error_before_anything_is_written(tmp_path, monkeypatch):
+    def failing(*args, **kwargs):
+        raise PdfVerificationError("page 1: box 1 is not black")
+
+    monkeypatch.setattr("redacto.pdf.output.verified_pdf_bytes", failing)
+    source = a4_input(tmp_path)
+    redaction = redact(
+        source, ScriptedEngine.from_mapping(REPLIES), PromptLibrary.load(), options=NO_RULES
+    )
+    assert redaction.report.status is Status.ERROR and redaction.files == ()
+    assert "failed its check after writing" in (redaction.report.error or "")
+    assert redaction.report.pdf is not None and not redaction.report.pdf.verified
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "redacted.pdf").write_bytes(b"an earlier run's")
+    write(redaction, out)
+    assert sorted(p.name for p in out.iterdir()) == ["report.json"]
+
+
+def _refuse(*args, **kwargs):
+    raise AssertionError("redact touched the file system")
