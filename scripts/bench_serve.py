@@ -90,8 +90,8 @@ def main() -> None:
     args = parser.parse_args()
 
     from redacto.engines import open_engine
+    from redacto.inputs import resolve_model_uri
     from redacto.prompts import PromptLibrary
-    from redacto.redact_file import resolve_model_uri
     from redacto.serve import ReviewServer, ServeConfig
 
     text = args.file.suffix.lower() in (".txt", ".md")

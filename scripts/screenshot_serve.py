@@ -32,8 +32,8 @@ def main() -> None:
     from selenium.webdriver.support.ui import WebDriverWait
 
     from redacto.engines import open_engine
+    from redacto.inputs import resolve_model_uri
     from redacto.prompts import PromptLibrary
-    from redacto.redact_file import resolve_model_uri
     from redacto.serve import ReviewServer, ServeConfig
 
     options = webdriver.ChromeOptions()

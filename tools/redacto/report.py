@@ -190,7 +190,7 @@ class RunReport(BaseModel):
     parse_errors: list[ParseError] = Field(default_factory=list)
     model: ModelIdentity
     input: InputInfo | None = None
-    """The file this run read (`redact_file`); None for a document handed to the pipeline."""
+    """The file this run read (`redacto.inputs`); None for a document handed to the pipeline."""
     ocr: str | None = None
     pdf: PdfReport | None = None
     """Set for a PDF input: the pages, their boxes, and whether the output was verified."""

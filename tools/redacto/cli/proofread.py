@@ -23,8 +23,8 @@ from redacto.cli._options import (
     OcrChoice,
     OcrOption,
 )
+from redacto.inputs import EXIT_BAD_INPUT, BadInputError
 from redacto.pipeline import PipelineOptions, ProgressEvent
-from redacto.redact_file import EXIT_BAD_INPUT, BadInputError
 
 if TYPE_CHECKING:  # proofreading loads only when the command runs (other commands start faster)
     from redacto.proofread import PlacedMistake

@@ -22,8 +22,8 @@ from redacto.cli._proxy_workers import (
 )
 from redacto.document import Category
 from redacto.engines import Engine, EngineError, open_engine
+from redacto.inputs import resolve_model_uri
 from redacto.prompts import PromptError, PromptLibrary
-from redacto.redact_file import resolve_model_uri
 
 if TYPE_CHECKING:  # the proxy extra is imported only when the command runs
     from redacto.proxy import Limits

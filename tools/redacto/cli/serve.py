@@ -20,9 +20,9 @@ from redacto.cli._options import ModelOption, NoRulesOption, OcrChoice, OcrOptio
 from redacto.cli.proofread import API_KEY_VARIABLE
 from redacto.document import Category
 from redacto.engines import EngineError, open_engine
+from redacto.inputs import resolve_model_uri
 from redacto.pipeline import PipelineOptions
 from redacto.prompts import PromptError, PromptLibrary
-from redacto.redact_file import resolve_model_uri
 from redacto.serve.jobs import MiB, ServeConfig
 
 
