@@ -1,7 +1,8 @@
 """`redact` an input in memory, then `write` the redaction into a folder.
 
 `redact` runs the pipeline on the input's document and has the input make its redacted
-files in memory: nothing touches the file system, and the report is final (a PDF that
+files in memory: nothing is written (a PDF's pages are rendered again from its file, which
+is only read), and the report is final (a PDF that
 fails its check is ERROR here, not half-way through writing). `write` writes those files
 and `report.json` through temporary files renamed into place; an ERROR run writes only its
 report, and removes redacted files an earlier run left, so nothing in the folder claims a
