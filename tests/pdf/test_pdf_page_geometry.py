@@ -24,7 +24,7 @@ from pdf_builder import Doc, write_objects
 from redacto.document import Box
 from redacto.pdf import PDF_DPI, PdfVerificationError, read_pdf, render_page, verify_redacted_pdf
 from redacto.pdf.geometry import PageGeometry, pdf_number
-from redacto.pdf.output import write_verified_pdf
+from redacto.pdf.output import verified_pdf_bytes
 
 SCALE = PDF_DPI / 72
 KINDS = ["born-digital", "scanned"]
@@ -77,7 +77,7 @@ def test_the_redacted_page_keeps_its_size_and_covers_the_name(tmp_path, shape, k
     label, names = words[0].box, [w.box for w in words[1:]]
     assert label is not None and all(box is not None for box in names)
     target = tmp_path / "redacted.pdf"
-    write_verified_pdf(read, [names], ["Jane", "Smith"], target)
+    target.write_bytes(verified_pdf_bytes(read, [names], ["Jane", "Smith"]))
 
     width, height = shape.upright
     expected_pixels = (math.ceil(width * SCALE - 1e-3), math.ceil(height * SCALE - 1e-3))
@@ -114,7 +114,7 @@ def test_a_page_of_another_size_fails_the_check(tmp_path):
     source = build(tmp_path, shape, "born-digital")
     read = read_pdf(source, ocr=InkOcr())
     target = tmp_path / "redacted.pdf"
-    write_verified_pdf(read, [[]], [], target)
+    target.write_bytes(verified_pdf_bytes(read, [[]], []))
     letter = PageGeometry(612, 792)
     with pytest.raises(PdfVerificationError, match="page 1 has another size: 595 x 842 pt"):
         verify_redacted_pdf(target, [[]], pages=[letter], values=[])

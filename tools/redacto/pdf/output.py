@@ -9,10 +9,7 @@ no bytes, so no `redacted.pdf` is ever claimed, and writing it is left to the ca
 from __future__ import annotations
 
 import io
-import os
-import tempfile
 from collections.abc import Sequence
-from pathlib import Path
 
 from redacto.document import Box, Detection
 from redacto.pdf.read import PdfPages
@@ -86,21 +83,3 @@ def verified_pdf_bytes(
     except ValueError as error:  # the source PDF cannot be read again (BadPdfError)
         raise PdfVerificationError(f"cannot render the input again: {error}") from error
     return data
-
-
-def write_verified_pdf(
-    pdf: PdfPages, per_page: Sequence[Sequence[Box]], values: Sequence[str], target: Path
-) -> None:
-    """`verified_pdf_bytes`, written to a temporary file and renamed to `target`.
-
-    Raises `PdfVerificationError` (nothing at `target` changed) if building or a check fails.
-    """
-    data = verified_pdf_bytes(pdf, per_page, values)
-    handle, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.stem}-", suffix=".pdf")
-    temporary = Path(name)
-    try:
-        with os.fdopen(handle, "wb") as file:
-            file.write(data)
-        os.replace(temporary, target)
-    finally:
-        temporary.unlink(missing_ok=True)
