@@ -47,7 +47,14 @@ import orjson
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "proxy"))  # the tests' echo upstream
 
-from bench_proxy_load import BenchError, Server, WrkRun, run_wrk, start_server  # noqa: E402
+from bench_proxy_load import (  # noqa: E402
+    BenchError,
+    Server,
+    WrkRun,
+    load_average_line,
+    run_wrk,
+    start_server,
+)
 from bench_proxy_profile import FunctionKey, Profile, analyse, profile_lines  # noqa: E402
 from echo_upstream import EchoUpstream  # noqa: E402
 
@@ -472,10 +479,7 @@ def conditions(load_before: tuple[float, ...], load_after: tuple[float, ...]) ->
         f"- {datetime.date.today().isoformat()}; `nproc` = {os.cpu_count()} ({cpu}); "
         f"Python {platform.python_version()}; {wrk.stdout.split(' [')[0].strip()}",
         f"- {versions}",
-        "- load average (1, 5, 15 min) before: "
-        + " ".join(f"{value:.2f}" for value in load_before)
-        + "; after: "
-        + " ".join(f"{value:.2f}" for value in load_after),
+        load_average_line(load_before, load_after),
     ]
 
 

@@ -151,3 +151,13 @@ def start_server(name: str, command: list[str], ready: str, folder: Path) -> Ser
             return Server(name, process, int(found.group(1)), log)
     process.kill()
     raise BenchError(f"{name} did not start: {log.read_text()[-2000:]}")
+
+
+def load_average_line(before: tuple[float, ...], after: tuple[float, ...]) -> str:
+    """The machine's load average around a run, as the benchmarks print it."""
+    return (
+        "- load average (1, 5, 15 min) before: "
+        + " ".join(f"{value:.2f}" for value in before)
+        + "; after: "
+        + " ".join(f"{value:.2f}" for value in after)
+    )

@@ -47,7 +47,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "proxy"))  # the tests' echo upstream and Redis
 
 from bench_proxy import PROSE, STRUCTURED_PII, WITH_PII, answer_text, redacto_command  # noqa: E402
-from bench_proxy_load import BenchError, Server, WrkRun, run_wrk, start_server  # noqa: E402
+from bench_proxy_load import (  # noqa: E402
+    BenchError,
+    Server,
+    WrkRun,
+    load_average_line,
+    run_wrk,
+    start_server,
+)
 from redis_server import RedisServer  # noqa: E402
 
 CHAT = "/v1/chat/completions"
@@ -250,10 +257,7 @@ def conditions(load_before: tuple[float, ...], load_after: tuple[float, ...]) ->
         f"- {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC; `nproc` = {os.cpu_count()}; "
         f"Python {platform.python_version()}; {redis.stdout.split(' sha=')[0].strip()}",
         f"- {versions}",
-        "- load average (1, 5, 15 min) before: "
-        + " ".join(f"{value:.2f}" for value in load_before)
-        + "; after: "
-        + " ".join(f"{value:.2f}" for value in load_after),
+        load_average_line(load_before, load_after),
     ]
 
 
