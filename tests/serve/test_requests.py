@@ -110,7 +110,7 @@ def test_malformed_requests_are_answered_400_and_log_only_the_exception_type(
             json.dumps({"action": "add", "start": 8, "end": 16, "label": "NAME"}).encode()
         )
         assert status == 200
-        assert job_folders(server) == [server.board.get(job).folder]
+        assert job_folders(server) == []  # a redaction holds its upload in memory
     _, errors = capfd.readouterr()
     assert "Traceback" not in errors and "Exception occurred" not in errors
     logged = caplog.text

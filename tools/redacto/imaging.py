@@ -90,6 +90,22 @@ def load_input_image(path: Path) -> LoadedImage:
     )
 
 
+def load_image_bytes(data: bytes, name: Path) -> LoadedImage:
+    """Decode a photo held in memory (an upload) as `load_input_image` decodes its file —
+    the same formats, limits and EXIF orientation — without touching the disk. `name`
+    stands for the file in messages and in `LoadedImage.path`. Raises `BadImageError`."""
+    if not data:
+        raise BadImageError(f"cannot read image {name}: the file is empty")
+    rgb, image_format, orientation = _decode(io.BytesIO(data), str(name))
+    return LoadedImage(
+        image=rgb,
+        size=rgb.size,
+        format=SUPPORTED_FORMATS[image_format],
+        path=name,
+        orientation=orientation,
+    )
+
+
 def decode_image_bytes(data: bytes) -> Image.Image:
     """Decode an image held in memory (the proxy's inline images) as `load_input_image`
     decodes a file — the same formats, limits and EXIF orientation — into RGB pixels,

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from redacto.document import Detection, Mode, Source, Span, Status
 from redacto.engines.no_model import NoModelEngine
-from redacto.inputs import RedactOutcome, finish, write
+from redacto.inputs import Redaction, RedactOutcome, finish, write
 from redacto.inputs.legacy import PreparedInput
 from redacto.line_endings import LineEndings
 from redacto.pipeline import PipelineOptions, PipelineResult
@@ -155,10 +155,14 @@ class ReviewSession:
         report.review = Review(approved=True, edits=list(self.edits))
         return ReviewPreview(redaction=redaction, result=redaction_result(report, redaction))
 
+    def approved(self) -> Redaction:
+        """The reviewed output, in memory: the redacted file(s) and a report that records
+        every edit (`review`); `Redaction.files_as_written` are the files `approve` writes."""
+        return finish(self.prepared.source, self.preview().result)
+
     def approve(self, out_dir: Path) -> RedactOutcome:
-        """Write the reviewed output with the CLI's writer: the redacted file(s) and a
-        `report.json` that records every edit (`review`)."""
-        return write(finish(self.prepared.source, self.preview().result), out_dir)
+        """Write the reviewed output (`approved`) with the CLI's writer."""
+        return write(self.approved(), out_dir)
 
     # -- helpers -------------------------------------------------------------------------
 

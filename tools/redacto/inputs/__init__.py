@@ -25,7 +25,14 @@ from redacto.inputs.base import (
 )
 from redacto.inputs.image import ImageInput, read_elements_file
 from redacto.inputs.pdf import PdfInput
-from redacto.inputs.read import INPUT_KINDS, check_input, input_kind, input_mode, read_input
+from redacto.inputs.read import (
+    INPUT_KINDS,
+    check_input,
+    input_kind,
+    input_mode,
+    read_input,
+    read_input_bytes,
+)
 from redacto.inputs.redaction import (
     EXIT_BAD_INPUT,
     EXIT_CODES,
@@ -66,6 +73,7 @@ __all__ = [
     "named_model",
     "read_elements_file",
     "read_input",
+    "read_input_bytes",
     "redact",
     "redact_path",
     "resolve_model_uri",

@@ -9,6 +9,7 @@ outside these classes asks what kind an input is.
 
 from __future__ import annotations
 
+import hashlib
 import os
 from abc import ABC, abstractmethod
 from collections.abc import Callable
@@ -86,6 +87,15 @@ class InputFile(ABC):
         Raises `BadInputError` for unreadable input, `EngineError` when OCR itself fails.
         """
 
+    @classmethod
+    @abstractmethod
+    def from_bytes(cls, data: bytes, name: Path, options: ReadOptions) -> InputFile:
+        """Read an input held in memory (an upload), with the same checks and limits as
+        `read`; `name` stands for its file (its kind, messages, the report's name).
+
+        Nothing is written or read from disk but OCR's own models. Raises as `read` does.
+        """
+
     @abstractmethod
     def redacted_files(self, result: PipelineResult) -> tuple[OutputFile, ...]:
         """The redacted files besides `redacted.txt` (a PNG, a PDF), made in memory.
@@ -121,6 +131,12 @@ def input_info(path: Path) -> InputInfo:
         return InputInfo(name=path.name, sha256=sha256_of(path))
     except OSError as error:
         raise BadInputError(f"{path}: cannot read ({error.strerror})") from error
+
+
+def bytes_info(name: Path, data: bytes) -> InputInfo:
+    """The report's record of an input held in memory: its name and its bytes' sha256
+    (the same as `input_info` gives for the same bytes in a file)."""
+    return InputInfo(name=name.name, sha256=hashlib.sha256(data).hexdigest())
 
 
 def same_file(candidate: Path, path: Path) -> bool:

@@ -16,6 +16,7 @@ from redacto.inputs.base import (
     InputFile,
     OutputFile,
     ReadOptions,
+    bytes_info,
     input_info,
     redacted,
 )
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
     from redacto.imaging import LoadedImage
     from redacto.inputs.legacy import PreparedInput
     from redacto.pipeline import PipelineResult
+    from redacto.report import InputInfo
 
 
 class _ElementInput(BaseModel):
@@ -48,23 +50,47 @@ class ImageInput(InputFile):
     takes_elements: ClassVar[bool] = True
 
     def __init__(
-        self, path: Path, document: Document, image: LoadedImage, ocr_name: str | None
+        self,
+        path: Path,
+        document: Document,
+        image: LoadedImage,
+        ocr_name: str | None,
+        info: InputInfo | None = None,
     ) -> None:
-        super().__init__(path, document, input_info(path), ocr_name)
+        super().__init__(path, document, info or input_info(path), ocr_name)
         self.image = image
 
     @classmethod
     def read(cls, path: Path, options: ReadOptions) -> ImageInput:
         """Decode the photo, then read its words: the `--elements` file, or OCR."""
-        image = _load(path)
+        return cls._words(path, _load(path), options, None)
+
+    @classmethod
+    def from_bytes(cls, data: bytes, name: Path, options: ReadOptions) -> ImageInput:
+        """The photo decoded from memory (the same formats and limits as a file), then its
+        words read as `read` reads them."""
+        from redacto.imaging import BadImageError, load_image_bytes
+
+        try:
+            image = load_image_bytes(data, name)
+        except BadImageError as error:
+            raise BadInputError(f"{name}: {error}") from error
+        return cls._words(name, image, options, bytes_info(name, data))
+
+    @classmethod
+    def _words(
+        cls, path: Path, image: LoadedImage, options: ReadOptions, info: InputInfo | None
+    ) -> ImageInput:
+        """The decoded photo's words: the `--elements` file, or OCR."""
         if options.elements_path is not None:
             elements = read_elements_file(options.elements_path, image.size)
-            return cls(path, Document.from_elements(elements, image.size), image, None)
+            return cls(path, Document.from_elements(elements, image.size), image, None, info)
         from redacto.ocr import open_ocr
 
         engine = open_ocr(options.ocr)
         elements = engine.read(image.image)
-        return cls(path, Document.from_elements(elements, image.size), image, engine.name)
+        document = Document.from_elements(elements, image.size)
+        return cls(path, document, image, engine.name, info)
 
     @classmethod
     def with_words(cls, path: Path, elements: Sequence[Element]) -> ImageInput:

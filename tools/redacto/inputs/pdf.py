@@ -17,6 +17,7 @@ from redacto.inputs.base import (
     InputFile,
     OutputFile,
     ReadOptions,
+    bytes_info,
     input_info,
     redacted,
 )
@@ -35,7 +36,8 @@ class PdfInput(InputFile):
     noun: ClassVar[str] = "a PDF"
 
     def __init__(self, path: Path, pages: PdfPages) -> None:
-        super().__init__(path, pages.document, input_info(path), pages.ocr_name)
+        info = input_info(path) if pages.data is None else bytes_info(path, pages.data)
+        super().__init__(path, pages.document, info, pages.ocr_name)
         self.pages = pages
 
     @classmethod
@@ -47,6 +49,18 @@ class PdfInput(InputFile):
         except BadPdfError as error:
             raise BadInputError(str(error)) from error
         return cls(path, pages)
+
+    @classmethod
+    def from_bytes(cls, data: bytes, name: Path, options: ReadOptions) -> PdfInput:
+        """The PDF read from memory, page by page as `read` reads a file (the same page
+        limits); its pages are rendered again from these bytes when it is redacted."""
+        from redacto.pdf import BadPdfError, read_pdf
+
+        try:
+            pages = read_pdf(name, ocr=options.ocr, on_page=options.on_page, data=data)
+        except BadPdfError as error:
+            raise BadInputError(str(error).replace("(the PDF in memory)", str(name))) from error
+        return cls(name, pages)
 
     def redacted_files(self, result: PipelineResult) -> tuple[OutputFile, ...]:
         """`redacted.pdf`, verified; the report gains its pages (with their boxes when the

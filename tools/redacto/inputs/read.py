@@ -44,6 +44,15 @@ def read_input(path: Path, options: ReadOptions | None = None) -> InputFile:
     return input_kind(path).read(path, options or ReadOptions())
 
 
+def read_input_bytes(data: bytes, name: Path, options: ReadOptions | None = None) -> InputFile:
+    """Read an input held in memory (an upload) as its kind, by `name`'s suffix: the same
+    checks and limits as `read_input`, and no file written or read for it.
+
+    Raises `BadInputError` for unreadable input, `EngineError` when OCR itself fails.
+    """
+    return input_kind(name).from_bytes(data, name, options or ReadOptions())
+
+
 def check_input(path: Path, out_dir: Path, elements_path: Path | None = None) -> Mode:
     """Cheap checks before any slow work: the file exists, its type, where outputs go."""
     if not path.is_file():

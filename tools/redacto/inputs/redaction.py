@@ -58,6 +58,20 @@ class Redaction:
         """`report.json` as `write` writes it."""
         return self.input.written_report(self.report)
 
+    def files_as_written(self) -> tuple[OutputFile, ...]:
+        """Every file `write` writes, byte for byte, in memory: the kind's redacted files
+        and `redacted.txt` (a redaction only), then `report.json`. `redacto serve` offers
+        these for download without writing them."""
+        return (*self.redacted_as_written(), report_file(self.report_as_written))
+
+    def redacted_as_written(self) -> tuple[OutputFile, ...]:
+        """The redacted files as `write` writes them (none for a run that did not redact):
+        the kind's files, then `redacted.txt`."""
+        text = self.text_as_written
+        if text is None:
+            return ()
+        return (*self.files, OutputFile(REDACTED_TEXT, text.encode("utf-8")))
+
 
 @dataclass(frozen=True)
 class RedactOutcome:
@@ -128,10 +142,7 @@ def write_report_only(report: RunReport, out_dir: Path, input_path: Path) -> Red
 def _write(redaction: Redaction, out_dir: Path) -> RedactOutcome:
     out_dir.mkdir(parents=True, exist_ok=True)
     source = redaction.input
-    text = redaction.text_as_written
-    files: list[OutputFile] = []
-    if text is not None:  # a redaction: its kind's files, then the text
-        files = [*redaction.files, OutputFile(REDACTED_TEXT, text.encode("utf-8"))]
+    files = redaction.redacted_as_written()  # a redaction: its kind's files, then the text
     _remove_stale(out_dir, set(REDACTED_FILES) - {file.name for file in files}, source.path)
     written = [_atomic(out_dir / file.name, file.data, source.path) for file in files]
     report = redaction.report_as_written
@@ -148,8 +159,13 @@ def _remove_stale(out_dir: Path, names: set[str], input_path: Path) -> None:
 
 
 def _write_report(report: RunReport, out_dir: Path, input_path: Path) -> Path:
-    body = report.model_dump_json(indent=2) + "\n"
-    return _atomic(out_dir / REPORT, body.encode("utf-8"), input_path)
+    return _atomic(out_dir / REPORT, report_file(report).data, input_path)
+
+
+def report_file(report: RunReport) -> OutputFile:
+    """`report.json` as `write` writes `report` (already as written): indented JSON and a
+    final newline."""
+    return OutputFile(REPORT, (report.model_dump_json(indent=2) + "\n").encode("utf-8"))
 
 
 def _atomic(target: Path, data: bytes, input_path: Path) -> Path:

@@ -12,7 +12,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
 from redacto.document import Detection, Document, Mode, Span
-from redacto.inputs.base import BadInputError, InputFile, OutputFile, ReadOptions, input_info
+from redacto.inputs.base import (
+    BadInputError,
+    InputFile,
+    OutputFile,
+    ReadOptions,
+    bytes_info,
+    input_info,
+)
 from redacto.line_endings import LineEndings
 from redacto.report import InputInfo, RunReport
 
@@ -36,6 +43,15 @@ class TextInput(InputFile):
     def read(cls, path: Path, options: ReadOptions) -> TextInput:
         endings = LineEndings.of(_read_text(path))
         return cls(path, endings, input_info(path))
+
+    @classmethod
+    def from_bytes(cls, data: bytes, name: Path, options: ReadOptions) -> TextInput:
+        """A text held in memory (an upload), checked as a file is: UTF-8, not empty."""
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise BadInputError(f"{name}: not UTF-8 text ({error.reason})") from error
+        return cls(name, LineEndings.of(_not_empty(text, name)), bytes_info(name, data))
 
     @classmethod
     def of_text(cls, text: str, name: str) -> TextInput:
@@ -96,6 +112,10 @@ def _read_text(path: Path) -> str:
         raise BadInputError(f"{path}: not UTF-8 text ({error.reason})") from error
     except OSError as error:
         raise BadInputError(f"{path}: cannot read ({error.strerror})") from error
+    return _not_empty(text, path)
+
+
+def _not_empty(text: str, path: Path) -> str:
     if not text.strip():
         raise BadInputError(f"{path}: the file is empty")
     return text

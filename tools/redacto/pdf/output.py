@@ -77,7 +77,7 @@ def verified_pdf_bytes(
     pages = [page.geometry for page in pdf.pages]
     try:
         with io.BytesIO() as buffer:
-            write_redacted_pdf(pdf.path, per_page, buffer, pages=pages)
+            write_redacted_pdf(pdf.source, per_page, buffer, pages=pages)
             data = buffer.getvalue()
         verify_redacted_pdf(data, per_page, pages=pages, values=values)
     except ValueError as error:  # the source PDF cannot be read again (BadPdfError)

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import ctypes
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -90,6 +90,13 @@ class PdfPages:
     pages: tuple[PdfPageInfo, ...]
     document: Document
     ocr_name: str | None = None
+    data: bytes | None = field(default=None, repr=False)
+    """The PDF's bytes when it was read from memory (an upload); None: read from `path`."""
+
+    @property
+    def source(self) -> Path | bytes:
+        """What to open the PDF again from (`open_pdf`): its bytes, or else its file."""
+        return self.data if self.data is not None else self.path
 
 
 OnPage = Callable[[int, int], None]
@@ -156,14 +163,18 @@ def read_pdf(
     ocr: str | OcrEngine = "ppocr",
     dpi: int = PDF_DPI,
     on_page: OnPage | None = None,
+    data: bytes | None = None,
 ) -> PdfPages:
     """Read every page's words into one document (indices global, `page` set per page).
+
+    `data`, when given, is the PDF itself, held in memory (an upload): it is read instead
+    of a file, and `path` only names it in messages.
 
     Every page is rendered and OCR'd (see the module docstring) by the engine named `ocr`,
     or by `ocr` itself when it is an open engine (the eval reads many PDFs with one).
     Raises `BadPdfError` for a bad PDF and `OcrError` (an `EngineError`) when OCR cannot run.
     """
-    pdf = open_pdf(path)
+    pdf = open_pdf(data) if data is not None else open_pdf(path)
     engine: OcrEngine | None = None if isinstance(ocr, str) else ocr
     elements: list[Element] = []
     pages: list[PdfPageInfo] = []
@@ -202,6 +213,7 @@ def read_pdf(
         pages=tuple(pages),
         document=Document.from_elements(elements),
         ocr_name=engine.name if engine is not None else None,
+        data=data,
     )
 
 

@@ -59,14 +59,15 @@ class PdfVerificationError(RuntimeError):
 
 
 def write_redacted_pdf(
-    source: Path,
+    source: Path | bytes,
     boxes_by_page: Sequence[Sequence[Box]],
     target: Path | BinaryIO,
     *,
     pages: Sequence[PageGeometry],
 ) -> None:
-    """Render `source`'s pages, burn each page's boxes, write the images as a new PDF to
-    `target` (a file, or an open binary stream such as `io.BytesIO`: the same bytes).
+    """Render `source`'s pages (a file, or the PDF's bytes), burn each page's boxes, write
+    the images as a new PDF to `target` (a file, or an open binary stream such as
+    `io.BytesIO`: the same bytes).
 
     `pages` are the pages' geometries as `read_pdf` measured them, the space the boxes are
     in; each output page is the same size in points, and renders back at the same pixels.
@@ -80,7 +81,7 @@ def write_redacted_pdf(
         with _opened(target) as handle:
             writer = _ImagePdfWriter(handle)
             for number, geometry in enumerate(pages):
-                page = load_page(pdf, source, number)
+                page = load_page(pdf, _named(source), number)
                 try:
                     if PageGeometry.of_page(page, geometry.dpi) != geometry:
                         raise PdfVerificationError(
@@ -95,6 +96,11 @@ def write_redacted_pdf(
             writer.finish()
     finally:
         pdf.close()
+
+
+def _named(source: Path | bytes) -> Path:
+    """What a message calls the PDF: its file, never its bytes."""
+    return source if isinstance(source, Path) else Path("(the PDF in memory)")
 
 
 @contextmanager

@@ -310,21 +310,24 @@ class _Handler(BaseHTTPRequestHandler):
             raise JobError(f"the file is larger than the limit of {limit // 1024 // 1024} MiB", 413)
         job = board.new_job(unquote(self.headers.get("X-File-Name", "")), kind)
         try:
-            with board.open_upload(job) as handle:
-                remaining = length
-                while remaining:
-                    chunk = self.rfile.read(min(remaining, 1 << 16))
-                    if not chunk:
-                        raise JobError("the upload ended early", 400)
-                    handle.write(chunk)
-                    remaining -= len(chunk)
+            body = self._upload_body(length)
         except BaseException:
             board.abandon(job)
             self.close_connection = True
             raise
-        board.enqueue(job)
+        board.enqueue(job, body)
         log.info("job %s queued to %s (%d bytes)", job.id, kind.value, length)
         self._json(HTTPStatus.CREATED, {"id": job.id})
+
+    def _upload_body(self, length: int) -> bytes:
+        """The upload, read into memory (it is never written to disk for a redaction)."""
+        body = bytearray()
+        while len(body) < length:
+            chunk = self.rfile.read(min(length - len(body), 1 << 16))
+            if not chunk:
+                raise JobError("the upload ended early", 400)
+            body += chunk
+        return bytes(body)
 
     def _events(self, match: re.Match[str]) -> None:
         """Server-sent events: the job's log from `Last-Event-ID` on, then live."""

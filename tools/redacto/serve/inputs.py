@@ -11,7 +11,8 @@ import io
 import re
 from pathlib import Path
 
-from redacto.redact_file import IMAGE_SUFFIXES, BadInputError, PreparedInput
+from redacto.inputs import BadInputError, ImageInput
+from redacto.inputs.legacy import PreparedInput
 from redacto.serve.views import PageImage
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._ -]+")
@@ -28,14 +29,15 @@ def safe_name(name: str) -> str:
     return f"{stem}.{suffix[:8]}" if suffix else stem
 
 
-def refuse_huge_photo(path: Path, max_pixels: int) -> None:
-    """A photo over the pixel limit fails before it is decoded (its header says its size)."""
-    if path.suffix.lower() not in IMAGE_SUFFIXES:
+def refuse_huge_photo(path: Path, max_pixels: int, data: bytes | None = None) -> None:
+    """A photo over the pixel limit fails before it is decoded (its header says its size).
+    `data`, when given, is the photo itself (an upload in memory), `path` only its name."""
+    if path.suffix.lower() not in ImageInput.suffixes:
         return
     from PIL import Image
 
     try:
-        with Image.open(path) as image:
+        with Image.open(path if data is None else io.BytesIO(data)) as image:
             width, height = image.size
     except Exception:  # not readable here: the pipeline reports it properly
         return
@@ -79,7 +81,7 @@ def page_images(prepared: PreparedInput) -> list[tuple[PageImage, bytes]]:
     elif prepared.pdf is not None:
         from redacto.pdf.read import load_page, open_pdf, render_page
 
-        pdf = open_pdf(prepared.pdf.path)
+        pdf = open_pdf(prepared.pdf.source)
         try:
             for number in range(len(prepared.pdf.pages)):
                 images.append(

@@ -1,18 +1,18 @@
 """Jobs of the review server: one model, one worker, a queue, and each job's event log.
 
-A job is one uploaded file. It waits its turn (the page shows its place), runs through
-`redact_file` — the same entry point the CLI uses — on the server's single engine, and then
-waits for its reviewer: edits, then approval (outputs written by the CLI's writer, read into
-memory for download) or discard. Its upload lives in a private folder (0700, under the
-server's run folder: `redacto.serve.folders`) that is removed as soon as the job is over:
-approved, discarded, failed, or the server stopped. Every event a job produced is kept in
-order, so a page that reloads (or a second tab) replays them and then follows live; review
-edits are kept as deltas (`redacto.serve.deltas`), not as whole reviews.
+A job is one uploaded file, held in memory. It waits its turn (the page shows its place),
+is read and redacted through `redacto.inputs` — `read_input_bytes` then `redact`, the path
+the CLI takes — on the server's single engine, and then waits for its reviewer: edits, then
+approval (the files the CLI's writer would write, made in memory for download) or discard.
+A redaction writes no file. Only a proofread job, whose entry point takes a path, writes its
+upload into a private folder (0700, under the server's run folder: `redacto.serve.folders`)
+when it starts, removed as soon as it is over or the server stops. Every event a job
+produced is kept in order, so a page that reloads (or a second tab) replays them and then
+follows live; review edits are kept as deltas (`redacto.serve.deltas`), not as whole reviews.
 """
 
 from __future__ import annotations
 
-import io
 import json
 import logging
 import os
@@ -27,21 +27,22 @@ from enum import StrEnum
 from pathlib import Path
 
 from redacto.document import Mode
-from redacto.engines import Engine
+from redacto.engines import Engine, EngineError
+from redacto.inputs import (
+    BadInputError,
+    InputFile,
+    ReadOptions,
+    input_mode,
+    read_input_bytes,
+    redact,
+)
+from redacto.inputs.base import REDACTED_IMAGE, REDACTED_PDF, bytes_info
+from redacto.inputs.legacy import PreparedInput
+from redacto.inputs.redaction import report_file
 from redacto.pipeline import PipelineOptions, ProgressEvent
 from redacto.prompts import PromptLibrary
 from redacto.proofread import ProofreadOptions, UpstreamConfig
-from redacto.redact_file import (
-    REDACTED_IMAGE,
-    REDACTED_PDF,
-    REPORT,
-    BadInputError,
-    PreparedInput,
-    RedactOutcome,
-    input_mode,
-    redact_file,
-)
-from redacto.report import Status
+from redacto.report import RunReport, Status, error_report
 from redacto.review import ReviewError, ReviewSession
 from redacto.serve.deltas import review_delta
 from redacto.serve.folders import RunFolder
@@ -124,8 +125,11 @@ class Job:
 
     id: str
     name: str
-    folder: Path
     kind: JobKind = JobKind.REDACT
+    upload: bytes | None = field(default=None, repr=False)
+    """The uploaded file, in memory until the job starts."""
+    folder: Path | None = None
+    """A proofread job's private folder while it runs; a redaction has none."""
     state: JobState = JobState.QUEUED
     events: list[JobEvent] = field(default_factory=list)
     prepared: PreparedInput | None = None
@@ -135,10 +139,6 @@ class Job:
     page_images: dict[int, bytes] = field(default_factory=dict)
     downloads: dict[str, bytes] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
-
-    @property
-    def input_path(self) -> Path:
-        return self.folder / "input" / self.name
 
     @property
     def finished(self) -> bool:
@@ -177,9 +177,8 @@ class JobBoard:
     # -- uploads ---------------------------------------------------------------------------
 
     def new_job(self, name: str, kind: JobKind = JobKind.REDACT) -> Job:
-        """A job with its private folder, for an upload about to be written there. It holds
-        a place in line from now on (before its body is read), until `enqueue` or
-        `abandon`."""
+        """A job for an upload about to be read. It holds a place in line from now on
+        (before its body is read), until `enqueue` or `abandon`."""
         stored = safe_name(name)
         try:
             mode = input_mode(Path(stored))
@@ -194,38 +193,22 @@ class JobBoard:
             if len(self._waiting) + self._arriving >= self.config.max_waiting:
                 raise JobError("too many files are waiting; try again when one is done", 503)
             self._arriving += 1
-        try:
-            folder = self.run_folder.new_job_folder()
-            job = Job(id=secrets.token_hex(8), name=stored, folder=folder, kind=kind)
-            job.input_path.parent.mkdir(mode=0o700)
-        except BaseException:
-            self._arrived()
-            raise
-        return job
+        return Job(id=secrets.token_hex(8), name=stored, kind=kind)
 
-    def open_upload(self, job: Job) -> io.BufferedWriter:
-        """The file the upload is written to: new, readable by this user only (0600)."""
-        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
-        return os.fdopen(os.open(job.input_path, flags, 0o600), "wb")
-
-    def enqueue(self, job: Job) -> None:
-        """The upload is written: the job joins the queue."""
+    def enqueue(self, job: Job, upload: bytes) -> None:
+        """The upload has arrived whole (kept in memory): the job joins the queue."""
         with self._changed:
             self._arriving -= 1
             if self._closing:
-                self._remove_folder(job)
                 raise JobError("the server is stopping", 503)
+            job.upload = upload
             self._jobs[job.id] = job
             self._waiting.append(job)
             self._add(job, "queued", _queued(job, len(self._waiting)))
             self._changed.notify_all()
 
     def abandon(self, job: Job) -> None:
-        """An upload that did not arrive whole: its folder goes, its place in line too."""
-        self._remove_folder(job)
-        self._arrived()
-
-    def _arrived(self) -> None:
+        """An upload that did not arrive whole: its place in line is given back."""
         with self._changed:
             self._arriving -= 1
 
@@ -281,24 +264,21 @@ class JobBoard:
             return _compact(view)
 
     def approve(self, job: Job) -> dict[str, object]:
-        """Write the reviewed outputs with the CLI's writer, keep them for download, and
-        remove the job's folder."""
+        """Make the reviewed outputs in memory, byte for byte what the CLI's writer writes,
+        and keep them for download; nothing is written."""
         with job.lock:
             session = self._session(job)
-            out_dir = job.folder / "approved"
-            out_dir.mkdir(mode=0o700)
-            outcome = session.approve(out_dir)
-            job.downloads = {path.name: path.read_bytes() for path in outcome.written}
-            files = self._files(job, outcome)
+            redaction = session.approved()
+            job.downloads = {file.name: file.data for file in redaction.files_as_written()}
+            files = _files(job.downloads, redaction.report.status)
             edits = len(session.edits)
-            del session, outcome
+            del session, redaction
             with self._changed:
                 job.state = JobState.APPROVED
                 self._drop_input(job)
                 # From now on the page shows what was written, not the original.
                 if REDACTED_IMAGE in job.downloads and REDACTED_PDF not in job.downloads:
                     job.page_images[0] = job.downloads[REDACTED_IMAGE]
-                self._remove_folder(job)
                 self._add(job, "approved", files)
                 self._forget_old()
             log.info("job %s approved (%d edits)", job.id, edits)
@@ -306,7 +286,7 @@ class JobBoard:
         return files
 
     def discard(self, job: Job) -> None:
-        """Drop a job under review (or still waiting): nothing is written, its folder goes."""
+        """Drop a job under review (or still waiting): nothing is written, nothing kept."""
         with job.lock, self._changed:
             if job.state is JobState.QUEUED:
                 self._waiting.remove(job)
@@ -314,16 +294,15 @@ class JobBoard:
                 raise JobError(f"a job that is {job.state.value} cannot be discarded", 409)
             job.state = JobState.DISCARDED
             self._drop_input(job)
-            self._remove_folder(job)
             self._add(job, "discarded", {})
             self._places_changed()
             self._forget_old()
         release_memory()
 
     def close(self) -> None:
-        """Stop: every job folder goes at once (the running job is dropped: nothing it
-        would write could be downloaded any more), then the worker has `stop_grace_s` to
-        leave the model, and the run folder is removed."""
+        """Stop: every job folder (a running proofread's) goes at once (the running job is
+        dropped: nothing it would write could be downloaded any more), then the worker has
+        `stop_grace_s` to leave the model, and the run folder is removed."""
         with self._changed:
             self._closing = True
             self._changed.notify_all()
@@ -380,36 +359,29 @@ class JobBoard:
         return on_prepared
 
     def _run(self, job: Job) -> None:
+        """Read the upload from memory, redact it, and hand it to its reviewer: no file is
+        written for it (`redacto.inputs`: `read_input_bytes`, then `redact`)."""
         log.info("job %s started", job.id)
-        (job.folder / "draft").mkdir(mode=0o700)
-        try:
-            refuse_huge_photo(job.input_path, self.config.max_pixels)
-            outcome = redact_file(
-                job.input_path,
-                self.engine,
-                self.prompts,
-                job.folder / "draft",
-                ocr=self.config.ocr,
-                options=self.config.options,
-                on_event=self._step_events(job),
-                on_prepared=self._page_event(job),
-            )
-        except BadInputError as error:
-            log.info("job %s: bad input", job.id)
-            self._fail(job, str(error).replace(str(job.folder), "…"))
+        source = self._read(job)
+        if source is None:
             return
-        report = outcome.report
-        if report.status is Status.ERROR or job.prepared is None:
-            job.downloads = {REPORT: (job.folder / "draft" / REPORT).read_bytes()}
-            log.info("job %s ended ERROR", job.id)
-            self._fail(job, report.error or "the run ended in ERROR", self._files(job, outcome))
+        self._page_event(job)(source.prepared())
+        redaction = redact(
+            source,
+            self.engine,
+            self.prompts,
+            options=self.config.options,
+            on_event=self._step_events(job),
+        )
+        report = redaction.report_as_written
+        if report.status is Status.ERROR:
+            self._fail_with_report(job, report)
             return
-        shutil.rmtree(job.folder / "draft", ignore_errors=True)
-        session = ReviewSession(job.prepared, report, self.prompts)
+        session = ReviewSession(source.prepared(), report, self.prompts)
+        del source, redaction
         view = review_view(session).model_dump(mode="json")
         with self._changed:
             if self._closing:
-                self._remove_folder(job)
                 return
             job.session = session
             job.view = view
@@ -417,6 +389,34 @@ class JobBoard:
             self._add(job, "review", view)
         log.info("job %s ready for review: %s", job.id, report.status.value)
         release_memory()  # what OCR and the steps used on the way
+
+    def _read(self, job: Job) -> InputFile | None:
+        """The upload read as its kind, from memory (the upload itself let go of); None when
+        the job has failed: bad input, or OCR that cannot run (an ERROR report, as the CLI
+        writes)."""
+        data, job.upload = job.upload or b"", None
+        name = Path(job.name)
+        try:
+            refuse_huge_photo(name, self.config.max_pixels, data)
+            return read_input_bytes(data, name, ReadOptions(ocr=self.config.ocr))
+        except BadInputError as error:
+            log.info("job %s: bad input", job.id)
+            self._fail(job, str(error))
+        except EngineError as error:
+            report = error_report(input_mode(name), self.engine.identity, error)
+            report.input = bytes_info(name, data)
+            self._fail_with_report(job, report)
+        return None
+
+    def _fail_with_report(self, job: Job, report: RunReport) -> None:
+        """A run that ended ERROR: its report as written (`report`), and nothing claiming a
+        redaction, offered for download as the CLI would have written it."""
+        written = report_file(report)
+        job.downloads = {written.name: written.data}
+        log.info("job %s ended ERROR", job.id)
+        self._fail(
+            job, report.error or "the run ended in ERROR", _files(job.downloads, report.status)
+        )
 
     def _proofread(self, job: Job) -> None:
         """Proofread the upload (`proofread_upload`): its page, the detector's steps, each
@@ -429,17 +429,20 @@ class JobBoard:
                 self._add_raw(job, name, data)
 
         log.info("job %s started (proofread)", job.id)
-        (job.folder / "proofread").mkdir(mode=0o700)
+        folder = self._proofread_folder(job)
+        input_path = folder / "input" / job.name
         options = ProofreadOptions(
             upstream=self.config.proofread_upstream,
             ocr=self.config.ocr,
             pipeline=self.config.options,
         )
         try:
-            refuse_huge_photo(job.input_path, self.config.max_pixels)
+            refuse_huge_photo(input_path, self.config.max_pixels, job.upload)
+            _write_private(input_path, job.upload or b"")
+            job.upload = None
             done = proofread_upload(
-                job.input_path,
-                job.folder / "proofread",
+                input_path,
+                folder / "proofread",
                 options,
                 self.engine,
                 self.prompts,
@@ -449,9 +452,9 @@ class JobBoard:
             )
         except BadInputError as error:
             log.info("job %s: bad input", job.id)
-            self._fail(job, str(error).replace(str(job.folder), "…"))
+            self._fail(job, str(error).replace(str(folder), "…"))
             return
-        view = done.view.hiding(str(job.folder))
+        view = done.view.hiding(str(folder))
         with self._changed:
             job.downloads = done.downloads
             job.state = JobState.PROOFREAD if view.complete else JobState.FAILED
@@ -468,6 +471,15 @@ class JobBoard:
         )
         release_memory()
 
+    def _proofread_folder(self, job: Job) -> Path:
+        """A private folder (0700) for a proofread job, which reads its upload from a file
+        and writes its outputs into one: `input/` (the upload, 0600) and `proofread/`."""
+        folder = self.run_folder.new_job_folder()
+        job.folder = folder
+        (folder / "input").mkdir(mode=0o700)
+        (folder / "proofread").mkdir(mode=0o700)
+        return folder
+
     def _fail(self, job: Job, message: str, files: dict[str, object] | None = None) -> None:
         with self._changed:
             job.state = JobState.FAILED
@@ -483,16 +495,6 @@ class JobBoard:
         if job.state is not JobState.REVIEW or job.session is None:
             raise JobError(f"the job is {job.state.value}, not under review", 409)
         return job.session
-
-    def _files(self, job: Job, outcome: RedactOutcome) -> dict[str, object]:
-        return {
-            "files": [
-                {"name": path.name, "bytes": len(job.downloads.get(path.name, b""))}
-                for path in outcome.written
-                if path.name in job.downloads
-            ],
-            "status": outcome.report.status.value,
-        }
 
     def _add(self, job: Job, name: str, data: dict[str, object]) -> None:
         self._add_raw(job, name, _compact(data))
@@ -517,12 +519,28 @@ class JobBoard:
     def _drop_input(job: Job) -> None:
         """Let go of everything the job read (the image, the session): only its events and
         downloads stay."""
-        job.session = job.prepared = job.view = None
+        job.session = job.prepared = job.view = job.upload = None
         job.page_images.clear()
 
     @staticmethod
     def _remove_folder(job: Job) -> None:
-        shutil.rmtree(job.folder, ignore_errors=True)
+        if job.folder is not None:
+            shutil.rmtree(job.folder, ignore_errors=True)
+
+
+def _files(downloads: dict[str, bytes], status: Status) -> dict[str, object]:
+    """The files a job offers for download, for its `approved`/`failed` event."""
+    return {
+        "files": [{"name": name, "bytes": len(body)} for name, body in downloads.items()],
+        "status": status.value,
+    }
+
+
+def _write_private(path: Path, data: bytes) -> None:
+    """Write a new file readable by this user only (0600), never through a link."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    with os.fdopen(os.open(path, flags, 0o600), "wb") as handle:
+        handle.write(data)
 
 
 def _queued(job: Job, place: int) -> dict[str, object]:
