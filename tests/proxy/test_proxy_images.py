@@ -10,84 +10,25 @@ any thread — which must be none.
 from __future__ import annotations
 
 import base64
-import os
 import sys
-import tempfile
-import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from echo_upstream import EchoUpstream
 
 from conftest import start_proxy
+from disk_watch import DiskWatch, watch_disk
 from redacto.engines.scripted import ScriptedEngine
 from redacto.proxy import ProxyConfig, build_proxy
 from redacto.proxy.images import ImageRedactor, InMemoryOcrError
-
-_WRITES = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
-_WATCHED = {
-    "os.mkdir",
-    "os.rename",
-    "os.remove",
-    "os.rmdir",
-    "os.link",
-    "os.symlink",
-    "os.truncate",
-    "shutil.copyfile",
-    "shutil.move",
-    "tempfile.mkstemp",
-    "tempfile.mkdtemp",
-    "subprocess.Popen",
-    "os.system",
-    "os.posix_spawn",
-    "os.exec",
-}
-
-
-class _DiskWatch:
-    """Records what touches the disk while `on`; an audit hook cannot be removed, so the
-    one hook of the process checks this flag."""
-
-    on = False
-    seen: list[str] = []  # noqa: RUF012 - one watch per process
-
-    @classmethod
-    def hook(cls, event: str, args: tuple[Any, ...]) -> None:
-        if not cls.on:
-            return
-        if event == "open":
-            path, mode, flags = args
-            writes = (mode is not None and any(c in mode for c in "wax+")) or (
-                isinstance(flags, int) and flags & _WRITES
-            )
-            if writes and path is not None:
-                cls.seen.append(f"open for writing: {path}")
-        elif event == "os.mkdir" and os.path.isdir(args[0]):
-            return  # an existing folder (RapidOCR's own models folder, at load): a no-op
-        elif event in _WATCHED:
-            cls.seen.append(f"{event}: {args[0] if args else ''}")
-
-
-_installed = threading.Lock()
-_HOOKED: list[bool] = []
 
 
 @pytest.fixture
 def disk_watch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """An empty temporary folder for everything, and the audit hook, for one test."""
-    with _installed:
-        if not _HOOKED:
-            sys.addaudithook(_DiskWatch.hook)
-            _HOOKED.append(True)
-    scratch = tmp_path / "tmp"
-    scratch.mkdir()
-    monkeypatch.setenv("TMPDIR", str(scratch))
-    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
-    _DiskWatch.seen = []
-    yield scratch
-    _DiskWatch.on = False
+    yield watch_disk(tmp_path, monkeypatch)
+    DiskWatch.on = False
 
 
 def page_url(tmp_path: Path) -> str:
@@ -115,16 +56,16 @@ def test_an_image_is_redacted_without_touching_the_disk(
     }
     try:
         with proxy.client(timeout=120) as client:
-            _DiskWatch.on = True
+            DiskWatch.on = True
             answer = client.post("/v1/chat/completions", json=body)
-            _DiskWatch.on = False
+            DiskWatch.on = False
     finally:
-        _DiskWatch.on = False
+        DiskWatch.on = False
         proxy.stop()
     assert answer.status_code == 200, answer.text
     forwarded = upstream.seen[0]["messages"][0]["content"][0]["image_url"]["url"]
     assert forwarded.startswith("data:image/png;base64,") and forwarded != url
-    assert _DiskWatch.seen == []
+    assert DiskWatch.seen == []
     assert list(disk_watch.iterdir()) == []
 
 
