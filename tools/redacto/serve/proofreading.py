@@ -18,6 +18,7 @@ from pathlib import Path
 from pydantic import Field
 
 from redacto.engines import Engine
+from redacto.inputs.legacy import PreparedInput
 from redacto.pipeline import OnEvent
 from redacto.prompts import PromptLibrary
 from redacto.proofread import (
@@ -28,7 +29,6 @@ from redacto.proofread import (
     points_per_pixel,
     proofread_file,
 )
-from redacto.redact_file import PreparedInput
 from redacto.serve.views import View
 
 Emit = Callable[[str, str], None]

@@ -9,9 +9,9 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict
 
 from redacto.document import Mode, Source
+from redacto.inputs.legacy import PreparedInput
 from redacto.pipeline import ProgressEvent
 from redacto.pipeline.redact import ImageRedaction
-from redacto.redact_file import PreparedInput
 from redacto.review import ReviewSession
 
 
