@@ -10,9 +10,10 @@ import pytest
 from pdf_builder import Doc, Page, text, write_objects
 
 from cli_runs import all_files, digest, redact, script
+from redacto import inputs
 from redacto.engines.scripted import ScriptedEngine
 from redacto.prompts import PromptLibrary
-from redacto.redact_file import prepare_input, redact_prepared
+from redacto.redact_file import prepare_input
 
 
 def two_pages(path: Path) -> Path:
@@ -150,7 +151,7 @@ def test_a_pdf_that_fails_its_check_after_writing_ends_error_and_claims_no_pdf(t
     engine = ScriptedEngine.from_mapping(
         {"classify": ["CATEGORY: Medical"], "detect": ["1:NAME\n2:NAME"], "validate": ["PASS"]}
     )
-    outcome = redact_prepared(prepared, engine, PromptLibrary.load(), out)
+    outcome = inputs.write(inputs.redact(prepared.source, engine, PromptLibrary.load()), out)
     assert outcome.exit_code == 1
     assert outcome.report.status.value == "ERROR"
     assert "failed its check after writing" in (outcome.report.error or "")

@@ -22,9 +22,9 @@ from PIL import Image, ImageDraw, ImageFont
 
 from redacto.document import ImageReading
 from redacto.engines.scripted import ScriptedEngine
+from redacto.inputs import RedactOutcome, redact_path
 from redacto.pipeline import PipelineOptions
 from redacto.prompts import PromptLibrary
-from redacto.redact_file import RedactOutcome, redact_file
 
 NAME = "Jane Smith"
 HIDDEN = "Wolfgang Hiddenberg"  # under the image
@@ -93,12 +93,12 @@ SILENT_REPLIES = {"classify": ["CATEGORY: Medical"], "detect": ["NONE"], "valida
 
 
 def redact_scripted(source: Path, replies: dict[str, list[str]], out: Path) -> RedactOutcome:
-    """`redact_file` on a PDF with canned replies per step, the page read as text: how
+    """`redact_path` on a PDF with canned replies per step, the page read as text: how
     every end-to-end PDF test runs the pipeline."""
-    return redact_file(
+    return redact_path(
         source,
-        ScriptedEngine.from_mapping(replies),
-        PromptLibrary.load(),
         out,
+        ScriptedEngine.from_mapping(replies),
+        prompts=PromptLibrary.load(),
         options=PipelineOptions(image_reading=ImageReading.TEXT),
     )

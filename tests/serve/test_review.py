@@ -10,10 +10,10 @@ from PIL import Image
 
 from redacto.document import Box, Element, Source, Status
 from redacto.engines.scripted import ScriptedEngine
-from redacto.inputs import ImageInput
+from redacto.inputs import ImageInput, redact, write
 from redacto.pipeline import PipelineOptions
 from redacto.prompts import PromptLibrary
-from redacto.redact_file import PreparedInput, prepare_input, redact_prepared
+from redacto.redact_file import PreparedInput, prepare_input
 from redacto.review import ReviewError, ReviewSession
 
 NO_RULES = PipelineOptions(rules=False, model_redact=False)
@@ -26,7 +26,8 @@ def prompts():
 
 def run(tmp_path, prompts, prepared: PreparedInput, **replies):
     engine = ScriptedEngine.from_mapping(replies)
-    outcome = redact_prepared(prepared, engine, prompts, tmp_path / "draft", options=NO_RULES)
+    redaction = redact(prepared.source, engine, prompts, options=NO_RULES)
+    outcome = write(redaction, tmp_path / "draft")
     return outcome.report
 
 
