@@ -52,6 +52,7 @@ from bench_proxy_load import (  # noqa: E402
     Server,
     WrkRun,
     load_average_line,
+    ms_cell,
     run_wrk,
     start_server,
 )
@@ -419,10 +420,6 @@ def profile(echo: Server, script: Path, seconds: int, folder: Path) -> Profile:
 # --- the report ------------------------------------------------------------------------
 
 
-def _ms(value: float) -> str:
-    return f"{value:.2f}" if value < 10 else f"{value:.0f}"
-
-
 def table(rows: list[Row]) -> list[str]:
     direct = {row.body: row for row in rows if row.path == "direct"}
     lines = [
@@ -435,12 +432,15 @@ def table(rows: list[Row]) -> list[str]:
         added = (
             ("—", "—")
             if row.path == "direct"
-            else (_ms(row.latency.p50_ms - base.p50_ms), _ms(row.latency.p99_ms - base.p99_ms))
+            else (
+                ms_cell(row.latency.p50_ms - base.p50_ms),
+                ms_cell(row.latency.p99_ms - base.p99_ms),
+            )
         )
         lines.append(
-            f"| {row.body.label} | {row.path} | {_ms(row.latency.p50_ms)} "
-            f"| {_ms(row.latency.p99_ms)} | {added[0]} | {added[1]} | {row.load.rps:,.0f} "
-            f"| {_ms(row.load.p50_ms)} | {_ms(row.load.p99_ms)} | {row.cpu_us:,.0f} |"
+            f"| {row.body.label} | {row.path} | {ms_cell(row.latency.p50_ms)} "
+            f"| {ms_cell(row.latency.p99_ms)} | {added[0]} | {added[1]} | {row.load.rps:,.0f} "
+            f"| {ms_cell(row.load.p50_ms)} | {ms_cell(row.load.p99_ms)} | {row.cpu_us:,.0f} |"
         )
     return lines
 

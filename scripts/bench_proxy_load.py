@@ -161,3 +161,8 @@ def load_average_line(before: tuple[float, ...], after: tuple[float, ...]) -> st
         + "; after: "
         + " ".join(f"{value:.2f}" for value in after)
     )
+
+
+def ms_cell(value: float) -> str:
+    """Milliseconds as the benchmark tables print them: two decimals under 10 ms."""
+    return f"{value:.2f}" if value < 10 else f"{value:.0f}"

@@ -52,6 +52,7 @@ from bench_proxy_load import (  # noqa: E402
     Server,
     WrkRun,
     load_average_line,
+    ms_cell,
     run_wrk,
     start_server,
 )
@@ -221,10 +222,6 @@ def measure(
     return rows
 
 
-def _ms(value: float) -> str:
-    return f"{value:.2f}" if value < 10 else f"{value:.0f}"
-
-
 def table(rows: list[Row]) -> list[str]:
     direct = {row.body: row for row in rows if row.path == "direct"}
     lines = [
@@ -236,12 +233,12 @@ def table(rows: list[Row]) -> list[str]:
         added = (
             "—"
             if row.path == "direct"
-            else _ms(row.latency.p50_ms - direct[row.body].latency.p50_ms)
+            else ms_cell(row.latency.p50_ms - direct[row.body].latency.p50_ms)
         )
         redis_us = f"{row.redis_us:,.0f}" if row.path.startswith("redis") else "—"
         lines.append(
-            f"| {row.body.label} | {row.path} | {_ms(row.latency.p50_ms)} | {added} "
-            f"| {row.load.rps:,.0f} | {_ms(row.load.p50_ms)} | {_ms(row.load.p99_ms)} "
+            f"| {row.body.label} | {row.path} | {ms_cell(row.latency.p50_ms)} | {added} "
+            f"| {row.load.rps:,.0f} | {ms_cell(row.load.p50_ms)} | {ms_cell(row.load.p99_ms)} "
             f"| {row.cpu_us:,.0f} | {redis_us} |"
         )
     return lines

@@ -79,15 +79,9 @@ def load_input_image(path: Path) -> LoadedImage:
     if stat.st_size == 0:
         raise BadImageError(f"cannot read image {path}: the file is empty")
 
-    rgb, image_format, orientation = _decode(path, str(path))
+    loaded = _loaded(path, path)
     _LOADED_INPUTS.add((stat.st_dev, stat.st_ino))
-    return LoadedImage(
-        image=rgb,
-        size=rgb.size,
-        format=SUPPORTED_FORMATS[image_format],
-        path=path,
-        orientation=orientation,
-    )
+    return loaded
 
 
 def load_image_bytes(data: bytes, name: Path) -> LoadedImage:
@@ -96,7 +90,11 @@ def load_image_bytes(data: bytes, name: Path) -> LoadedImage:
     stands for the file in messages and in `LoadedImage.path`. Raises `BadImageError`."""
     if not data:
         raise BadImageError(f"cannot read image {name}: the file is empty")
-    rgb, image_format, orientation = _decode(io.BytesIO(data), str(name))
+    return _loaded(io.BytesIO(data), name)
+
+
+def _loaded(source: Path | io.BytesIO, name: Path) -> LoadedImage:
+    rgb, image_format, orientation = _decode(source, str(name))
     return LoadedImage(
         image=rgb,
         size=rgb.size,
