@@ -43,7 +43,7 @@ ENDPOINTS = {b"/v1/chat/completions": "chat", b"/v1/completions": "completion"}
 PASS_THROUGH = frozenset({b"/v1/models"})
 """GET endpoints that carry no user text, forwarded as they are."""
 CONVERSATION_HEADER = b"x-redacto-conversation"
-"""Names the conversation a request continues (`VaultStore.for_request`); never forwarded."""
+"""Names the conversation a request continues (`Vaults.name_of`); never forwarded."""
 REDACTION_TRIES = 4
 """How often a request is redacted from a fresh copy of a shared vault that another process
 changed meanwhile (`Vaults.commit`); past it, 503. One more try normally suffices: by then

@@ -95,12 +95,12 @@ class VaultStore:
     def __len__(self) -> int:
         return len(self._entries)
 
-    def for_request(self, credential: bytes | None, conversation: bytes | None) -> Vault:
-        """The vault of the conversation a request continues: the conversation the client
-        names (`X-Redacto-Conversation`) under the credential it sends (`Authorization`).
+    def name_of(self, credential: bytes | None, conversation: bytes | None) -> str | None:
+        """The key of the conversation a request continues: the conversation the client
+        names (`X-Redacto-Conversation`) under the credential it sends (`Authorization`),
+        as a keyed hash with this process's own secret.
 
-        A vault belongs to the credential that created it: its key is a keyed hash of the
-        credential and the conversation's name, so another client naming the same
+        A vault belongs to the credential that created it: another client naming the same
         conversation with another credential, or with none, gets another vault and no
         value back. Without a credential, or without a name, a request gets a vault of its
         own: placeholders still stay the same from turn to turn (each request resends its
@@ -109,10 +109,6 @@ class VaultStore:
         same system prompt would share a vault, and a placeholder the model invents for one
         could be restored to the other's value.
         """
-        return self.vault(self.name_of(credential, conversation))
-
-    def name_of(self, credential: bytes | None, conversation: bytes | None) -> str | None:
-        """The conversation's key: a keyed hash with this process's own secret."""
         return conversation_name(self._secret, credential, conversation)
 
     async def checkout(self, name: str | None) -> Vault:
