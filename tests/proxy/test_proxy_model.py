@@ -142,3 +142,32 @@ def test_an_image_the_pipeline_cannot_vouch_for_is_refused_unless_asked(
         assert answer.status_code == 422
         assert answer.json()["error"]["code"] == "image_needs_review"
         assert upstream.seen == []
+
+
+def truncated_png(path: Path) -> None:
+    Image.effect_noise((400, 300), 64).save(path)
+    path.write_bytes(path.read_bytes()[:2000])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("make", "why"),
+    [
+        (lambda path: path.write_bytes(b"\x89PNG\r\n\x1a\n" + b"\0" * 64), "is not an image"),
+        (truncated_png, "corrupt or truncated"),
+        (lambda path: Image.new("L", (20_001, 2)).save(path), "limit is 100 megapixels"),
+    ],
+    ids=["garbage", "truncated", "too-wide"],
+)
+def test_an_image_that_cannot_be_read_is_refused_and_not_forwarded(
+    upstream: EchoUpstream, tmp_path: Path, make, why: str
+) -> None:
+    page = tmp_path / "page.png"
+    make(page)
+    engine = scripted(classify=["CATEGORY: General"], detect=[""], validate=["PASS"])
+    answer = post_image(upstream, engine, page)
+    assert answer.status_code == 422
+    message = answer.json()["error"]["message"]
+    assert message.startswith("an image could not be read: ") and "(inline)" in message
+    assert why in message
+    assert upstream.seen == []

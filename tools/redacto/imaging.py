@@ -10,8 +10,8 @@ The three operations at the edges of image mode:
 - `save_clean_png` writes a PNG with no metadata at all (EXIF/GPS, text chunks, ICC),
   atomically, and refuses to write over an input it loaded.
 
-`decode_image_bytes` and `clean_png_bytes` do the first and last in memory, for the proxy,
-which writes nothing of a request to disk.
+`load_image_bytes` and `clean_png_bytes` do the first and last in memory, for serve and
+the proxy, which write nothing of a request to disk.
 
 Limits (documented in docs/ocr.md): at most `MAX_PIXELS` (100 megapixels) and `MAX_SIDE`
 (20,000 px) per side. A 50-megapixel phone photo passes; a decompression bomb does not.
@@ -102,15 +102,6 @@ def _loaded(source: Path | io.BytesIO, name: Path) -> LoadedImage:
         path=name,
         orientation=orientation,
     )
-
-
-def decode_image_bytes(data: bytes) -> Image.Image:
-    """Decode an image held in memory (the proxy's inline images) as `load_input_image`
-    decodes a file — the same formats, limits and EXIF orientation — into RGB pixels,
-    without touching the disk. Raises `BadImageError`, naming no content."""
-    if not data:
-        raise BadImageError("the inline image is empty")
-    return _decode(io.BytesIO(data), "(inline)")[0]
 
 
 def _decode(source: Path | io.BytesIO, label: str) -> tuple[Image.Image, str, int]:

@@ -22,6 +22,7 @@ from redacto.report import InputInfo, RunReport
 
 if TYPE_CHECKING:
     from redacto.inputs.legacy import PreparedInput
+    from redacto.ocr import OcrEngine
     from redacto.pipeline import PipelineResult
 
 REDACTED_IMAGE = "redacted.png"
@@ -43,10 +44,11 @@ OnPage = Callable[[int, int], None]
 
 @dataclass(frozen=True)
 class ReadOptions:
-    """How to read an input: the OCR engine for photos and scanned pages, an `--elements`
-    file that replaces a photo's OCR, and who follows a PDF's pages as they are read."""
+    """How to read an input: the OCR engine for photos and scanned pages (its name, or an
+    engine already open: the proxy reads every image with one), an `--elements` file that
+    replaces a photo's OCR, and who follows a PDF's pages as they are read."""
 
-    ocr: str = "ppocr"
+    ocr: str | OcrEngine = "ppocr"
     elements_path: Path | None = None
     on_page: OnPage | None = None
 

@@ -87,7 +87,7 @@ class ImageInput(InputFile):
             return cls(path, Document.from_elements(elements, image.size), image, None, info)
         from redacto.ocr import open_ocr
 
-        engine = open_ocr(options.ocr)
+        engine = open_ocr(options.ocr) if isinstance(options.ocr, str) else options.ocr
         elements = engine.read(image.image)
         document = Document.from_elements(elements, image.size)
         return cls(path, document, image, engine.name, info)

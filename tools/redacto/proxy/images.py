@@ -1,12 +1,14 @@
 """Images in chat messages go through the photo pipeline and are forwarded burned.
 
-An inline image (`data:image/png;base64,…`) is decoded in memory, read by OCR, redacted by
-the pipeline (classify, detect, redact, validate — the app's own steps) and replaced by the
-burned PNG, encoded in memory with no metadata. Nothing of it is written to disk: not the
-original, not OCR's input, not the burned image, not a report. That holds with PP-OCR (the
-default), which reads the pixels through ONNX Runtime; Tesseract is another program, and
-pytesseract hands it the page through a temporary file, so the proxy refuses to start
-with `--ocr tesseract` and an image tier (`InMemoryOcrError`).
+An inline image (`data:image/png;base64,…`) takes the path every input takes
+(`redacto.inputs`, docs/inputs.md): its bytes are read as an `ImageInput` (decoded upright
+with the same formats and limits as a file, then read by OCR), `redact`ed by the pipeline
+(classify, detect, redact, validate — the app's own steps), and its `redacted.png` — the
+burned pixels, encoded with no metadata — replaces it. All of it happens in memory: not
+the original, not OCR's input, not the burned image, not a report is written. That holds
+with PP-OCR (the default), which reads the pixels through ONNX Runtime; Tesseract is
+another program, and pytesseract hands it the page through a temporary file, so the proxy
+refuses to start with `--ocr tesseract` and an image tier (`InMemoryOcrError`).
 
 A run that ends NEEDS_REVIEW is refused by default: the pipeline could not vouch for the
 image, and a privacy proxy fails closed. `forward_review` forwards such an image anyway,
@@ -18,16 +20,18 @@ from __future__ import annotations
 import base64
 import binascii
 from dataclasses import dataclass, field
+from pathlib import Path
 
-from redacto.document import Document, Status
+from redacto.document import Status
 from redacto.engines import Engine, EngineError
-from redacto.imaging import BadImageError, burn_boxes, clean_png_bytes, decode_image_bytes
+from redacto.inputs import REDACTED_IMAGE, BadInputError, ImageInput, ReadOptions, redact
 from redacto.ocr import OcrEngine, open_ocr
-from redacto.pipeline import run_pipeline
 from redacto.prompts import PromptLibrary
 from redacto.proxy.errors import Refused
 
 _MEDIA_TYPES = frozenset({"image/png", "image/jpeg", "image/jpg", "image/webp"})
+_INLINE = Path("(inline)")
+"""The name an inline image goes by in messages: it has no file."""
 IN_MEMORY_OCR = frozenset({"ppocr"})
 """OCR engines that read an image without writing it anywhere."""
 
@@ -55,21 +59,21 @@ class ImageRedactor:
             )
 
     def __call__(self, url: str) -> str:
-        try:
-            image = decode_image_bytes(_decode(url))
-        except BadImageError as error:
-            raise Refused(422, f"an image could not be read: {error}") from None
+        data = _decode(url)
         try:
             reader = self._reader = self._reader or open_ocr(self.ocr)
-            elements = reader.read(image)
+            source = ImageInput.from_bytes(data, _INLINE, ReadOptions(ocr=reader))
+        except BadInputError as error:
+            why = error.__cause__ or error  # the decoder's own words name no file
+            raise Refused(422, f"an image could not be read: {why}") from None
         except EngineError:
             raise Refused(
                 503, "OCR failed on an image; nothing was forwarded", "detection_failed"
             ) from None
-        document = Document.from_elements(elements, image.size)
-        result = run_pipeline(document, self.engine, self.prompts)
-        status = result.report.status
-        if status is Status.ERROR or result.redacted_text is None:
+        redaction = redact(source, self.engine, self.prompts)
+        status = redaction.report.status
+        burned = [file.data for file in redaction.files if file.name == REDACTED_IMAGE]
+        if status is Status.ERROR or not burned:
             raise Refused(503, "the photo pipeline failed on an image; nothing was forwarded")
         if status is Status.NEEDS_REVIEW and not self.forward_review:
             raise Refused(
@@ -78,8 +82,7 @@ class ImageRedactor:
                 "start the proxy with --images forward-review to send it redacted anyway",
                 "image_needs_review",
             )
-        burned = clean_png_bytes(burn_boxes(image, list(result.boxes)))
-        return "data:image/png;base64," + base64.b64encode(burned).decode("ascii")
+        return "data:image/png;base64," + base64.b64encode(burned[0]).decode("ascii")
 
 
 def _decode(url: str) -> bytes:
