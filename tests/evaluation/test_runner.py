@@ -215,6 +215,13 @@ def test_cli_run_and_compare(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     assert {(d.document_id, d.verdict) for d in comparison.documents} == {
         ("financial-0001", "worse")
     }
+    # Every output of the changed document differs; the other document's are identical.
+    assert comparison.changed_outputs == [
+        ("financial-0001", Mode.IMAGE),
+        ("financial-0001", Mode.TEXT),
+    ]
+    assert "outputs identical on 2, different on 2" in " ".join(result.output.split())
+    assert compare_runs(tmp_path / "a", tmp_path / "a").changed_outputs == []
     missing = runner.invoke(app, ["eval", "compare", str(tmp_path / "a"), str(tmp_path / "x")])
     assert missing.exit_code == 2
 

@@ -1,8 +1,10 @@
 """`eval compare A B`: what got better or worse from run A to run B.
 
 Per metric (each knows whether higher or lower is better) and per document (leaked words,
-over-redacted words, preserve violations). Only modes and documents present in both runs
-are compared.
+over-redacted words, preserve violations), and which documents' outputs differ at all
+(`same_outputs`: everything the system decided, timing aside), so a change that should
+not alter any output — a refactor — is checked against a committed baseline by one
+command. Only modes and documents present in both runs are compared.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from redacto.document import Frozen, Mode
+from redacto.evaluation.prediction import Prediction
 from redacto.evaluation.results import DocumentResult, read_results, read_summary
 from redacto.evaluation.summary import ModeSummary
 
@@ -75,6 +78,8 @@ class Comparison(BaseModel):
     metrics: list[MetricChange]
     documents: list[DocumentChange]
     compared_documents: int
+    changed_outputs: list[tuple[str, Mode]]
+    """Documents (id, mode) whose outputs differ from A to B, timing aside."""
 
     def counts(self) -> dict[str, int]:
         """How many documents got better and worse."""
@@ -113,7 +118,32 @@ def compare_runs(run_a: Path, run_b: Path) -> Comparison:
         metrics=metrics,
         documents=[change for change in changes if change.verdict != "same"],
         compared_documents=len(shared),
+        changed_outputs=[
+            key
+            for key in shared
+            if not same_outputs(results_a[key].prediction, results_b[key].prediction)
+        ],
     )
+
+
+def same_outputs(a: Prediction, b: Prediction) -> bool:
+    """Whether two runs on one document gave the same outputs: spans or boxes, category,
+    status, verdict, rounds, every answer line named or rejected, each model call's tokens.
+
+    Timing is left out — the wall time, each call's time and time to first token — and so
+    are the output tokens of a call stopped early (how many the model made before the stop
+    took effect varies run to run; what it answered up to the stop does not).
+    """
+    return _outputs(a) == _outputs(b)
+
+
+def _outputs(prediction: Prediction) -> object:
+    untimed = prediction.model_dump(mode="json", exclude={"wall_ms"})
+    for step in untimed["steps"]:
+        del step["ms"], step["ttft_ms"]
+        if step["stopped"]:
+            del step["output_tokens"]
+    return untimed
 
 
 def _document_change(a: DocumentResult, b: DocumentResult) -> DocumentChange:
@@ -159,10 +189,17 @@ def comparison_markdown(comparison: Comparison) -> str:
         for m in comparison.metrics
     ]
     counts = comparison.counts()
+    changed = comparison.changed_outputs
     lines += [
         "",
         f"{comparison.compared_documents} documents compared: {counts['better']} better, "
-        f"{counts['worse']} worse (leaked words first, then over-redaction, then preserve).",
+        f"{counts['worse']} worse (leaked words first, then over-redaction, then preserve); "
+        f"outputs identical on {comparison.compared_documents - len(changed)}, "
+        f"different on {len(changed)} (timing aside).",
+    ]
+    if changed:
+        lines += ["", "Outputs differ: " + ", ".join(f"{i} ({m.value})" for i, m in changed) + "."]
+    lines += [
         "",
         "| document | mode | leaked A→B | over-redacted A→B | preserve A→B | |",
         "|---|---|---|---|---|---|",
