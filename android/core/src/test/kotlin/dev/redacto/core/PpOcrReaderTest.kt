@@ -12,92 +12,13 @@ import kotlin.math.roundToInt
  * recogniser tells lines apart by their grey level and spells that line's text over CTC steps.
  */
 class PpOcrReaderTest {
-    private val white = 0xffffffff.toInt()
+    private val lines = FAKE_LINES
 
-    /** A line of text drawn as a solid rectangle of its own grey level. */
-    private data class FakeLine(
-        val text: String,
-        val gray: Int,
-        val x0: Int,
-        val y0: Int,
-        val x1: Int,
-        val y1: Int,
-    )
-
-    private val lines =
-        listOf(
-            FakeLine("Ward 7", 60, 20, 90, 300, 114),
-            FakeLine("MRN 12345", 40, 220, 22, 380, 46),
-            FakeLine("Patient Jane", 20, 20, 20, 180, 44),
-        )
-
-    private fun page(): RgbImage {
-        val width = 400
-        val height = 160
-        val pixels = IntArray(width * height) { white }
-        for (line in lines) {
-            val argb = (0xff shl 24) or (line.gray shl 16) or (line.gray shl 8) or line.gray
-            for (y in line.y0 until line.y1) for (x in line.x0 until line.x1) pixels[y * width + x] = argb
-        }
-        return RgbImage(width, height, pixels)
-    }
-
-    private class FakeModels(
-        val lines: List<FakeLine>,
-        val blank: Boolean = false,
-    ) : PpOcrModels {
-        override val dictionary: List<String> =
-            lines
-                .flatMap { it.text.toList() }
-                .filter { it != ' ' }
-                .map { it.toString() }
-                .distinct()
-        private val space = dictionary.size + 1
-        var detectorInputs = mutableListOf<Pair<Int, Int>>()
-
-        override fun detect(
-            input: FloatArray,
-            height: Int,
-            width: Int,
-        ): FloatArray {
-            detectorInputs.add(height to width)
-            return FloatArray(height * width) { if (input[it] < 0f) 0.9f else 0.02f }
-        }
-
-        override fun recognize(
-            input: FloatArray,
-            count: Int,
-            width: Int,
-        ): List<CtcSteps> {
-            val plane = REC_HEIGHT * width
-            return (0 until count).map { slot ->
-                var darkest = 1f
-                var inkColumns = 0
-                for (x in 0 until width) {
-                    var column = 1f
-                    for (y in 0 until REC_HEIGHT) column = minOf(column, input[slot * 3 * plane + y * width + x])
-                    darkest = minOf(darkest, column)
-                    if (column < 0f) inkColumns = x + 1
-                }
-                val gray = ((darkest * 0.5f + 0.5f) * 255).roundToInt()
-                val line = lines.minBy { kotlin.math.abs(it.gray - gray) }
-                val steps = width / 8
-                val indices = IntArray(steps)
-                if (!blank) {
-                    val used = inkColumns / 8
-                    line.text.forEachIndexed { k, char ->
-                        val at = ((k + 0.5) * used / line.text.length).toInt().coerceIn(0, steps - 1)
-                        indices[at] = if (char == ' ') space else dictionary.indexOf(char.toString()) + 1
-                    }
-                }
-                CtcSteps(indices, FloatArray(steps) { 0.95f })
-            }
-        }
-    }
+    private fun page(): RgbImage = fakePage()
 
     @Test
     fun `reads every word in reading order with boxes covering its line`() {
-        val models = FakeModels(lines)
+        val models = FakePpOcrModels(lines)
         val elements = PpOcrReader(models).read(page())
         assertEquals(listOf("Patient", "Jane", "MRN", "12345", "Ward", "7"), elements.map { it.text })
         assertEquals(elements.indices.toList(), elements.map { it.index })
@@ -125,8 +46,8 @@ class PpOcrReaderTest {
 
     @Test
     fun `boxes come back in pixels of the original photo`() {
-        val small = PpOcrReader(FakeModels(lines)).read(page())
-        val large = PpOcrReader(FakeModels(lines)).read(page(), originalWidth = 800, originalHeight = 320)
+        val small = PpOcrReader(FakePpOcrModels(lines)).read(page())
+        val large = PpOcrReader(FakePpOcrModels(lines)).read(page(), originalWidth = 800, originalHeight = 320)
         assertEquals(small.map { it.text }, large.map { it.text })
         small.zip(large).forEach { (s, l) ->
             assertEquals(checkNotNull(s.box).asList().map { it * 2 }, checkNotNull(l.box).asList())
@@ -135,9 +56,9 @@ class PpOcrReaderTest {
 
     @Test
     fun `a blank page has no words and a page of unreadable regions is an error`() {
-        val blank = RgbImage(200, 100, IntArray(200 * 100) { white })
-        assertEquals(emptyList<Element>(), PpOcrReader(FakeModels(lines)).read(blank))
-        val error = assertThrows(OcrException::class.java) { PpOcrReader(FakeModels(lines, blank = true)).read(page()) }
+        val blank = RgbImage(200, 100, IntArray(200 * 100) { WHITE })
+        assertEquals(emptyList<Element>(), PpOcrReader(FakePpOcrModels(lines)).read(blank))
+        val error = assertThrows(OcrException::class.java) { PpOcrReader(FakePpOcrModels(lines, blank = true)).read(page()) }
         assertTrue("3 text regions" in error.message!!, error.message)
     }
 
