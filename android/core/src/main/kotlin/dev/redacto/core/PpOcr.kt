@@ -81,6 +81,14 @@ class PpOcrReader(
     private val decoder = CtcDecoder(models.dictionary)
 
     /**
+     * What read the words, for the report's `ocr` (Python's `PpocrEngine.name`, which names
+     * its rapidocr and onnxruntime versions where this names the port and its settings).
+     */
+    val name: String =
+        "ppocr (PP-OCRv6 small det+rec, Kotlin port of rapidocr 3.10, " +
+            "max_side=${settings.maxSide}, pad=${settings.padRatio})"
+
+    /**
      * Words of [image] (the working copy, see [workingSize]) with boxes in pixels of the
      * [originalWidth]×[originalHeight] photo, padded and grown to the ink they touch.
      */
