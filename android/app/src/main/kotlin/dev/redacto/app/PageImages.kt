@@ -9,10 +9,9 @@ import android.graphics.Paint
 import android.net.Uri
 import android.os.Environment
 import android.provider.MediaStore
-import dev.redacto.core.Box
+import dev.redacto.core.PixelBounds
 import dev.redacto.core.RgbImage
 import dev.redacto.core.decodeSampleSize
-import dev.redacto.core.pixelBounds
 import dev.redacto.core.workingSize
 import java.io.IOException
 
@@ -53,12 +52,13 @@ fun workingCopy(photo: Bitmap): RgbImage {
 }
 
 /**
- * A new bitmap: [photo] with every box blacked out (rounded outward to whole pixels). Throws
- * [OutOfMemoryError] when there is no memory for the copy.
+ * A new bitmap: [photo] with every one of [bounds] blacked out (whole pixels of this photo:
+ * core's [dev.redacto.core.InputRedaction.burn]). Throws [OutOfMemoryError] when there is no
+ * memory for the copy.
  */
 fun burnBoxes(
     photo: Bitmap,
-    boxes: List<Box>,
+    bounds: List<PixelBounds>,
 ): Bitmap {
     // Bitmap.copy returns null (API 36: @Nullable) when the new pixels cannot be allocated.
     val burned =
@@ -71,9 +71,8 @@ fun burnBoxes(
             style = Paint.Style.FILL
             isAntiAlias = false
         }
-    for (box in boxes) {
-        val bounds = pixelBounds(box, burned.width, burned.height)
-        canvas.drawRect(bounds.left.toFloat(), bounds.top.toFloat(), bounds.right.toFloat(), bounds.bottom.toFloat(), black)
+    for (pixels in bounds) {
+        canvas.drawRect(pixels.left.toFloat(), pixels.top.toFloat(), pixels.right.toFloat(), pixels.bottom.toFloat(), black)
     }
     return burned
 }

@@ -9,16 +9,15 @@ import androidx.lifecycle.AndroidViewModel
 import androidx.lifecycle.SavedStateHandle
 import androidx.lifecycle.viewModelScope
 import dev.redacto.core.Box
-import dev.redacto.core.Document
 import dev.redacto.core.EngineException
+import dev.redacto.core.ImageInput
+import dev.redacto.core.InputRedaction
 import dev.redacto.core.LiveBoxes
 import dev.redacto.core.OcrException
-import dev.redacto.core.PipelineResult
 import dev.redacto.core.PpOcrReader
 import dev.redacto.core.Rules
 import dev.redacto.core.Status
 import dev.redacto.core.reviewItems
-import dev.redacto.core.runPipeline
 import dev.redacto.core.workingSize
 import kotlinx.coroutines.CancellationException
 import kotlinx.coroutines.CoroutineScope
@@ -52,9 +51,10 @@ data class RedactUiState(
 )
 
 /**
- * One screen, one flow: photo → OCR ([PpOcrReader] on [OnnxPpOcrModels]) → the pipeline
- * ([runPipeline] on [LiteRtLmEngine], boxes drawn as [LiveBoxes] sees them) → a burned copy
- * → a new PNG. The photo is only ever read. Files and bitmaps are handled off the main
+ * One screen, one flow: photo → OCR ([ImageInput.read]: [PpOcrReader] on [OnnxPpOcrModels]) →
+ * core's [dev.redacto.core.redact] on [LiteRtLmEngine] (boxes drawn as [LiveBoxes] sees them)
+ * → its pixels burned into a copy → a new PNG. The photo is only ever read. Core decides what
+ * is burned; this class does the Android I/O. Files and bitmaps are handled off the main
  * thread; the pending camera capture survives the process being killed ([SavedStateHandle]).
  */
 class RedactViewModel(
@@ -133,21 +133,22 @@ class RedactViewModel(
         val model = state.value.model ?: return fail("Choose the model file first.")
         work("Reading the page…") {
             state.update { it.copy(boxes = emptyList(), status = null, review = emptyList(), redacted = null, saved = null) }
-            val document = withContext(Dispatchers.Default) { read(photo) }
+            val input = withContext(Dispatchers.Default) { read(photo) }
             state.update { it.copy(stage = "Loading the model…") }
             val llm = withContext(Dispatchers.IO) { engine ?: loadEngine(model).also { engine = it } }
             state.update { it.copy(backend = llm.backend) }
-            val live = LiveBoxes(document)
-            // runPipeline applies the model file's manifest itself: an untrusted validator's
-            // PASS ends NEEDS_REVIEW, never PASS (core ModelPolicy.kt).
-            val result =
+            val live = LiveBoxes(input.document)
+            // Core's redact runs runPipeline, which applies the model file's manifest itself: an
+            // untrusted validator's PASS ends NEEDS_REVIEW, never PASS (core ModelPolicy.kt).
+            // Qualified: this class's own redact() takes no arguments.
+            val redaction =
                 withContext(Dispatchers.Default) {
-                    runPipeline(document, llm, rules = live.rules(Rules.DETECTOR)) { event ->
+                    dev.redacto.core.redact(input, llm, rules = live.rules(Rules.DETECTOR)) { event ->
                         live.onEvent(event)
                         state.update { it.copy(stage = event.describe(), boxes = live.boxes) }
                     }
                 }
-            finish(document, photo, live, result)
+            finish(photo, live, redaction)
         }
     }
 
@@ -171,38 +172,37 @@ class RedactViewModel(
         return Intent.createChooser(send, "Share the redacted image")
     }
 
-    private fun read(photo: Bitmap): Document {
+    private fun read(photo: Bitmap): ImageInput {
         val ocr = reader ?: PpOcrReader(OnnxPpOcrModels(app.assets).also { ocrModels = it }).also { reader = it }
-        val elements = ocr.read(workingCopy(photo), photo.width, photo.height)
-        return Document.fromElements(elements, imageSize = photo.width to photo.height)
+        return ImageInput.read(workingCopy(photo), photo.width, photo.height, ocr)
     }
 
     private fun loadEngine(model: ModelFile): LiteRtLmEngine =
         LiteRtLmEngine.open(model.file, model.sha256, File(app.cacheDir, "litertlm").apply { mkdirs() })
 
     private suspend fun finish(
-        document: Document,
         photo: Bitmap,
         live: LiveBoxes,
-        result: PipelineResult,
+        redaction: InputRedaction,
     ) {
-        if (result.report.status == Status.ERROR) {
+        val report = redaction.report
+        if (report.status == Status.ERROR) {
             // Nothing is claimed redacted: no boxes, nothing to save.
             state.update {
                 it.copy(
                     boxes = emptyList(),
                     status = Status.ERROR,
-                    error = "The model failed: ${result.report.error}",
+                    error = "The model failed: ${report.error}",
                     stage = "Not redacted.",
                 )
             }
             return
         }
-        live.finish(result)
-        val burned = withContext(Dispatchers.Default) { burnBoxes(photo, live.boxes) }
-        val review = if (result.report.status == Status.NEEDS_REVIEW) reviewItems(result.report, document) else emptyList()
-        val summary = if (result.report.status == Status.PASS) "Verified: nothing readable left." else "NEEDS REVIEW: not verified."
-        state.update { it.copy(boxes = live.boxes, status = result.report.status, review = review, redacted = burned, stage = summary) }
+        live.finish(redaction.boxes)
+        val burned = withContext(Dispatchers.Default) { burnBoxes(photo, redaction.burn) }
+        val review = if (report.status == Status.NEEDS_REVIEW) reviewItems(report, redaction.input.document) else emptyList()
+        val summary = if (report.status == Status.PASS) "Verified: nothing readable left." else "NEEDS REVIEW: not verified."
+        state.update { it.copy(boxes = live.boxes, status = report.status, review = review, redacted = burned, stage = summary) }
     }
 
     private fun work(

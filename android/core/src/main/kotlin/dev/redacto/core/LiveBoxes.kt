@@ -3,10 +3,10 @@ package dev.redacto.core
 /**
  * The boxes a screen shows while an image-mode run streams, and the count beside them.
  *
- * Rule hits appear first (pass [rules] to [runPipeline]), then each element as the detector
- * or the validator names it ([onEvent]). The count is always the number of boxes drawn; when
- * the run ends, [finish] replaces them with the result's boxes, which are what gets burned,
- * so the final count is the report's `countShown`.
+ * Rule hits appear first (pass [rules] to [redact] or [runPipeline]), then each element as
+ * the detector or the validator names it ([onEvent]). The count is always the number of boxes
+ * drawn; when the run ends, [finish] replaces them with the result's boxes, which are what
+ * gets burned, so the final count is the report's `countShown`.
  */
 class LiveBoxes(
     private val document: Document,
@@ -27,9 +27,9 @@ class LiveBoxes(
     /** Draws the element a PROGRESS event names; true if a new box appeared. */
     fun onEvent(event: ProgressEvent): Boolean = event.phase == Phase.PROGRESS && add(event.index)
 
-    /** The run is over: show exactly the boxes that will be burned. */
-    fun finish(result: PipelineResult) {
-        final = result.boxes
+    /** The run is over: show exactly the boxes that will be burned ([InputRedaction.boxes]). */
+    fun finish(boxes: List<Box>) {
+        final = boxes
     }
 
     private fun add(index: Int?): Boolean {

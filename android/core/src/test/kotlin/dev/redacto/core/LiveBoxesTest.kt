@@ -39,7 +39,7 @@ class LiveBoxesTest {
             assertEquals(listOf(box(1), box(2)), live.boxes.drop(2))
             assertEquals(drawnAtEachStep.sorted(), drawnAtEachStep)
             assert("Step 2/4: Detecting Medical identifiers… 3 found" in lines) { lines }
-            live.finish(result)
+            live.finish(result.boxes)
             assertEquals(Status.PASS, result.report.status)
             assertEquals(result.boxes, live.boxes)
             assertEquals(result.report.countShown, live.count)
