@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 from echo_upstream import EchoUpstream
+from running_proxy import RunningProxy
 
-from conftest import RunningProxy
 from redacto.proxy.vault import VaultStore
 
 ALICE = "My email is alice@example.org and my SSN is 536-22-8741."

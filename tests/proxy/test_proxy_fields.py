@@ -20,8 +20,8 @@ import orjson
 import pytest
 from echo_upstream import EchoUpstream
 from openai_requests import CHAT, COMPLETION, IMAGE_URL, REQUESTS
+from running_proxy import RunningProxy, start_proxy
 
-from conftest import RunningProxy, start_proxy
 from redacto.proxy import ProxyConfig, build_proxy
 from redacto.proxy.fields import CHAT as CHAT_FIELDS
 from redacto.proxy.fields import COMPLETION as COMPLETION_FIELDS

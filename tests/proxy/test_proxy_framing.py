@@ -13,8 +13,8 @@ from collections.abc import Iterator
 import orjson
 import pytest
 from real_upstreams import FRAMINGS, running_upstream
+from running_proxy import RunningProxy, start_proxy
 
-from conftest import RunningProxy, start_proxy
 from redacto.proxy import ProxyConfig, build_proxy
 
 MESSAGE = "Write to jane.roe@example.com or call (415) 555-0132 about the order."

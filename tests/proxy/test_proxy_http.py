@@ -6,8 +6,8 @@ from __future__ import annotations
 import orjson
 import pytest
 from echo_upstream import EchoUpstream
+from running_proxy import RunningProxy, start_proxy
 
-from conftest import RunningProxy, start_proxy
 from redacto.proxy import ProxyConfig, build_proxy
 
 PII = (

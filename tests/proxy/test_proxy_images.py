@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 from echo_upstream import EchoUpstream
+from running_proxy import start_proxy
 
-from conftest import start_proxy
 from disk_watch import DiskWatch, watch_disk
 from redacto.engines.scripted import ScriptedEngine
 from redacto.proxy import ProxyConfig, build_proxy

@@ -21,8 +21,8 @@ import httpx
 import orjson
 import pytest
 from echo_upstream import EchoUpstream
+from running_proxy import RunningProxy, start_proxy
 
-from conftest import RunningProxy, start_proxy
 from redacto.proxy import Limits, ProxyConfig, build_proxy
 from redacto.proxy.detectors import Found, TextDetector
 

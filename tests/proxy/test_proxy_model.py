@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from echo_upstream import EchoUpstream
 from PIL import Image
+from running_proxy import start_proxy
 
-from conftest import start_proxy
 from redacto.engines.scripted import ScriptedEngine
 from redacto.proxy import ProxyConfig, build_proxy
 

@@ -14,8 +14,8 @@ import httpx
 import pytest
 from echo_upstream import EchoUpstream
 from redis_server import RedisServer, free_port
+from running_proxy import RunningProxy, start_proxy
 
-from conftest import RunningProxy, start_proxy
 from redacto.engines.scripted import ScriptedEngine
 from redacto.proxy import ProxyConfig, build_proxy
 from redacto.proxy.redis_vault import KEY_PREFIX, RedisVaultStore, SharedVault

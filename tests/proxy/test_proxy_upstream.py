@@ -9,8 +9,8 @@ import asyncio
 import httpx
 import orjson
 from echo_upstream import EchoUpstream
+from running_proxy import RunningProxy
 
-from conftest import RunningProxy
 from redacto.proxy.upstream import UpstreamPool
 
 CHAT = b"/v1/chat/completions"
