@@ -7,20 +7,7 @@ import json
 import pytest
 
 from redacto.vault import StreamRestorer, Vault, restore_text
-
-
-def vault() -> Vault:
-    book = Vault()
-    book.placeholder_for("EMAIL", "jane.doe@example.com")
-    book.placeholder_for("NAME", "Zoë Ångström")
-    return book
-
-
-ANSWER = "Write to [EMAIL_1] — [NAME_1] said so; [NAME_9] and [TODO_1] stay, as do [ and ]."
-RESTORED = (
-    "Write to jane.doe@example.com — Zoë Ångström said so; [NAME_9] and [TODO_1] stay, "
-    "as do [ and ]."
-)
+from restore_sample import ANSWER, RESTORED, vault
 
 
 def test_a_whole_text_is_restored_and_look_alikes_pass_through() -> None:
