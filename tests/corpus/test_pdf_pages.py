@@ -15,7 +15,8 @@ from redacto.corpus.pdf_pages import page_points, render_input
 from redacto.corpus.render import render_clean
 from redacto.corpus.schema import PageInput, RenderedPage
 from redacto.document import Box
-from redacto.pdf.read import PDF_DPI, page_pixels, read_pdf
+from redacto.pdf.geometry import PageGeometry
+from redacto.pdf.read import PDF_DPI, read_pdf
 
 
 class NoOcr:
@@ -37,7 +38,7 @@ def covered(gold: Box, box: Box) -> float:
 def test_a_page_sized_in_points_renders_to_exactly_its_pixels(pixels) -> None:
     pdf = pdfium.PdfDocument.new()
     page = pdf.new_page(*page_points(pixels))
-    assert page_pixels(page, PDF_DPI) == pixels
+    assert PageGeometry.of_page(page, PDF_DPI).pixels == pixels
     pdf.close()
 
 
@@ -87,7 +88,7 @@ def test_a_scanned_page_is_the_photo_alone_without_any_text(tmp_path: Path) -> N
         assert len(pdf) == 1
         pdf_page = pdf[0]
         assert pdf_page.get_textpage().count_chars() == 0
-        assert page_pixels(pdf_page) == (photo.width, photo.height)
+        assert PageGeometry.of_page(pdf_page, PDF_DPI).pixels == (photo.width, photo.height)
         rendered = np.asarray(pdf_page.render(scale=PDF_DPI / 72).to_pil().convert("L"), float)
     finally:
         pdf.close()

@@ -142,11 +142,6 @@ def load_page(pdf: Any, path: Path, number: int) -> Any:
         raise BadPdfError(f"{path}: page {number + 1} cannot be read ({error})") from error
 
 
-def page_pixels(page: Any, dpi: int = PDF_DPI) -> tuple[int, int]:
-    """The size of `page` rendered at `dpi`, exactly as pypdfium2's `render` makes it."""
-    return PageGeometry.of_page(page, dpi).pixels
-
-
 def render_page(page: Any, dpi: int = PDF_DPI) -> Image.Image:
     """The page as RGB pixels at `dpi`: its content only, without annotations or form
     fields (neither is read as words, so neither may show in the output)."""
