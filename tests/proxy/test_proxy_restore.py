@@ -59,6 +59,38 @@ def test_an_event_stream_fed_a_byte_at_a_time_is_restored(piece: int) -> None:
     assert shown_text(out) == RESTORED
 
 
+@pytest.mark.parametrize("separator", [b"\n\n", b"\r\n\r\n"], ids=["lf", "crlf"])
+def test_another_encoders_events_are_restored_escapes_and_all(separator: bytes) -> None:
+    """An upstream on Python's json: spaces after separators, non-ASCII and here even the
+    brackets written as `\\u` escapes, which the bytes alone do not show as placeholders."""
+    pieces = ["Write to \\u005bEMAIL_1\\u005d or ", "[NA", "ME_1]; caf\\u00e9 [TODO_1] ["]
+    raw = b"".join(
+        b'data: {"id": "x", "choices": [{"index": 0, "delta": {"content": "'
+        + piece.encode()
+        + b'"}, "finish_reason": null}]}'
+        + separator
+        for piece in pieces
+    )
+    restorer = SseRestorer(vault())
+    out = restorer.feed(raw + b"data: [DONE]" + separator) + restorer.close()
+    assert shown_text(out) == "Write to jane.doe@example.com or Zoë Ångström; café [TODO_1] ["
+
+
+def test_an_event_that_cannot_hold_a_placeholder_goes_through_byte_for_byte() -> None:
+    """Most events of a long answer are sent as the upstream wrote them, unparsed; one that
+    may hold a placeholder (or follows text held back) is rewritten."""
+    plain = b'data: {"id": "x",  "choices": [{"index": 0, "delta": {"content": "to "}}]}\n\n'
+    named = b'data: {"id": "x", "choices": [{"index": 0, "delta": {"content": "[EMAIL_1]"}}]}\n\n'
+    restorer = SseRestorer(vault())
+    assert restorer.feed(plain) == plain
+    out = restorer.feed(named)
+    assert b"jane.doe@example.com" in out and b"[EMAIL_1]" not in out
+    held = SseRestorer(vault())
+    assert shown_text(held.feed(named.replace(b"[EMAIL_1]", b"see [EMA"))) == "see "
+    after = plain.replace(b"to ", b"IL_1] ok")  # no bracket, but it ends what was held
+    assert shown_text(held.feed(after)) == "jane.doe@example.com ok"
+
+
 def test_what_is_held_when_a_stream_ends_without_done_or_finish_is_sent() -> None:
     chunk = {"id": "x", "choices": [{"index": 0, "delta": {"content": "see [NAME_"}}]}
     restorer = SseRestorer(vault())

@@ -54,6 +54,11 @@ class StreamRestorer:
             self._held = ""
         return restore_text(text, self.vault, json_text=self.json_text)
 
+    @property
+    def holding(self) -> bool:
+        """Text is held back: it could still become a placeholder."""
+        return bool(self._held)
+
     def flush(self) -> str:
         """The end of the stream: whatever was held is plain text."""
         held, self._held = self._held, ""
