@@ -92,3 +92,15 @@ def test_a_pdf_read_from_memory_gives_the_same_pdf_as_its_file(tmp_path):
     assert made[0].files_as_written()[:-1] == made[1].files_as_written()[:-1]
     assert made[0].report.pdf == made[1].report.pdf
     assert made[0].report.input == made[1].report.input
+
+
+def test_a_pdfs_pages_are_its_own_rendered_at_the_dpi_it_was_read_at(tmp_path):
+    path = Doc([A4.page(scanned=False), A4.page(scanned=False)]).write(tmp_path / "two.pdf")
+    data = path.read_bytes()
+    from_memory = PdfInput(Path("two.pdf"), read_pdf(Path("two.pdf"), ocr=InkOcr(), data=data))
+    for source in (PdfInput(path, read_pdf(path, ocr=InkOcr())), from_memory):
+        assert source.page_pdf() == data  # the file's own bytes, or the upload's
+        assert source.points_per_pixel() == [72 / source.pages.dpi] * 2
+        pixels = [page.geometry.pixels for page in source.pages.pages]
+        assert [picture.size for picture in source.page_pictures()] == pixels
+        assert pixels[0] == (round(595 * source.pages.dpi / 72), round(842 * source.pages.dpi / 72))

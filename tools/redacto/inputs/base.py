@@ -21,6 +21,8 @@ from redacto.document import Document, Mode, Status
 from redacto.report import InputInfo, RunReport
 
 if TYPE_CHECKING:
+    from PIL import Image
+
     from redacto.inputs.legacy import PreparedInput
     from redacto.ocr import OcrEngine
     from redacto.pipeline import PipelineResult
@@ -65,7 +67,9 @@ class InputFile(ABC):
     """One input, read: its document, the report's record of it, and its way back to files.
 
     Subclasses declare their `suffixes`, their `mode` and a `noun` for messages, read
-    themselves (`read`), and make their redacted files in memory (`redacted_files`).
+    themselves (`read`), make their redacted files in memory (`redacted_files`), and say
+    what their pages are (`page_pictures`, `page_pdf`, `points_per_pixel`: what the review
+    page shows and proofreading draws on).
     """
 
     suffixes: ClassVar[frozenset[str]]
@@ -110,6 +114,21 @@ class InputFile(ABC):
     @abstractmethod
     def prepared(self) -> PreparedInput:
         """This input as the older `PreparedInput` view (serve and proofread read it)."""
+
+    @abstractmethod
+    def page_pictures(self) -> list[Image.Image]:
+        """The pages as pictures, in the pixels the document's word boxes are in (the review
+        page shows them); none for an input without pages (a text)."""
+
+    @abstractmethod
+    def page_pdf(self) -> bytes | None:
+        """This input as a PDF to draw on (`redacto proofread`'s highlights), in memory: a
+        PDF's own bytes, a photo as a one-page PDF; None for an input without pages."""
+
+    @abstractmethod
+    def points_per_pixel(self) -> list[float]:
+        """Per page (0-based), the points of `page_pdf`'s page one pixel of the page as read
+        (`page_pictures`) is worth; empty for an input without pages."""
 
     def written_text(self, text: str) -> str:
         """The redacted text as it is written to `redacted.txt` (a text keeps its endings)."""

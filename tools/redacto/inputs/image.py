@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -22,10 +23,16 @@ from redacto.inputs.base import (
 )
 
 if TYPE_CHECKING:
+    from PIL import Image
+
     from redacto.imaging import LoadedImage
     from redacto.inputs.legacy import PreparedInput
     from redacto.pipeline import PipelineResult
     from redacto.report import InputInfo
+
+
+PHOTO_PAGE_LONG_SIDE_PT = 842.0
+"""A photo's PDF page is as long as A4 on its longer side, whatever the photo's pixels."""
 
 
 class _ElementInput(BaseModel):
@@ -42,6 +49,7 @@ class ImageInput(InputFile):
     """A photo (PNG, JPEG, WebP): decoded upright, its words with boxes in its pixels.
 
     Its redaction is `redacted.png`: the pixels with every box burned black, no metadata.
+    Its one page is the upright photo; as a PDF, a page of A4's length on its long side.
     """
 
     suffixes: ClassVar[frozenset[str]] = frozenset({".png", ".jpg", ".jpeg", ".webp"})
@@ -114,10 +122,32 @@ class ImageInput(InputFile):
         burned = burn_boxes(self.image.image, list(result.boxes))
         return (OutputFile(REDACTED_IMAGE, clean_png_bytes(burned)),)
 
+    def page_pictures(self) -> list[Image.Image]:
+        return [self.image.image]
+
+    def page_pdf(self) -> bytes:
+        return photo_pdf_bytes(self.image.image)
+
+    def points_per_pixel(self) -> list[float]:
+        return [photo_scale(self.image.size)]
+
     def prepared(self) -> PreparedInput:
         from redacto.inputs.legacy import PreparedInput
 
         return PreparedInput(self.path, self.document, self.image, self.ocr_name, source=self)
+
+
+def photo_scale(size: tuple[int, int]) -> float:
+    """Points per pixel of a photo's PDF page."""
+    return PHOTO_PAGE_LONG_SIDE_PT / max(size)
+
+
+def photo_pdf_bytes(image: Image.Image) -> bytes:
+    """A one-page PDF of the photo, sized by `photo_scale`; Pillow copies no metadata."""
+    buffer = io.BytesIO()
+    scale = photo_scale(image.size)
+    image.convert("RGB").save(buffer, format="PDF", resolution=72 / scale)
+    return buffer.getvalue()
 
 
 def _load(path: Path) -> LoadedImage:

@@ -23,6 +23,8 @@ from redacto.inputs.base import (
 )
 
 if TYPE_CHECKING:
+    from PIL import Image
+
     from redacto.inputs.legacy import PreparedInput
     from redacto.pdf import PdfPages
     from redacto.pipeline import PipelineResult
@@ -90,6 +92,26 @@ class PdfInput(InputFile):
             return ()
         report.pdf.verified = True
         return (OutputFile(REDACTED_PDF, data),)
+
+    def page_pictures(self) -> list[Image.Image]:
+        """Each page rendered at the DPI it was read at, so its words' boxes fit it."""
+        from redacto.pdf.read import load_page, open_pdf, render_page
+
+        pdf = open_pdf(self.pages.source)
+        try:
+            return [
+                render_page(load_page(pdf, self.path, number), self.pages.dpi)
+                for number in range(len(self.pages.pages))
+            ]
+        finally:
+            pdf.close()
+
+    def page_pdf(self) -> bytes:
+        """The PDF's own bytes: those it was read from in memory, or else its file's."""
+        return self.pages.data if self.pages.data is not None else self.path.read_bytes()
+
+    def points_per_pixel(self) -> list[float]:
+        return [72 / self.pages.dpi for _ in self.pages.pages]
 
     def prepared(self) -> PreparedInput:
         from redacto.inputs.legacy import PreparedInput

@@ -24,12 +24,15 @@ from redacto.line_endings import LineEndings
 from redacto.report import InputInfo, RunReport
 
 if TYPE_CHECKING:
+    from PIL import Image
+
     from redacto.inputs.legacy import PreparedInput
     from redacto.pipeline import PipelineResult
 
 
 class TextInput(InputFile):
-    """A text (`.txt`, `.md`) and its line endings; its only redacted file is the text."""
+    """A text (`.txt`, `.md`) and its line endings; its only redacted file is the text, and
+    it has no pages (nothing to show as a picture or to draw on)."""
 
     suffixes: ClassVar[frozenset[str]] = frozenset({".txt", ".md"})
     mode: ClassVar[Mode] = Mode.TEXT
@@ -61,6 +64,15 @@ class TextInput(InputFile):
 
     def redacted_files(self, result: PipelineResult) -> tuple[OutputFile, ...]:
         return ()
+
+    def page_pictures(self) -> list[Image.Image]:
+        return []
+
+    def page_pdf(self) -> None:
+        return None
+
+    def points_per_pixel(self) -> list[float]:
+        return []
 
     def written_text(self, text: str) -> str:
         return self.line_endings.restore(text)

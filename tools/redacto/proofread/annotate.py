@@ -13,7 +13,6 @@ offset and /Rotate).
 from __future__ import annotations
 
 import ctypes
-import io
 import os
 import tempfile
 from collections.abc import Sequence
@@ -24,14 +23,10 @@ from typing import TYPE_CHECKING, Any
 from redacto.proofread.mistakes import PlacedMistake
 
 if TYPE_CHECKING:
-    from PIL import Image
-
     from redacto.pdf.geometry import PageGeometry
 
 HIGHLIGHT_RGB = (255, 214, 0)
 AUTHOR = "Redacto proofread"
-PHOTO_PAGE_LONG_SIDE_PT = 842.0
-"""A photo's PDF page is as long as A4 on its longer side, whatever the photo's pixels."""
 
 
 @dataclass(frozen=True)
@@ -61,19 +56,6 @@ class PageFrame:
             180: (right - x, self.bottom + y),
             270: (right - y, top - x),
         }[self.rotation % 360]
-
-
-def photo_scale(size: tuple[int, int]) -> float:
-    """Points per pixel of a photo's PDF page."""
-    return PHOTO_PAGE_LONG_SIDE_PT / max(size)
-
-
-def photo_pdf_bytes(image: Image.Image) -> bytes:
-    """A one-page PDF of the photo, sized by `photo_scale`; Pillow copies no metadata."""
-    buffer = io.BytesIO()
-    scale = photo_scale(image.size)
-    image.convert("RGB").save(buffer, format="PDF", resolution=72 / scale)
-    return buffer.getvalue()
 
 
 def write_proofread_pdf(

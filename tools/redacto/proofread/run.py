@@ -28,9 +28,10 @@ from pydantic import BaseModel
 
 from redacto.document import Mode
 from redacto.engines import Engine, EngineError, open_engine
+from redacto.inputs.image import photo_pdf_bytes, photo_scale
 from redacto.pipeline import OnEvent, PipelineOptions
 from redacto.prompts import PromptError, PromptLibrary
-from redacto.proofread.annotate import photo_pdf_bytes, photo_scale, write_proofread_pdf
+from redacto.proofread.annotate import write_proofread_pdf
 from redacto.proofread.hunspell import LANGUAGE_NAMES, HunspellError, SpellCheck
 from redacto.proofread.mask import (
     DetectionFailed,
