@@ -1,17 +1,20 @@
 """A photo (a PDF of the photo, the same highlights), a text file (placed in the text, no
-PDF), the command line itself, and the model tier on a real (tiny) LiteRT-LM model."""
+PDF), an input proofread in memory (`proofread`: nothing written), the command line
+itself, and the model tier on a real (tiny) LiteRT-LM model."""
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
+import tempfile
 from pathlib import Path
 
 import numpy as np
 import pytest
 from cv_cases import DETECTOR_OPTIONS, ENGLISH, line
-from cv_pages import ENGLISH_EMAIL, ENGLISH_NAME, ENGLISH_PHONE, scan_image
+from cv_pages import ENGLISH_EMAIL, ENGLISH_NAME, ENGLISH_PHONE, scan_image, write_born_digital
 from fake_upstream import Answer
 from PIL import Image
 from typer.testing import CliRunner
@@ -20,6 +23,7 @@ from cli_runs import digest, script
 from redacto.cli import app
 from redacto.cli.proofread import API_KEY_VARIABLE as CLI_KEY_VARIABLE
 from redacto.document import Category
+from redacto.inputs import ReadOptions, read_input
 from redacto.pipeline import PipelineOptions
 from redacto.proofread import (
     API_KEY_VARIABLE,
@@ -28,7 +32,9 @@ from redacto.proofread import (
     PlaceStrategy,
     ProofreadOptions,
     UpstreamConfig,
+    proofread,
     proofread_file,
+    write_proofreading,
 )
 
 CV_TEXT = (
@@ -96,6 +102,36 @@ def test_a_text_file_is_placed_in_its_text_without_a_pdf(upstream, tmp_path):
     assert not second.located
     assert not (tmp_path / "out" / PROOFREAD_PDF).exists()
     assert ENGLISH_NAME not in upstream.requests[-1].text()
+
+
+@pytest.mark.slow  # the text-layer page is OCR'd too
+def test_an_input_read_is_proofread_in_memory_then_written_byte_for_byte(tmp_path, monkeypatch):
+    source = read_input(
+        write_born_digital(ENGLISH.lines, tmp_path / "cv.pdf"), ReadOptions(ocr="tesseract")
+    )
+    options = ProofreadOptions(upstream=None, pipeline=DETECTOR_OPTIONS)
+    before = sorted(tmp_path.rglob("*"))
+    with monkeypatch.context() as patch:
+        for name, module in (("mkstemp", tempfile), ("replace", os)):
+            patch.setattr(module, name, _refuse)
+        proofreading = proofread(source, options, ENGLISH.engine())
+    assert sorted(tmp_path.rglob("*")) == before
+    assert [file.name for file in proofreading.files] == [PROOFREAD_PDF, MISTAKES_JSON]
+    assert proofreading.result.complete and proofreading.result.proofreader == "hunspell:en_US"
+    assert proofreading.files[0].data.startswith(b"%PDF-")
+
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / PROOFREAD_PDF).write_bytes(b"an earlier run's")
+    outcome = write_proofreading(proofreading, out, source.path)
+    assert outcome.written == (out / PROOFREAD_PDF, out / MISTAKES_JSON)
+    for file in proofreading.files:
+        assert (out / file.name).read_bytes() == file.data
+    assert json.loads(proofreading.files[1].data) == outcome.result.model_dump(mode="json")
+
+
+def _refuse(*args, **kwargs):
+    raise AssertionError("proofread touched the file system")
 
 
 def test_the_command_prints_each_mistake_and_says_what_was_sent(upstream, tmp_path, monkeypatch):

@@ -41,6 +41,7 @@ from redacto.inputs.redaction import (
     finish,
     redact,
     write,
+    write_files,
 )
 from redacto.inputs.run import ModelChoice, named_model, redact_path, resolve_model_uri
 from redacto.inputs.text import TextInput
@@ -78,4 +79,5 @@ __all__ = [
     "redact_path",
     "resolve_model_uri",
     "write",
+    "write_files",
 ]

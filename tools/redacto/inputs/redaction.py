@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -140,14 +141,23 @@ def write_report_only(report: RunReport, out_dir: Path, input_path: Path) -> Red
 
 
 def _write(redaction: Redaction, out_dir: Path) -> RedactOutcome:
-    out_dir.mkdir(parents=True, exist_ok=True)
     source = redaction.input
     files = redaction.redacted_as_written()  # a redaction: its kind's files, then the text
-    _remove_stale(out_dir, set(REDACTED_FILES) - {file.name for file in files}, source.path)
-    written = [_atomic(out_dir / file.name, file.data, source.path) for file in files]
+    written = write_files(out_dir, files, source.path, stale=REDACTED_FILES)
     report = redaction.report_as_written
     written.append(_write_report(report, out_dir, source.path))
     return RedactOutcome(report=report, written=tuple(written))
+
+
+def write_files(
+    out_dir: Path, files: Sequence[OutputFile], input_path: Path, *, stale: Iterable[str] = ()
+) -> list[Path]:
+    """Write `files` into `out_dir` (made if missing), each through a temporary file renamed
+    into place, never over the input; first the files named in `stale` that are not among
+    them (an earlier run's) are removed, never the input. The written paths, in order."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    _remove_stale(out_dir, set(stale) - {file.name for file in files}, input_path)
+    return [_atomic(out_dir / file.name, file.data, input_path) for file in files]
 
 
 def _remove_stale(out_dir: Path, names: set[str], input_path: Path) -> None:

@@ -3,7 +3,8 @@
 The identifiers are found by the pipeline and hidden; the text goes to an
 OpenAI-compatible server (or, offline, to Hunspell); each mistake streamed back is
 restored, placed on the words by the redaction's locator and drawn on a copy of the PDF.
-`proofread_file` is the one way in (docs/proofread.md).
+`proofread` does it in memory on an input already read (the review page); `proofread_file`
+reads a path and writes the outputs into a folder (the command; docs/proofread.md).
 """
 
 from redacto.proofread.mistakes import Mistake, MistakeLines, PlacedMistake, PlaceStrategy
@@ -11,11 +12,14 @@ from redacto.proofread.run import (
     MISTAKES_JSON,
     PROOFREAD_PDF,
     MistakesFile,
+    Proofreading,
     ProofreadOptions,
     ProofreadOutcome,
     Stage,
-    points_per_pixel,
+    not_read,
+    proofread,
     proofread_file,
+    write_proofreading,
 )
 from redacto.proofread.upstream import API_KEY_VARIABLE, UpstreamConfig, UpstreamError
 
@@ -30,9 +34,12 @@ __all__ = [
     "PlacedMistake",
     "ProofreadOptions",
     "ProofreadOutcome",
+    "Proofreading",
     "Stage",
     "UpstreamConfig",
     "UpstreamError",
-    "points_per_pixel",
+    "not_read",
+    "proofread",
     "proofread_file",
+    "write_proofreading",
 ]

@@ -1,23 +1,20 @@
-"""Write `proofread.pdf`: the original document with one highlight per placed mistake.
+"""Make `proofread.pdf`: the original document with one highlight per placed mistake.
 
-For a PDF input the original file is opened read-only with pdfium, a highlight annotation
-(`/Subtype /Highlight`, its quadrilaterals over the words, the correction and the
-description in `/Contents`, the note a PDF reader shows) is added to the mistake's page,
-and a copy is saved beside the outputs: the input file is never written. For a photo, a
-PDF of the photo (Pillow, one page, no metadata carried over) receives the same
-annotations. Boxes come in points from the upright page's top-left corner, as
-`mistakes.json` gives them, and are turned into the page's own space here (its CropBox
-offset and /Rotate).
+The input's PDF to draw on (`InputFile.page_pdf`: a PDF's own bytes, or a one-page PDF
+of a photo, Pillow, no metadata carried over) is opened with pdfium, a highlight
+annotation (`/Subtype /Highlight`, its quadrilaterals over the words, the correction and
+the description in `/Contents`, the note a PDF reader shows) is added to the mistake's
+page, and a copy is saved, in memory: the input file is never written. Boxes come in
+points from the upright page's top-left corner, as `mistakes.json` gives them, and are
+turned into the page's own space here (its CropBox offset and /Rotate).
 """
 
 from __future__ import annotations
 
 import ctypes
-import os
-import tempfile
+import io
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from redacto.proofread.mistakes import PlacedMistake
@@ -58,16 +55,14 @@ class PageFrame:
         }[self.rotation % 360]
 
 
-def write_proofread_pdf(
-    source: Path | bytes, mistakes: Sequence[PlacedMistake], target: Path
-) -> None:
-    """Save a copy of `source` (a PDF file, or PDF bytes) with a highlight per located
-    mistake on its page; atomic (a temporary file renamed into place)."""
+def proofread_pdf(source: bytes, mistakes: Sequence[PlacedMistake]) -> bytes:
+    """A copy of the PDF `source` with a highlight per located mistake on its page, made in
+    memory (`source` itself is only read)."""
     import pypdfium2 as pdfium
 
     from redacto.pdf.geometry import PageGeometry
 
-    pdf = pdfium.PdfDocument(source if isinstance(source, bytes) else str(source))
+    pdf = pdfium.PdfDocument(source)
     try:
         for mistake in mistakes:
             if not mistake.located or mistake.page is None or not mistake.boxes:
@@ -77,14 +72,9 @@ def write_proofread_pdf(
                 _highlight(page, PageFrame.of(PageGeometry.of_page(page)), mistake)
             finally:
                 page.close()
-        handle, name = tempfile.mkstemp(dir=target.parent, prefix=".proofread-", suffix=".pdf")
-        os.close(handle)
-        temporary = Path(name)
-        try:
-            pdf.save(str(temporary))
-            os.replace(temporary, target)
-        finally:
-            temporary.unlink(missing_ok=True)
+        copy = io.BytesIO()
+        pdf.save(copy)
+        return copy.getvalue()
     finally:
         pdf.close()
 

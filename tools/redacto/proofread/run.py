@@ -1,24 +1,26 @@
-"""`proofread_file`: read, hide, ask, restore, place, write — the steps in one place.
+"""Proofreading: read, hide, ask, restore, place, write — the steps in one place.
 
-1. read the input as `redacto redact` does (`prepare_input`: a PDF's text layer or OCR, a
-   photo's OCR, a text file);
+1. read the input as `redacto redact` does (`read_input`, or `read_input_bytes` for an
+   upload: a PDF's text layer or OCR, a photo's OCR, a text file);
 2. find the identifiers with the pipeline (rules and model tier) and hide them behind
    placeholders (`mask`), checked before anything leaves;
 3. ask the proofreader: the upstream LLM, streamed as JSON Lines, or offline Hunspell;
 4. act on each mistake as its line completes: drop it if it touches a placeholder,
    restore the values (`restore`), place it on the words (`place`), tell the caller;
-5. write `mistakes.json` and, for a PDF or a photo, `proofread.pdf` (`annotate`).
+5. make `mistakes.json` and, for an input with pages (a PDF, a photo), `proofread.pdf`
+   (`annotate`), in memory;
+6. write them into the output folder (`write_proofreading`).
 
-It fails closed: a detector that fails stops the run before anything is sent; an
-upstream that cannot be reached, answers garbage or breaks off ends the run with an error,
-and what was placed so far is written, marked incomplete. The input is only read.
+`proofread` is steps 2–5 on an input already read, and writes nothing (the review server
+offers its files for download); `proofread_file` is all six for one path (`redacto
+proofread`). It fails closed: a detector that fails stops the run before anything is sent;
+an upstream that cannot be reached, answers garbage or breaks off ends the run with an
+error, and what was placed so far is kept, marked incomplete. The input is only read.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import os
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -26,12 +28,24 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from redacto.document import Mode
+from redacto.document import Document
 from redacto.engines import Engine, EngineError, open_engine
-from redacto.inputs.image import photo_pdf_bytes, photo_scale
+from redacto.inputs import (
+    BadInputError,
+    InputFile,
+    ModelChoice,
+    OutputFile,
+    ReadOptions,
+    check_input,
+    input_info,
+    read_input,
+    resolve_model_uri,
+    write_files,
+)
+from redacto.inputs.base import same_file
 from redacto.pipeline import OnEvent, PipelineOptions
 from redacto.prompts import PromptError, PromptLibrary
-from redacto.proofread.annotate import write_proofread_pdf
+from redacto.proofread.annotate import proofread_pdf
 from redacto.proofread.hunspell import LANGUAGE_NAMES, HunspellError, SpellCheck
 from redacto.proofread.mask import (
     DetectionFailed,
@@ -50,15 +64,6 @@ from redacto.proofread.upstream import (
     first_model,
     stream_answer,
 )
-from redacto.redact_file import (
-    BadInputError,
-    ModelChoice,
-    PreparedInput,
-    check_input,
-    input_info,
-    prepare_input,
-    resolve_model_uri,
-)
 from redacto.report import InputInfo
 
 PROOFREAD_PDF = "proofread.pdf"
@@ -70,7 +75,7 @@ LANGUAGES = ("auto", *sorted(LANGUAGE_NAMES))
 
 @dataclass(frozen=True)
 class ProofreadOptions:
-    """What `proofread_file` does besides its input: the proofreader and the reading."""
+    """What a proofread does besides its input: the proofreader and the reading."""
 
     upstream: UpstreamConfig | None = None
     """The LLM to ask; None: the offline Hunspell spelling check."""
@@ -101,8 +106,27 @@ class MistakesFile(BaseModel):
 
 
 @dataclass(frozen=True)
+class Proofreading:
+    """One run's outputs, in memory: `mistakes.json` (`result`) and the files, byte for byte
+    as `write_proofreading` writes them — `proofread.pdf` for an input with pages, then
+    `mistakes.json`."""
+
+    result: MistakesFile
+    files: tuple[OutputFile, ...]
+
+    @classmethod
+    def of(cls, result: MistakesFile, page_pdf: bytes | None) -> Proofreading:
+        """`result`'s files: the mistakes drawn on `page_pdf` (None: no PDF), and the JSON."""
+        mistakes_json = (result.model_dump_json(indent=2) + "\n").encode("utf-8")
+        files = [OutputFile(MISTAKES_JSON, mistakes_json)]
+        if page_pdf is not None:
+            files.insert(0, OutputFile(PROOFREAD_PDF, proofread_pdf(page_pdf, result.mistakes)))
+        return cls(result, tuple(files))
+
+
+@dataclass(frozen=True)
 class ProofreadOutcome:
-    """What one run produced."""
+    """What one run wrote."""
 
     result: MistakesFile
     written: tuple[Path, ...]
@@ -129,7 +153,7 @@ class Stage(StrEnum):
 
 OnMistake = Callable[[PlacedMistake], None]
 OnStage = Callable[[Stage], None]
-OnPrepared = Callable[[PreparedInput], None]
+OnRead = Callable[[InputFile], None]
 
 
 class AnswerUnreadable(RuntimeError):
@@ -174,37 +198,65 @@ def proofread_file(
     on_mistake: OnMistake | None = None,
     on_event: OnEvent | None = None,
     on_stage: OnStage | None = None,
-    on_prepared: OnPrepared | None = None,
+    on_read: OnRead | None = None,
 ) -> ProofreadOutcome:
-    """Proofread one file privately and write its outputs into `out_dir`.
+    """Proofread one file privately and write its outputs into `out_dir`: the checks, then
+    `read_input`, `proofread` and `write_proofreading`. `on_read` sees the input as read
+    (its pages and words), before any model time; the other callbacks are `proofread`'s.
+
+    Raises `BadInputError` (nothing written) for input that cannot be read; every later
+    failure (OCR that cannot start included) is an incomplete outcome whose outputs hold
+    what was placed so far.
+    """
+    check_input(path, out_dir)
+    for name in (PROOFREAD_PDF, MISTAKES_JSON):
+        if same_file(out_dir / name, path):
+            raise BadInputError(f"{out_dir / name} is the input itself: choose another --out")
+    _check_upstream(options.upstream)  # a bad URL is known before any OCR or model time
+    (on_stage or _quiet)(Stage.READING)
+    try:
+        source = read_input(path, ReadOptions(ocr=options.ocr))
+    except EngineError as unread:  # OCR that cannot start
+        proofreading = not_read(input_info(path), options, unread)
+    else:
+        if on_read is not None:
+            on_read(source)
+        proofreading = proofread(
+            source,
+            options,
+            engine,
+            prompts,
+            on_mistake=on_mistake,
+            on_event=on_event,
+            on_stage=on_stage,
+        )
+    return write_proofreading(proofreading, out_dir, path)
+
+
+def proofread(
+    source: InputFile,
+    options: ProofreadOptions,
+    engine: ModelChoice = None,
+    prompts: PromptLibrary | None = None,
+    *,
+    on_mistake: OnMistake | None = None,
+    on_event: OnEvent | None = None,
+    on_stage: OnStage | None = None,
+) -> Proofreading:
+    """Proofread an input already read, privately, in memory: nothing is written (a PDF
+    read from its file is read again, for `proofread.pdf`).
 
     `engine` finds the identifiers (an open engine, or the model to open; None: the
     embedded default). `on_mistake` sees each mistake the moment it is placed, while the
-    proofreader is still answering; `on_prepared` sees the input as read (its pages and
-    words), before any model time; `on_event` the detector's steps, `on_stage` the run's.
-    Raises `BadInputError` (nothing written) for input that cannot be read; every later
-    failure is an incomplete outcome whose outputs hold what was placed so far.
+    proofreader is still answering; `on_event` the detector's steps, `on_stage` the run's.
+    Raises `BadInputError` for an upstream URL that is not one; every later failure is an
+    incomplete `Proofreading` that holds what was placed so far.
     """
-    stage = on_stage or (lambda _: None)
-    check_input(path, out_dir)
-    for name in (PROOFREAD_PDF, MISTAKES_JSON):
-        if (out_dir / name).exists() and os.path.samefile(out_dir / name, path):
-            raise BadInputError(f"{out_dir / name} is the input itself: choose another --out")
+    stage = on_stage or _quiet
     upstream = options.upstream
-    if upstream is not None:
-        try:
-            upstream.endpoint("chat/completions")  # a bad URL is known before any model time
-        except UpstreamError as bad_url:
-            raise BadInputError(str(bad_url)) from bad_url
-    info = input_info(path)
-    proofreader = "hunspell" if upstream is None else "llm"
-    stage(Stage.READING)
-    try:
-        prepared = prepare_input(path, ocr=options.ocr)
-    except EngineError as unread:  # OCR that cannot start
-        return _write(None, _failed(info, proofreader, f"cannot read the input: {unread}"), out_dir)
-    if on_prepared is not None:
-        on_prepared(prepared)
+    _check_upstream(upstream)
+    info = source.info
+    proofreader = _proofreader(options)
     if upstream is not None and upstream.model is None:
         # Asked first: an upstream that cannot be reached is found before minutes of
         # model time, and the question holds nothing of the document.
@@ -213,12 +265,13 @@ def proofread_file(
             upstream = dataclasses.replace(upstream, model=first_model(upstream))
         except UpstreamError as unreachable:
             failed = _failed(info, proofreader, f"nothing was sent: {unreachable}")
-            return _write(prepared, failed, out_dir)
-    placer = Placer.of(prepared.document, points_per_pixel(prepared))
+            return Proofreading.of(failed, source.page_pdf())
+    placer = Placer.of(source.document, source.points_per_pixel())
     try:
-        masked = _mask(prepared, engine, prompts, options, on_event, stage)
+        masked = _mask(source.document, engine, prompts, options, on_event, stage)
     except (DetectionFailed, EngineError, PromptError, ValueWouldLeak) as unsent:
-        return _write(prepared, _failed(info, proofreader, f"nothing was sent: {unsent}"), out_dir)
+        failed = _failed(info, proofreader, f"nothing was sent: {unsent}")
+        return Proofreading.of(failed, source.page_pdf())
     run = _Run(masked, placer, on_mistake)
     error, unreadable, proofreader = _proofread(upstream, options.language, run, stage)
     result = MistakesFile(
@@ -232,7 +285,42 @@ def proofread_file(
         unreadable_lines=unreadable,
         input=info,
     )
-    return _write(prepared, result, out_dir)
+    return Proofreading.of(result, source.page_pdf())
+
+
+def not_read(info: InputInfo, options: ProofreadOptions, error: EngineError) -> Proofreading:
+    """The outputs of a run whose input could not be read (OCR that cannot start; `info`
+    names the input): `mistakes.json` says so, and there is no `proofread.pdf`."""
+    failed = _failed(info, _proofreader(options), f"cannot read the input: {error}")
+    return Proofreading.of(failed, None)
+
+
+def write_proofreading(
+    proofreading: Proofreading, out_dir: Path, input_path: Path
+) -> ProofreadOutcome:
+    """Write a run's files into `out_dir` (made if missing), each through a temporary file
+    renamed into place, never over the input; a `proofread.pdf` of an earlier run goes when
+    this run makes none: nothing in the folder may pass for this run's."""
+    written = write_files(out_dir, proofreading.files, input_path, stale=(PROOFREAD_PDF,))
+    return ProofreadOutcome(result=proofreading.result, written=tuple(written))
+
+
+def _check_upstream(upstream: UpstreamConfig | None) -> None:
+    """A bad upstream URL is bad input (nothing written, nothing asked)."""
+    if upstream is not None:
+        try:
+            upstream.endpoint("chat/completions")
+        except UpstreamError as bad_url:
+            raise BadInputError(str(bad_url)) from bad_url
+
+
+def _proofreader(options: ProofreadOptions) -> str:
+    """Who proofreads, as `mistakes.json` says before the proofreader has answered."""
+    return "hunspell" if options.upstream is None else "llm"
+
+
+def _quiet(stage: Stage) -> None:
+    """No one follows the stages."""
 
 
 def _proofread(
@@ -271,7 +359,7 @@ def _failed(info: InputInfo, proofreader: str, error: str) -> MistakesFile:
 
 
 def _mask(
-    prepared: PreparedInput,
+    document: Document,
     engine: ModelChoice,
     prompts: PromptLibrary | None,
     options: ProofreadOptions,
@@ -282,14 +370,14 @@ def _mask(
     library = prompts if prompts is not None else PromptLibrary.load()
     if isinstance(engine, Engine):
         detections = find_identifiers(
-            prepared.document, engine, library, options=options.pipeline, on_event=on_event
+            document, engine, library, options=options.pipeline, on_event=on_event
         )
     else:
         with open_engine(resolve_model_uri(engine)) as opened:
             detections = find_identifiers(
-                prepared.document, opened, library, options=options.pipeline, on_event=on_event
+                document, opened, library, options=options.pipeline, on_event=on_event
             )
-    return mask_document(prepared.document, detections)
+    return mask_document(document, detections)
 
 
 def _ask_upstream(config: UpstreamConfig, language: str, masked: MaskedDocument, run: _Run) -> int:
@@ -306,45 +394,3 @@ def _ask_upstream(config: UpstreamConfig, language: str, masked: MaskedDocument,
     if lines.problems and lines.lines == len(lines.problems):
         raise AnswerUnreadable(len(lines.problems))
     return len(lines.problems)
-
-
-def points_per_pixel(prepared: PreparedInput) -> list[float]:
-    """Per page (0-based), the points of `mistakes.json` and `proofread.pdf` one pixel of
-    the page as read is worth: a PDF page rendered at the pipeline's DPI, or a photo on its
-    PDF page. A text file has no pages."""
-    if prepared.pdf is not None:
-        return [72 / prepared.pdf.dpi for _ in prepared.pdf.pages]
-    if prepared.image is not None:
-        return [photo_scale(prepared.image.size)]
-    return []
-
-
-def _write(prepared: PreparedInput | None, result: MistakesFile, out_dir: Path) -> ProofreadOutcome:
-    """`mistakes.json`, and `proofread.pdf` for a PDF or photo that was read (a stale one
-    of an earlier run is removed otherwise: nothing in the folder may pass for this run's)."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    written: list[Path] = []
-    target = out_dir / PROOFREAD_PDF
-    if prepared is not None and prepared.document.mode is Mode.IMAGE:
-        source: Path | bytes
-        if prepared.pdf is not None:
-            source = prepared.path
-        else:
-            assert prepared.image is not None  # an image-mode input that is not a PDF
-            source = photo_pdf_bytes(prepared.image.image)
-        write_proofread_pdf(source, result.mistakes, target)
-        written.append(target)
-    else:
-        target.unlink(missing_ok=True)
-    report = out_dir / MISTAKES_JSON
-    body = result.model_dump_json(indent=2) + "\n"
-    handle, name = tempfile.mkstemp(dir=out_dir, prefix=".mistakes-", suffix=".json")
-    os.close(handle)
-    temporary = Path(name)
-    try:
-        temporary.write_text(body, encoding="utf-8")
-        os.replace(temporary, report)
-    finally:
-        temporary.unlink(missing_ok=True)
-    written.append(report)
-    return ProofreadOutcome(result=result, written=tuple(written))

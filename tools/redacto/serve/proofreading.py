@@ -18,6 +18,7 @@ from pathlib import Path
 from pydantic import Field
 
 from redacto.engines import Engine
+from redacto.inputs import InputFile
 from redacto.inputs.legacy import PreparedInput
 from redacto.pipeline import OnEvent
 from redacto.prompts import PromptLibrary
@@ -26,7 +27,6 @@ from redacto.proofread import (
     PlacedMistake,
     ProofreadOptions,
     Stage,
-    points_per_pixel,
     proofread_file,
 )
 from redacto.serve.views import View
@@ -112,9 +112,9 @@ def proofread_upload(
     scales: list[float] = []
     arrived = 0
 
-    def prepared(read: PreparedInput) -> None:
-        scales.extend(points_per_pixel(read))
-        on_prepared(read)
+    def read(source: InputFile) -> None:
+        scales.extend(source.points_per_pixel())
+        on_prepared(source.prepared())
 
     def stage(where: Stage) -> None:
         view = StageView(line=where.value, proofreading=where.proofreading)
@@ -134,7 +134,7 @@ def proofread_upload(
         on_mistake=mistake,
         on_event=on_event,
         on_stage=stage,
-        on_prepared=prepared,
+        on_read=read,
     )
     downloads = {written.name: written.read_bytes() for written in outcome.written}
     return ProofreadDone(proofread_view(outcome.result, downloads), downloads)
