@@ -2,29 +2,26 @@
 
 `redacto serve` shows a run's result on a page; the reviewer clicks a word to add or remove
 its box (image mode) or selects text to redact (text mode). A `ReviewSession` holds the run
-as the pipeline left it (`PreparedInput` + `RunReport`) and the edits so far; every preview
+as the pipeline left it (the `InputFile` + its `RunReport`) and the edits so far; every preview
 and the approved output come from the pipeline's own deterministic redact step over the
 edited detections (no model call: the session's engine refuses any), so what the page shows
 is exactly what approval writes. Approval goes through `redacto.inputs` (`finish` then
 `write`), the writer the CLI uses, and the report gains a `review` record listing each edit
 in order; added detections carry `source: reviewer`.
 
-Text-mode spans are kept in the pipeline's `\\n`-only text while reviewing; the input puts
-the user's own line endings back when the report is written. (A report handed in as
-written, in those endings, is mapped into the `\\n` text once, at the start.)
+Text-mode spans are in the pipeline's `\\n`-only text while reviewing — the session takes
+the report as the run left it (`Redaction.report`), not as written — and the input puts
+the user's own line endings back only when the approved report is written.
 """
 
 from __future__ import annotations
 
-import bisect
 from dataclasses import dataclass
 from pathlib import Path
 
 from redacto.document import Detection, Mode, Source, Span, Status
 from redacto.engines.no_model import NoModelEngine
-from redacto.inputs import Redaction, RedactOutcome, finish, write
-from redacto.inputs.legacy import PreparedInput
-from redacto.line_endings import LineEndings
+from redacto.inputs import InputFile, Redaction, RedactOutcome, finish, write
 from redacto.pipeline import PipelineOptions, PipelineResult
 from redacto.pipeline.detections import detection_key
 from redacto.pipeline.parsing import PLACEHOLDER_PATTERN
@@ -56,16 +53,18 @@ class ReviewPreview:
 class ReviewSession:
     """One finished run under review. Not thread-safe: the caller serialises access."""
 
-    def __init__(self, prepared: PreparedInput, report: RunReport, prompts: PromptLibrary):
+    def __init__(self, source: InputFile, report: RunReport, prompts: PromptLibrary):
+        """`report` is the run's as the pipeline left it (`Redaction.report`): a text's
+        spans in its `\\n` text, not in the file's line endings."""
         if report.status is Status.ERROR:
             raise ReviewError("a run that ended in ERROR has no output to review")
-        self.prepared = prepared
+        self.source = source
         self.report = report
         self.prompts = prompts
-        self.mode = prepared.document.mode
+        self.mode = source.document.mode
         self.labels = prompts.category_labels(report.category)
         self.edits: list[ReviewEdit] = []
-        self.detections = [self._normalized(d) for d in report.detections]
+        self.detections = list(report.detections)
         self._round = max(report.rounds, 1)
         self._context = StepContext(_NO_MODEL, prompts, PipelineOptions())
 
@@ -74,7 +73,7 @@ class ReviewSession:
     def toggle_element(self, index: int, label: str) -> ReviewEdit:
         """Image mode: remove the box on word `index`, or add one labelled `label`."""
         self._require(Mode.IMAGE)
-        elements = self.prepared.document.elements
+        elements = self.source.document.elements
         if not 0 <= index < len(elements) or elements[index].box is None:
             raise ReviewError(f"there is no word {index} with a box on this page")
         present = [d for d in self.detections if d.index == index]
@@ -91,7 +90,7 @@ class ReviewSession:
         """Text mode: redact the characters [start, end) (surrounding spaces trimmed). Like
         every text-mode value, it is redacted wherever else it occurs too."""
         self._require(Mode.TEXT)
-        text = self.prepared.document.text
+        text = self.source.document.text
         if not 0 <= start < end <= len(text):
             raise ReviewError(f"the selection {start}..{end} lies outside the text")
         piece = text[start:end]
@@ -113,7 +112,7 @@ class ReviewSession:
         """Text mode: unredact what covers [start, end): each detection placed there goes
         (with every other place its value was redacted)."""
         self._require(Mode.TEXT)
-        placed = locate_detections(self.prepared.document.text, self.detections)
+        placed = locate_detections(self.source.document.text, self.detections)
         keys = {
             detection_key(detection)
             for span, detection in placed
@@ -140,7 +139,7 @@ class ReviewSession:
 
     def preview(self) -> ReviewPreview:
         """The redaction of the current detections, exactly as approval would write it."""
-        document = self.prepared.document
+        document = self.source.document
         if self.mode is Mode.IMAGE:
             redaction: ImageRedaction | TextRedaction = redact_elements(
                 document, self.detections, self._context, self._round
@@ -158,7 +157,7 @@ class ReviewSession:
     def approved(self) -> Redaction:
         """The reviewed output, in memory: the redacted file(s) and a report that records
         every edit (`review`); `Redaction.files_as_written` are the files `approve` writes."""
-        return finish(self.prepared.source, self.preview().result)
+        return finish(self.source, self.preview().result)
 
     def approve(self, out_dir: Path) -> RedactOutcome:
         """Write the reviewed output (`approved`) with the CLI's writer."""
@@ -181,24 +180,6 @@ class ReviewSession:
             raise ReviewError(f"unknown label {label!r}; use one of {', '.join(self.labels)}")
         return label
 
-    def _normalized(self, detection: Detection) -> Detection:
-        """A report span (the user's line endings) in the pipeline's `\\n`-only text."""
-        endings = self.prepared.line_endings
-        if detection.span is None or endings is None or not endings.changed:
-            return detection
-        span = Span(
-            start=_normalized_offset(endings, detection.span.start),
-            end=_normalized_offset(endings, detection.span.end),
-        )
-        return detection.model_copy(update={"span": span})
-
 
 _NO_MODEL = NoModelEngine("a review")
 """The review's engine: a model call during a review is an error."""
-
-
-def _normalized_offset(endings: LineEndings, original: int) -> int:
-    """The inverse of `LineEndings.original_offset`: the largest `\\n`-text position whose
-    original position is at most `original`."""
-    positions = range(len(endings.normalized) + 1)
-    return bisect.bisect_right(positions, original, key=endings.original_offset) - 1

@@ -373,11 +373,11 @@ class JobBoard:
             options=self.config.options,
             on_event=self._step_events(job),
         )
-        report = redaction.report_as_written
+        report = redaction.report
         if report.status is Status.ERROR:
-            self._fail_with_report(job, report)
+            self._fail_with_report(job, redaction.report_as_written)
             return
-        session = ReviewSession(source.prepared(), report, self.prompts)
+        session = ReviewSession(source, report, self.prompts)
         del source, redaction
         view = review_view(session).model_dump(mode="json")
         with self._changed:
