@@ -7,8 +7,9 @@ Starts the review server in this process with one engine (default: the embedded 
 model), then for each upload: sends the file over HTTP as the page does, follows its event
 stream to the review, toggles one word's box (image) or redacts one word (text), approves,
 and downloads every output. After each job it prints the seconds it took, the process's
-resident memory (RSS) and how many entries are left in the server's temporary folder and in
-the system's (`redacto-serve-*`). Figures: docs/serve.md. Prints figures; asserts nothing.
+resident memory (RSS) and how many entries are left in the process's temporary folder (a
+fresh one, `TMPDIR` for everything the server and OCR do). Figures: docs/serve.md. Prints
+figures; asserts nothing.
 """
 
 from __future__ import annotations
@@ -77,10 +78,6 @@ def kept_mb(server) -> float:
     return sum(held.values()) / 2**20
 
 
-def system_leftovers() -> int:
-    return sum(1 for p in Path(tempfile.gettempdir()).glob("redacto-serve-*"))
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--uploads", type=int, default=10)
@@ -97,10 +94,10 @@ def main() -> None:
     text = args.file.suffix.lower() in (".txt", ".md")
     process = psutil.Process()
     temp_root = Path(tempfile.mkdtemp(prefix="bench-serve-"))
-    before_system = system_leftovers()
+    os.environ["TMPDIR"] = tempfile.tempdir = str(temp_root)  # every temporary file lands here
     uri = resolve_model_uri(args.model)
     with open_engine(uri) as engine:
-        config = ServeConfig(ocr=args.ocr, temp_root=temp_root)
+        config = ServeConfig(ocr=args.ocr)
         with ReviewServer(engine, PromptLibrary.load(), config).start() as server:
             print(f"model {engine.identity.name}, OCR {args.ocr}, {args.file.name}")
             print(f"after start: RSS {process.memory_info().rss / 2**20:.0f} MB")
@@ -119,10 +116,8 @@ def main() -> None:
                     flush=True,
                 )
     left_after = sum(1 for _ in temp_root.iterdir())
-    system_after = system_leftovers() - before_system
     print(
-        f"after stop: {left_after} entries in the server's temporary folder, "
-        f"{system_after} new redacto-serve-* in {tempfile.gettempdir()}, "
+        f"after stop: {left_after} entries in the temporary folder, "
         f"open files {len(process.open_files())}, pid {os.getpid()}"
     )
     temp_root.rmdir()

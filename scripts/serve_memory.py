@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import tempfile
 import threading
 import time
 import urllib.request
@@ -87,39 +86,37 @@ def main() -> None:
     options = PipelineOptions(image_reading=ImageReading.TEXT, model_redact=False)
     body = args.file.read_bytes()
     rss = PeakRss()
-    with tempfile.TemporaryDirectory() as temp:
-        config = ServeConfig(
-            ocr="tesseract",
-            options=options,
-            temp_root=Path(temp),
-            max_pixels=args.max_megapixels * 1_000_000,
-        )
-        with ReviewServer(ScriptedEngine(replies), PromptLibrary.load(), config).start() as server:
-            runs: list[dict[str, object]] = []
-            for number in range(1, args.uploads + 1):
-                start = rss.now()
-                rss.reset()
-                began = time.monotonic()
-                job = post(server.url + "api/jobs", body, {"X-File-Name": args.file.name})["id"]
-                outcome = follow(server.url, job)
-                if outcome == "review":
-                    post(f"{server.url}api/jobs/{job}/{'approve' if args.approve else 'discard'}")
-                time.sleep(0.5)
-                figures: dict[str, object] = {
-                    "upload": number,
-                    "outcome": outcome,
-                    "seconds": round(time.monotonic() - began, 1),
-                    "start_mb": round(start / MB),
-                    "peak_mb": round(rss.peak / MB),
-                    "after_mb": round(rss.now() / MB),
-                }
-                print(
-                    f"upload {number}: {outcome} in {figures['seconds']} s, RSS "
-                    f"{figures['start_mb']} MB at the start, {figures['peak_mb']} MB at the "
-                    f"peak, {figures['after_mb']} MB after the job ended",
-                    flush=True,
-                )
-                runs.append(figures)
+    config = ServeConfig(
+        ocr="tesseract",
+        options=options,
+        max_pixels=args.max_megapixels * 1_000_000,
+    )
+    with ReviewServer(ScriptedEngine(replies), PromptLibrary.load(), config).start() as server:
+        runs: list[dict[str, object]] = []
+        for number in range(1, args.uploads + 1):
+            start = rss.now()
+            rss.reset()
+            began = time.monotonic()
+            job = post(server.url + "api/jobs", body, {"X-File-Name": args.file.name})["id"]
+            outcome = follow(server.url, job)
+            if outcome == "review":
+                post(f"{server.url}api/jobs/{job}/{'approve' if args.approve else 'discard'}")
+            time.sleep(0.5)
+            figures: dict[str, object] = {
+                "upload": number,
+                "outcome": outcome,
+                "seconds": round(time.monotonic() - began, 1),
+                "start_mb": round(start / MB),
+                "peak_mb": round(rss.peak / MB),
+                "after_mb": round(rss.now() / MB),
+            }
+            print(
+                f"upload {number}: {outcome} in {figures['seconds']} s, RSS "
+                f"{figures['start_mb']} MB at the start, {figures['peak_mb']} MB at the "
+                f"peak, {figures['after_mb']} MB after the job ended",
+                flush=True,
+            )
+            runs.append(figures)
     if args.json:
         print(json.dumps(runs))
 

@@ -51,11 +51,6 @@ class SlowEngine(ScriptedEngine):
         return super().complete(request, slow if on_text is not None else None)
 
 
-def job_folders(server) -> list[Path]:
-    """The job folders a running server holds (its run folder's entries)."""
-    return sorted(server.board.run_folder.path.iterdir())
-
-
 def sample_replies(times: int = 1) -> dict[str, list[str]]:
     """The sample's script, repeated for `times` uploads."""
     return {step: replies * times for step, replies in SAMPLE_REPLIES.items()}

@@ -59,7 +59,7 @@ def test_thirty_edits_of_a_large_text_replay_as_one_review_and_small_deltas(tmp_
     }
     note = tmp_path / "big.txt"
     note.write_text(text, encoding="utf-8")
-    config = ServeConfig(ocr="tesseract", options=TEXT_READING, temp_root=tmp_path / "jobs")
+    config = ServeConfig(ocr="tesseract", options=TEXT_READING)
     with ReviewServer(SlowEngine(replies), PromptLibrary.load(), config).start() as server:
         job = upload(server.url, note)
         assert events(server.url, job, until="review")[-1][0] == "review"

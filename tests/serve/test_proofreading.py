@@ -14,7 +14,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from serve_cases import events, job_folders, post
+from serve_cases import events, post
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "proofread"))
 from cv_cases import DETECTOR_OPTIONS, ENGLISH, ActedOn
@@ -36,11 +36,10 @@ def upstream():
     server.stop()
 
 
-def serve(tmp_path: Path, upstream: FakeUpstream | None) -> ReviewServer:
+def serve(upstream: FakeUpstream | None) -> ReviewServer:
     config = ServeConfig(
         ocr="tesseract",
         options=DETECTOR_OPTIONS,
-        temp_root=tmp_path / "jobs",
         proofread_upstream=UpstreamConfig(upstream.url) if upstream is not None else None,
     )
     return ReviewServer(ENGLISH.engine(), PromptLibrary.load(), config).start()
@@ -96,7 +95,7 @@ def test_each_mistake_is_an_event_before_the_next_line_and_boxed_where_mistakes_
     caplog.set_level(logging.DEBUG)
     source = write_born_digital(ENGLISH.lines, tmp_path / "Jonathan Whitcombe CV.pdf")
     upstream.answer = Answer(lines=ENGLISH.answer, piece=4)
-    with serve(tmp_path, upstream) as server:
+    with serve(upstream) as server:
         status, body = upload(server.url, source)
         assert status == 201, body
         listener = Listener(server.url, body["id"])
@@ -140,7 +139,6 @@ def test_each_mistake_is_an_event_before_the_next_line_and_boxed_where_mistakes_
         twice = [w for w in page["words"] if w["t"] == "recieved"]
         word = max(twice, key=lambda w: w["box"][1])
         assert len(twice) == 2 and mistakes[0]["boxes"] == [pytest.approx(word["box"], abs=0.2)]
-        assert job_folders(server) == []
         summary = json.load(urllib.request.urlopen(server.url + "api/jobs", timeout=30))
         assert [(j["kind"], j["state"]) for j in summary["jobs"]] == [("proofread", "proofread")]
     sent = upstream.requests[-1].text()
@@ -156,7 +154,7 @@ def test_a_photo_is_proofread_with_its_boxes_in_the_photos_pixels(tmp_path, upst
     photo = tmp_path / "cv.png"
     scan_image(ENGLISH.lines).save(photo)
     upstream.answer = Answer(lines=ENGLISH.answer, piece=4)
-    with serve(tmp_path, upstream) as server:
+    with serve(upstream) as server:
         status, body = upload(server.url, photo)
         assert status == 201, body
         seen = events(server.url, body["id"], until="proofread")
@@ -190,7 +188,7 @@ def overlap(word: list[float], box: list[float]) -> float:
 @pytest.mark.slow  # Hunspell checks the page
 def test_without_an_upstream_hunspell_proofreads_offline(tmp_path):
     source = write_born_digital(ENGLISH.lines, tmp_path / "cv.pdf")
-    with serve(tmp_path, None) as server:
+    with serve(None) as server:
         _, body = upload(server.url, source)
         seen = events(server.url, body["id"], until="proofread")
     stages = [data for name, data in seen if name == "stage" and data["proofreading"]]
@@ -205,7 +203,7 @@ def test_an_upstream_that_breaks_off_keeps_what_was_placed_marked_incomplete(tmp
     source = write_born_digital(ENGLISH.lines, tmp_path / "cv.pdf")
     first_line = len(ENGLISH.answer[0]) + 1
     upstream.answer = Answer(lines=ENGLISH.answer, piece=4, break_after=first_line + 10)
-    with serve(tmp_path, upstream) as server:
+    with serve(upstream) as server:
         _, body = upload(server.url, source)
         seen = events(server.url, body["id"], until="proofread")
         summary = json.load(urllib.request.urlopen(server.url + "api/jobs", timeout=30))
@@ -216,23 +214,21 @@ def test_an_upstream_that_breaks_off_keeps_what_was_placed_marked_incomplete(tmp
         written = json.loads(download(server.url, body["id"], "mistakes.json"))
         assert written["complete"] is False and len(written["mistakes"]) == 1
         assert summary["jobs"][0]["state"] == "failed"
-        assert job_folders(server) == []
 
 
 def test_a_text_file_is_refused_before_its_body_is_read(tmp_path, upstream):
     note = tmp_path / "cv.txt"
     note.write_text("Data analyst who recieved a master degree.\n", encoding="utf-8")
-    with serve(tmp_path, upstream) as server:
+    with serve(upstream) as server:
         status, body = upload(server.url, note)
         assert status == 415 and "PDF or a photo" in body["error"]
-        assert job_folders(server) == []
     assert upstream.requests == []
 
 
 def test_the_proofread_route_needs_the_token_and_the_pages_origin(tmp_path, upstream):
     source = write_born_digital(ENGLISH.lines, tmp_path / "cv.pdf")
     body = source.read_bytes()
-    with serve(tmp_path, upstream) as server:
+    with serve(upstream) as server:
         wrong_token = server.url.replace(server.token, "x" * len(server.token))
         status, _ = post(wrong_token + "api/proofread", body, {"X-File-Name": "cv.pdf"})
         assert status == 404
@@ -242,5 +238,4 @@ def test_the_proofread_route_needs_the_token_and_the_pages_origin(tmp_path, upst
         assert json.load(urllib.request.urlopen(server.url + "api/jobs", timeout=30)) == {
             "jobs": []
         }
-        assert job_folders(server) == []
     assert upstream.requests == []

@@ -14,8 +14,7 @@ import select
 import socket
 import time
 
-import pytest
-from serve_cases import TEXT_READING, SlowEngine, events, job_folders, upload
+from serve_cases import TEXT_READING, SlowEngine, events, upload
 
 from redacto.prompts import PromptLibrary
 from redacto.serve import ReviewServer, ServeConfig
@@ -29,8 +28,8 @@ BOUND_S = 20.0
 """How long a test waits for what the server must do within a second or less."""
 
 
-def serve(tmp_path, engine=None, **config) -> ReviewServer:
-    config = ServeConfig(ocr="tesseract", options=TEXT_READING, temp_root=tmp_path, **config)
+def serve(engine=None, **config) -> ReviewServer:
+    config = ServeConfig(ocr="tesseract", options=TEXT_READING, **config)
     return ReviewServer(engine or SlowEngine(REPLIES), PromptLibrary.load(), config).start()
 
 
@@ -83,7 +82,7 @@ def test_malformed_requests_are_answered_400_and_log_only_the_exception_type(
     tmp_path, caplog, capfd
 ):
     caplog.set_level(logging.INFO, logger="redacto.serve")
-    with serve(tmp_path / "jobs") as server:
+    with serve() as server:
         job = text_job(server, tmp_path)
         edit = f"POST /t/{server.token}/api/jobs/{job}/edit HTTP/1.1"
 
@@ -110,7 +109,6 @@ def test_malformed_requests_are_answered_400_and_log_only_the_exception_type(
             json.dumps({"action": "add", "start": 8, "end": 16, "label": "NAME"}).encode()
         )
         assert status == 200
-        assert job_folders(server) == []  # a redaction holds its upload in memory
     _, errors = capfd.readouterr()
     assert "Traceback" not in errors and "Exception occurred" not in errors
     logged = caplog.text
@@ -119,14 +117,12 @@ def test_malformed_requests_are_answered_400_and_log_only_the_exception_type(
         assert leak not in logged
 
 
-def test_an_unexpected_error_in_a_route_is_a_clean_500_logged_by_its_type_alone(
-    tmp_path, capfd, monkeypatch
-):
+def test_an_unexpected_error_in_a_route_is_a_clean_500_logged_by_its_type_alone(capfd, monkeypatch):
     # stderr as `redacto serve` logs to it (logging.basicConfig); pytest holds the root's.
     to_stderr = logging.StreamHandler()
     logging.getLogger("redacto.serve").addHandler(to_stderr)
     try:
-        with serve(tmp_path / "jobs") as server:
+        with serve() as server:
             list_jobs = head(server, f"GET /t/{server.token}/api/jobs HTTP/1.1")
 
             def broken() -> list:
@@ -148,9 +144,9 @@ def test_an_unexpected_error_in_a_route_is_a_clean_500_logged_by_its_type_alone(
         assert leak not in errors
 
 
-def test_the_token_and_control_characters_never_reach_the_log(tmp_path, caplog):
+def test_the_token_and_control_characters_never_reach_the_log(caplog):
     caplog.set_level(logging.INFO, logger="redacto.serve")
-    with serve(tmp_path / "jobs") as server:
+    with serve() as server:
         absolute = f"GET http://127.0.0.1:{server.port}/t/{server.token}/ HTTP/1.1"
         assert status_of(exchange(server, head(server, absolute))) == 404
         for line in (
@@ -168,9 +164,9 @@ def test_the_token_and_control_characters_never_reach_the_log(tmp_path, caplog):
 # -- the queue and slow clients ----------------------------------------------------------
 
 
-def test_the_waiting_limit_is_checked_before_a_body_is_read(tmp_path):
+def test_the_waiting_limit_is_checked_before_a_body_is_read():
     engine = SlowEngine({step: texts * 3 for step, texts in REPLIES.items()})
-    with serve(tmp_path / "jobs", engine, max_waiting=2) as server:
+    with serve(engine, max_waiting=2) as server:
         body = b"Patient Jane Doe.\n"
         sockets = []
         for number in range(3):
@@ -195,8 +191,8 @@ def test_the_waiting_limit_is_checked_before_a_body_is_read(tmp_path):
             assert status_of(answer(sock)) == 201
 
 
-def test_a_request_head_sent_a_byte_at_a_time_is_cut_off(tmp_path):
-    with serve(tmp_path / "jobs", header_timeout_s=0.5) as server:
+def test_a_request_head_sent_a_byte_at_a_time_is_cut_off():
+    with serve(header_timeout_s=0.5) as server:
         sock = connect(server)
         trickle = head(server, f"GET /t/{server.token}/ HTTP/1.1", X_Padding="x" * 500)
         closed = False
@@ -218,7 +214,7 @@ def test_a_request_head_sent_a_byte_at_a_time_is_cut_off(tmp_path):
 
 def test_an_upload_that_stalls_gets_408_and_gives_its_place_back(tmp_path):
     config = {"idle_timeout_s": 0.5, "body_timeout_s": 1.0, "max_waiting": 1}
-    with serve(tmp_path / "jobs", **config) as server:
+    with serve(**config) as server:
         sock = connect(server)
         sock.sendall(
             head(
@@ -230,13 +226,12 @@ def test_an_upload_that_stalls_gets_408_and_gives_its_place_back(tmp_path):
             + b"Jane"
         )
         assert status_of(answer(sock)) == 408
-        assert job_folders(server) == []
         # Its place in line is free again.
         upload(server.url, _note(tmp_path))
 
 
-def test_connections_over_the_limit_are_refused_without_a_thread(tmp_path):
-    with serve(tmp_path / "jobs", max_connections=3, header_timeout_s=BOUND_S) as server:
+def test_connections_over_the_limit_are_refused_without_a_thread():
+    with serve(max_connections=3, header_timeout_s=BOUND_S) as server:
         held = [connect(server) for _ in range(3)]
         for sock in held:
             sock.sendall(b"GET /t/")  # a head that has not ended
@@ -257,11 +252,3 @@ def _note(tmp_path):
     note = tmp_path / "second.txt"
     note.write_text("Patient Jane Doe.\n", encoding="utf-8")
     return note
-
-
-@pytest.fixture(autouse=True)
-def _no_leftovers(tmp_path):
-    yield
-    jobs = tmp_path / "jobs"
-    if jobs.exists():
-        assert list(jobs.iterdir()) == [], "a stopped server left its run folder"

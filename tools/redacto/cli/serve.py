@@ -2,7 +2,8 @@
 
 The model is opened once, before the page is offered; the printed address carries the
 token that is the only way in. Ctrl-C, SIGTERM (how service managers stop a process) and
-SIGHUP (the terminal closed) all stop the server the same way: every job's folder removed.
+SIGHUP (the terminal closed) all stop the server the same way: no new job starts and the
+running one is given its grace to leave the model (no job has anything on disk to remove).
 """
 
 from __future__ import annotations

@@ -153,7 +153,6 @@ class Stage(StrEnum):
 
 OnMistake = Callable[[PlacedMistake], None]
 OnStage = Callable[[Stage], None]
-OnRead = Callable[[InputFile], None]
 
 
 class AnswerUnreadable(RuntimeError):
@@ -198,11 +197,9 @@ def proofread_file(
     on_mistake: OnMistake | None = None,
     on_event: OnEvent | None = None,
     on_stage: OnStage | None = None,
-    on_read: OnRead | None = None,
 ) -> ProofreadOutcome:
     """Proofread one file privately and write its outputs into `out_dir`: the checks, then
-    `read_input`, `proofread` and `write_proofreading`. `on_read` sees the input as read
-    (its pages and words), before any model time; the other callbacks are `proofread`'s.
+    `read_input`, `proofread` (whose callbacks these are) and `write_proofreading`.
 
     Raises `BadInputError` (nothing written) for input that cannot be read; every later
     failure (OCR that cannot start included) is an incomplete outcome whose outputs hold
@@ -219,8 +216,6 @@ def proofread_file(
     except EngineError as unread:  # OCR that cannot start
         proofreading = not_read(input_info(path), options, unread)
     else:
-        if on_read is not None:
-            on_read(source)
         proofreading = proofread(
             source,
             options,

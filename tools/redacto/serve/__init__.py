@@ -2,10 +2,10 @@
 or watch a PDF or photo be proofread, each mistake boxed on its page as it arrives.
 
 `ReviewServer(engine, prompts, config, port=…)` serves the page on 127.0.0.1 behind a random
-token (`.url`); `JobBoard` (in `jobs`) runs uploads one at a time on the one engine —
-in memory through `redacto.inputs` (`read_input_bytes`, `redact`: no file written), or
-through `proofread_file` (`proofreading`) — and keeps each job's
-events for the page's server-sent-event stream; review edits and approval go through
+token (`.url`); `JobBoard` (in `jobs`) runs uploads one at a time on the one engine, in
+memory — read with `redacto.inputs.read_input_bytes`, then `redact` or `proofread`
+(`proofreading`): no file written — and keeps each job's events for the page's
+server-sent-event stream; review edits and approval go through
 `redacto.review.ReviewSession`. docs/serve.md explains the decisions.
 """
 

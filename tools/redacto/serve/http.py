@@ -158,8 +158,8 @@ class ReviewServer:
         return self
 
     def close(self) -> None:
-        """Stop serving and remove every job's folder (`JobBoard.close`). Safe to call from
-        the thread that ran `serve_forever` once it has returned."""
+        """Stop serving and stop the jobs (`JobBoard.close`). Safe to call from the thread
+        that ran `serve_forever` once it has returned."""
         if self._thread is not None:
             self.httpd.shutdown()
             self._thread.join()

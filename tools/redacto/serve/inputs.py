@@ -11,8 +11,7 @@ import io
 import re
 from pathlib import Path
 
-from redacto.inputs import BadInputError, ImageInput
-from redacto.inputs.legacy import PreparedInput
+from redacto.inputs import BadInputError, ImageInput, InputFile
 from redacto.serve.views import PageImage
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._ -]+")
@@ -72,25 +71,12 @@ def _load_libc() -> ctypes.CDLL | None:
 _LIBC = _load_libc()
 
 
-def page_images(prepared: PreparedInput) -> list[tuple[PageImage, bytes]]:
-    """The pages as PNG for the review page: the photo as the pipeline saw it (orientation
-    applied, so word boxes fit), or each PDF page rendered at the pipeline's DPI."""
-    images = []
-    if prepared.image is not None:
-        images.append(prepared.image.image)
-    elif prepared.pdf is not None:
-        from redacto.pdf.read import load_page, open_pdf, render_page
-
-        pdf = open_pdf(prepared.pdf.source)
-        try:
-            for number in range(len(prepared.pdf.pages)):
-                images.append(
-                    render_page(load_page(pdf, prepared.pdf.path, number), prepared.pdf.dpi)
-                )
-        finally:
-            pdf.close()
+def page_images(source: InputFile) -> list[tuple[PageImage, bytes]]:
+    """The pages as PNG for the review page (`InputFile.page_pictures`): the photo as the
+    pipeline saw it (orientation applied, so word boxes fit), or each PDF page rendered at
+    the pipeline's DPI; none for a text."""
     pages = []
-    for number, image in enumerate(images):
+    for number, image in enumerate(source.page_pictures()):
         buffer = io.BytesIO()
         image.save(buffer, format="PNG", compress_level=1)
         pages.append(

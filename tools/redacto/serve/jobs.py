@@ -1,23 +1,20 @@
 """Jobs of the review server: one model, one worker, a queue, and each job's event log.
 
 A job is one uploaded file, held in memory. It waits its turn (the page shows its place),
-is read and redacted through `redacto.inputs` — `read_input_bytes` then `redact`, the path
-the CLI takes — on the server's single engine, and then waits for its reviewer: edits, then
-approval (the files the CLI's writer would write, made in memory for download) or discard.
-A redaction writes no file. Only a proofread job, whose entry point takes a path, writes its
-upload into a private folder (0700, under the server's run folder: `redacto.serve.folders`)
-when it starts, removed as soon as it is over or the server stops. Every event a job
-produced is kept in order, so a page that reloads (or a second tab) replays them and then
-follows live; review edits are kept as deltas (`redacto.serve.deltas`), not as whole reviews.
+is read from its bytes (`read_input_bytes`, the reading the CLI does of a file) and then,
+on the server's single engine, either redacted (`redact`) and handed to its reviewer —
+edits, then approval (the files the CLI's writer would write, made in memory for download)
+or discard — or proofread (`proofread`, what `redacto proofread` runs; its outputs made in
+memory for download). No job writes a file. Every event a job produced is kept in order,
+so a page that reloads (or a second tab) replays them and then follows live; review edits
+are kept as deltas (`redacto.serve.deltas`), not as whole reviews.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import os
 import secrets
-import shutil
 import threading
 import traceback
 from collections import deque
@@ -37,7 +34,6 @@ from redacto.inputs import (
     redact,
 )
 from redacto.inputs.base import REDACTED_IMAGE, REDACTED_PDF, bytes_info
-from redacto.inputs.legacy import PreparedInput
 from redacto.inputs.redaction import report_file
 from redacto.pipeline import PipelineOptions, ProgressEvent
 from redacto.prompts import PromptLibrary
@@ -45,7 +41,6 @@ from redacto.proofread import ProofreadOptions, UpstreamConfig
 from redacto.report import RunReport, Status, error_report
 from redacto.review import ReviewError, ReviewSession
 from redacto.serve.deltas import review_delta
-from redacto.serve.folders import RunFolder
 from redacto.serve.inputs import page_images, refuse_huge_photo, release_memory, safe_name
 from redacto.serve.proofreading import proofread_upload
 from redacto.serve.views import page_view, review_view, step_view
@@ -70,9 +65,6 @@ class ServeConfig:
     max_pixels: int = 50_000_000
     """Largest photo accepted, in pixels: a bigger one fails with a clear message before it
     is decoded (a 100 MP photo takes 1.5 GB while it is redacted)."""
-    temp_root: Path | None = None
-    """The private parent of the run folder (default: `redacto-serve-<uid>` in the
-    system's temporary folder); a dead server's leftovers there are removed at start."""
     header_timeout_s: float = 10.0
     """The request line and headers must arrive within this; an idle kept-alive connection
     is closed after it too."""
@@ -127,12 +119,9 @@ class Job:
     name: str
     kind: JobKind = JobKind.REDACT
     upload: bytes | None = field(default=None, repr=False)
-    """The uploaded file, in memory until the job starts."""
-    folder: Path | None = None
-    """A proofread job's private folder while it runs; a redaction has none."""
+    """The uploaded file, in memory until the job starts (never written)."""
     state: JobState = JobState.QUEUED
     events: list[JobEvent] = field(default_factory=list)
-    prepared: PreparedInput | None = None
     session: ReviewSession | None = None
     view: dict[str, object] | None = None
     """The review as the pages last heard it (the base of the next delta)."""
@@ -163,9 +152,6 @@ class JobBoard:
         self.engine = engine
         self.prompts = prompts
         self.config = config
-        self.run_folder = RunFolder(config.temp_root)
-        if self.run_folder.swept:
-            log.info("removed %d folder(s) a stopped server left", self.run_folder.swept)
         self._jobs: dict[str, Job] = {}
         self._waiting: deque[Job] = deque()
         self._arriving = 0  # uploads whose body is being read: they hold a place in line
@@ -300,17 +286,13 @@ class JobBoard:
         release_memory()
 
     def close(self) -> None:
-        """Stop: every job folder (a running proofread's) goes at once (the running job is
-        dropped: nothing it would write could be downloaded any more), then the worker has
-        `stop_grace_s` to leave the model, and the run folder is removed."""
+        """Stop: no job is started any more, and the worker has `stop_grace_s` to leave the
+        model (the running job is dropped: nothing it made could be downloaded any more).
+        There is nothing to clean up on disk: no job wrote anything."""
         with self._changed:
             self._closing = True
             self._changed.notify_all()
-            for job in self._jobs.values():
-                self._remove_folder(job)
         self._worker.join(timeout=self.config.stop_grace_s)
-        # Again: a job that was running may have written its outputs meanwhile.
-        self.run_folder.remove()
 
     # -- the worker ------------------------------------------------------------------------
 
@@ -345,18 +327,17 @@ class JobBoard:
 
         return on_event
 
-    def _page_event(self, job: Job) -> Callable[[PreparedInput], None]:
+    def _page_event(self, job: Job) -> Callable[[InputFile], None]:
         """The input as read, as a `page` event: page images and words, before any model."""
 
-        def on_prepared(prepared: PreparedInput) -> None:
-            pages = page_images(prepared)
-            view = page_view(prepared, [page for page, _ in pages])
+        def on_read(source: InputFile) -> None:
+            pages = page_images(source)
+            view = page_view(source, [page for page, _ in pages])
             with self._changed:
-                job.prepared = prepared
                 job.page_images = {page.number: png for page, png in pages}
                 self._add_raw(job, "page", view.model_dump_json())
 
-        return on_prepared
+        return on_read
 
     def _run(self, job: Job) -> None:
         """Read the upload from memory, redact it, and hand it to its reviewer: no file is
@@ -365,7 +346,7 @@ class JobBoard:
         source = self._read(job)
         if source is None:
             return
-        self._page_event(job)(source.prepared())
+        self._page_event(job)(source)
         redaction = redact(
             source,
             self.engine,
@@ -419,47 +400,44 @@ class JobBoard:
         )
 
     def _proofread(self, job: Job) -> None:
-        """Proofread the upload (`proofread_upload`): its page, the detector's steps, each
-        mistake the moment it is placed, then its outputs for download. There is nothing to
-        approve: the job ends here, its page images kept so that a page re-attaching still
-        shows the mistakes on them."""
+        """Proofread the upload from memory (`proofread_upload`): its page, the detector's
+        steps, each mistake the moment it is placed, then its outputs for download; no file
+        is written. There is nothing to approve: the job ends here, its page images kept so
+        that a page re-attaching still shows the mistakes on them."""
 
         def emit(name: str, data: str) -> None:
             with self._changed:
                 self._add_raw(job, name, data)
 
         log.info("job %s started (proofread)", job.id)
-        folder = self._proofread_folder(job)
-        input_path = folder / "input" / job.name
+        data, job.upload = job.upload or b"", None
+        name = Path(job.name)
         options = ProofreadOptions(
             upstream=self.config.proofread_upstream,
             ocr=self.config.ocr,
             pipeline=self.config.options,
         )
         try:
-            refuse_huge_photo(input_path, self.config.max_pixels, job.upload)
-            _write_private(input_path, job.upload or b"")
-            job.upload = None
+            refuse_huge_photo(name, self.config.max_pixels, data)
             done = proofread_upload(
-                input_path,
-                folder / "proofread",
+                data,
+                name,
                 options,
                 self.engine,
                 self.prompts,
                 emit=emit,
-                on_prepared=self._page_event(job),
+                on_read=self._page_event(job),
                 on_event=self._step_events(job),
             )
         except BadInputError as error:
             log.info("job %s: bad input", job.id)
-            self._fail(job, str(error).replace(str(folder), "…"))
+            self._fail(job, str(error))
             return
-        view = done.view.hiding(str(folder))
+        del data
+        view = done.view
         with self._changed:
             job.downloads = done.downloads
             job.state = JobState.PROOFREAD if view.complete else JobState.FAILED
-            job.prepared = None
-            self._remove_folder(job)
             self._add_raw(job, "proofread", view.model_dump_json())
             self._forget_old()
         log.info(
@@ -471,20 +449,10 @@ class JobBoard:
         )
         release_memory()
 
-    def _proofread_folder(self, job: Job) -> Path:
-        """A private folder (0700) for a proofread job, which reads its upload from a file
-        and writes its outputs into one: `input/` (the upload, 0600) and `proofread/`."""
-        folder = self.run_folder.new_job_folder()
-        job.folder = folder
-        (folder / "input").mkdir(mode=0o700)
-        (folder / "proofread").mkdir(mode=0o700)
-        return folder
-
     def _fail(self, job: Job, message: str, files: dict[str, object] | None = None) -> None:
         with self._changed:
             job.state = JobState.FAILED
             self._drop_input(job)
-            self._remove_folder(job)
             self._add(job, "failed", {"message": message, **(files or {})})
             self._forget_old()
         release_memory()
@@ -519,13 +487,8 @@ class JobBoard:
     def _drop_input(job: Job) -> None:
         """Let go of everything the job read (the image, the session): only its events and
         downloads stay."""
-        job.session = job.prepared = job.view = job.upload = None
+        job.session = job.view = job.upload = None
         job.page_images.clear()
-
-    @staticmethod
-    def _remove_folder(job: Job) -> None:
-        if job.folder is not None:
-            shutil.rmtree(job.folder, ignore_errors=True)
 
 
 def _files(downloads: dict[str, bytes], status: Status) -> dict[str, object]:
@@ -534,13 +497,6 @@ def _files(downloads: dict[str, bytes], status: Status) -> dict[str, object]:
         "files": [{"name": name, "bytes": len(body)} for name, body in downloads.items()],
         "status": status.value,
     }
-
-
-def _write_private(path: Path, data: bytes) -> None:
-    """Write a new file readable by this user only (0600), never through a link."""
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
-    with os.fdopen(os.open(path, flags, 0o600), "wb") as handle:
-        handle.write(data)
 
 
 def _queued(job: Job, place: int) -> dict[str, object]:

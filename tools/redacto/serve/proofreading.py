@@ -1,5 +1,6 @@
-"""A proofread job of the review page: `proofread_file` (the CLI's entry point) with each of
-its callbacks turned into an event of the job's log.
+"""A proofread job of the review page: the upload read from memory (`read_input_bytes`), then
+`proofread` (what `redacto proofread` runs, in memory), each of its callbacks turned into
+an event of the job's log. Nothing is written: the outputs are offered from memory.
 
 The page hears the input as read (`page`), the detector's steps as it hides the
 identifiers (`step`: each word it hides), where the run is (`stage`), every mistake the
@@ -17,9 +18,9 @@ from pathlib import Path
 
 from pydantic import Field
 
-from redacto.engines import Engine
-from redacto.inputs import InputFile
-from redacto.inputs.legacy import PreparedInput
+from redacto.engines import Engine, EngineError
+from redacto.inputs import InputFile, ReadOptions, read_input_bytes
+from redacto.inputs.base import bytes_info
 from redacto.pipeline import OnEvent
 from redacto.prompts import PromptLibrary
 from redacto.proofread import (
@@ -27,7 +28,8 @@ from redacto.proofread import (
     PlacedMistake,
     ProofreadOptions,
     Stage,
-    proofread_file,
+    not_read,
+    proofread,
 )
 from redacto.serve.views import View
 
@@ -79,42 +81,31 @@ class ProofreadView(View):
     unreadable_lines: int
     files: list[FileView]
 
-    def hiding(self, text: str) -> ProofreadView:
-        """The same view with `text` (the job's private folder) replaced by `…` in its
-        error: the page never sees where the server keeps uploads."""
-        if self.error is None or not text:
-            return self
-        return self.model_copy(update={"error": self.error.replace(text, "…")})
-
 
 @dataclass(frozen=True)
 class ProofreadDone:
-    """A finished proofread: the end event's view and the outputs, read into memory."""
+    """A finished proofread: the end event's view and the outputs, made in memory."""
 
     view: ProofreadView
     downloads: dict[str, bytes]
 
 
 def proofread_upload(
-    path: Path,
-    out_dir: Path,
+    data: bytes,
+    name: Path,
     options: ProofreadOptions,
     engine: Engine,
     prompts: PromptLibrary,
     *,
     emit: Emit,
-    on_prepared: Callable[[PreparedInput], None],
+    on_read: Callable[[InputFile], None],
     on_event: OnEvent,
 ) -> ProofreadDone:
-    """Proofread the upload at `path` into `out_dir`, emitting `stage` and `mistake` events
-    as the run goes (`on_prepared` and `on_event` are the job's page and step events).
-    Raises `BadInputError` for an input that cannot be read."""
+    """Read the upload (`data`, named `name`) and proofread it, in memory, emitting `stage`
+    and `mistake` events as the run goes (`on_read` and `on_event` are the job's page and
+    step events). Raises `BadInputError` for an input that cannot be read."""
     scales: list[float] = []
     arrived = 0
-
-    def read(source: InputFile) -> None:
-        scales.extend(source.points_per_pixel())
-        on_prepared(source.prepared())
 
     def stage(where: Stage) -> None:
         view = StageView(line=where.value, proofreading=where.proofreading)
@@ -125,19 +116,25 @@ def proofread_upload(
         arrived += 1
         emit("mistake", mistake_view(arrived, placed, scales).model_dump_json())
 
-    outcome = proofread_file(
-        path,
-        out_dir,
-        options,
-        engine,
-        prompts,
-        on_mistake=mistake,
-        on_event=on_event,
-        on_stage=stage,
-        on_read=read,
-    )
-    downloads = {written.name: written.read_bytes() for written in outcome.written}
-    return ProofreadDone(proofread_view(outcome.result, downloads), downloads)
+    stage(Stage.READING)
+    try:
+        source = read_input_bytes(data, name, ReadOptions(ocr=options.ocr))
+    except EngineError as unread:  # OCR that cannot start
+        proofreading = not_read(bytes_info(name, data), options, unread)
+    else:
+        scales.extend(source.points_per_pixel())
+        on_read(source)
+        proofreading = proofread(
+            source,
+            options,
+            engine,
+            prompts,
+            on_mistake=mistake,
+            on_event=on_event,
+            on_stage=stage,
+        )
+    downloads = {file.name: file.data for file in proofreading.files}
+    return ProofreadDone(proofread_view(proofreading.result, downloads), downloads)
 
 
 def mistake_view(n: int, mistake: PlacedMistake, scales: Sequence[float]) -> MistakeView:

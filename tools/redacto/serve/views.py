@@ -9,7 +9,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict
 
 from redacto.document import Mode, Source
-from redacto.inputs.legacy import PreparedInput
+from redacto.inputs import InputFile
 from redacto.pipeline import ProgressEvent
 from redacto.pipeline.redact import ImageRedaction
 from redacto.review import ReviewSession
@@ -104,9 +104,9 @@ class ReviewView(View):
     redacted_text: str
 
 
-def page_view(prepared: PreparedInput, pages: list[PageImage]) -> PageView:
+def page_view(source: InputFile, pages: list[PageImage]) -> PageView:
     """The page's first picture of the input: words with boxes, or the text to read."""
-    document = prepared.document
+    document = source.document
     if document.mode is Mode.TEXT:
         return PageView(mode=Mode.TEXT, text=document.text)
     words = [
