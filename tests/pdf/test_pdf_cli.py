@@ -13,7 +13,6 @@ from cli_runs import all_files, digest, redact, script
 from redacto import inputs
 from redacto.engines.scripted import ScriptedEngine
 from redacto.prompts import PromptLibrary
-from redacto.redact_file import prepare_input
 
 
 def two_pages(path: Path) -> Path:
@@ -142,7 +141,7 @@ def test_a_pdf_that_fails_its_check_after_writing_ends_error_and_claims_no_pdf(t
     boxes no longer fit its pages, so the run ends ERROR and no redacted.pdf is left, not
     even an earlier run's."""
     source = two_pages(tmp_path / "note.pdf")
-    prepared = prepare_input(source)
+    source_input = inputs.read_input(source)
     Doc([Page(text(54, 340, "Patient: Jane Smith"))]).write(source)  # one page now
     out = tmp_path / "out"
     out.mkdir()
@@ -151,7 +150,7 @@ def test_a_pdf_that_fails_its_check_after_writing_ends_error_and_claims_no_pdf(t
     engine = ScriptedEngine.from_mapping(
         {"classify": ["CATEGORY: Medical"], "detect": ["1:NAME\n2:NAME"], "validate": ["PASS"]}
     )
-    outcome = inputs.write(inputs.redact(prepared.source, engine, PromptLibrary.load()), out)
+    outcome = inputs.write(inputs.redact(source_input, engine, PromptLibrary.load()), out)
     assert outcome.exit_code == 1
     assert outcome.report.status.value == "ERROR"
     assert "failed its check after writing" in (outcome.report.error or "")

@@ -13,9 +13,9 @@ from cv_pages import write_born_digital
 from fake_upstream import Answer
 
 from redacto.engines.scripted import ScriptedEngine
+from redacto.inputs import BadInputError
 from redacto.proofread import MISTAKES_JSON, PROOFREAD_PDF, ProofreadOptions, UpstreamConfig
 from redacto.proofread import proofread_file as proofread
-from redacto.redact_file import BadInputError
 
 pytestmark = pytest.mark.slow  # the text-layer page is OCR'd too, for text inside images
 

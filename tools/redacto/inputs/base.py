@@ -23,7 +23,6 @@ from redacto.report import InputInfo, RunReport
 if TYPE_CHECKING:
     from PIL import Image
 
-    from redacto.inputs.legacy import PreparedInput
     from redacto.ocr import OcrEngine
     from redacto.pipeline import PipelineResult
 
@@ -110,10 +109,6 @@ class InputFile(ABC):
         in the report what it read (a PDF's pages) or end the run ERROR when its output
         fails a check: the report is final when this returns.
         """
-
-    @abstractmethod
-    def prepared(self) -> PreparedInput:
-        """This input as the older `PreparedInput` view (serve and proofread read it)."""
 
     @abstractmethod
     def page_pictures(self) -> list[Image.Image]:

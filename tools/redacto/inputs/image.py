@@ -26,7 +26,6 @@ if TYPE_CHECKING:
     from PIL import Image
 
     from redacto.imaging import LoadedImage
-    from redacto.inputs.legacy import PreparedInput
     from redacto.pipeline import PipelineResult
     from redacto.report import InputInfo
 
@@ -130,11 +129,6 @@ class ImageInput(InputFile):
 
     def points_per_pixel(self) -> list[float]:
         return [photo_scale(self.image.size)]
-
-    def prepared(self) -> PreparedInput:
-        from redacto.inputs.legacy import PreparedInput
-
-        return PreparedInput(self.path, self.document, self.image, self.ocr_name, source=self)
 
 
 def photo_scale(size: tuple[int, int]) -> float:

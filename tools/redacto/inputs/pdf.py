@@ -25,7 +25,6 @@ from redacto.inputs.base import (
 if TYPE_CHECKING:
     from PIL import Image
 
-    from redacto.inputs.legacy import PreparedInput
     from redacto.pdf import PdfPages
     from redacto.pipeline import PipelineResult
 
@@ -112,10 +111,3 @@ class PdfInput(InputFile):
 
     def points_per_pixel(self) -> list[float]:
         return [72 / self.pages.dpi for _ in self.pages.pages]
-
-    def prepared(self) -> PreparedInput:
-        from redacto.inputs.legacy import PreparedInput
-
-        return PreparedInput(
-            self.path, self.document, ocr_name=self.ocr_name, pdf=self.pages, source=self
-        )

@@ -26,7 +26,6 @@ from redacto.report import InputInfo, RunReport
 if TYPE_CHECKING:
     from PIL import Image
 
-    from redacto.inputs.legacy import PreparedInput
     from redacto.pipeline import PipelineResult
 
 
@@ -108,11 +107,6 @@ class TextInput(InputFile):
             )
             for detection in detections
         ]
-
-    def prepared(self) -> PreparedInput:
-        from redacto.inputs.legacy import PreparedInput
-
-        return PreparedInput(self.path, self.document, line_endings=self.line_endings, source=self)
 
 
 def _read_text(path: Path) -> str:
