@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageDraw
 
-from redacto.imaging import MAX_PIXELS, BadImageError, load_input_image
+from redacto.imaging import MAX_PIXELS, BadImageError, load_image_bytes, load_input_image
 
 SECRET = "Jane Example 123-45-6789"
 
@@ -229,3 +229,20 @@ def test_a_phone_mpo_jpeg_is_read_as_its_primary_image(tmp_path: Path) -> None:
     assert loaded.size == (200, 320)
     assert loaded.image.getpixel((100, 160))[0] > 200  # white page, not the black second image
     assert sha256(path) == before
+
+
+@pytest.mark.parametrize("in_memory", [False, True], ids=["file", "upload"])
+def test_a_run_may_take_photos_only_up_to_a_lower_pixel_limit(
+    tmp_path: Path, in_memory: bool
+) -> None:
+    """The review server's `--max-megapixels`: refused from the header, before any pixel is
+    decoded (this PNG has none), with the size and the limit; the product's own limit stays
+    for every other run."""
+    path = _write(tmp_path, "wide.png", png_header_only(2_000, 1_000))
+    with pytest.raises(BadImageError, match=r"2000x1000 pixels \(2 MP\); .* up to 1 MP"):
+        if in_memory:
+            load_image_bytes(path.read_bytes(), path, max_pixels=1_000_000)
+        else:
+            load_input_image(path, max_pixels=1_000_000)
+    with pytest.raises(BadImageError, match="corrupt or truncated"):
+        load_input_image(path)  # under the product's limit: read, and found to hold no pixels

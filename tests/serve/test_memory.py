@@ -10,8 +10,9 @@ import json
 import subprocess
 import sys
 
+import pytest
 from PIL import Image, ImageDraw
-from serve_cases import ROOT, TEXT_READING, SlowEngine, events, upload
+from serve_cases import ROOT, TEXT_READING, SlowEngine, events, post
 
 from redacto.prompts import PromptLibrary
 from redacto.serve import ReviewServer, ServeConfig
@@ -23,15 +24,17 @@ REPLIES = {
 }
 
 
-def test_a_photo_over_the_pixel_limit_fails_with_a_clear_message(tmp_path):
+@pytest.mark.parametrize("route", ["api/jobs", "api/proofread"], ids=["redact", "proofread"])
+def test_a_photo_over_the_pixel_limit_fails_with_a_clear_message(tmp_path, route):
     photo = tmp_path / "wide.png"
     Image.new("RGB", (1500, 1000), "white").save(photo)
     config = ServeConfig(ocr="tesseract", options=TEXT_READING, max_pixels=1_000_000)
     with ReviewServer(SlowEngine(REPLIES), PromptLibrary.load(), config).start() as server:
-        job = upload(server.url, photo)
-        name, failure = events(server.url, job, until="failed")[-1]
+        status, body = post(server.url + route, photo.read_bytes(), {"X-File-Name": photo.name})
+        assert status == 201, body
+        name, failure = events(server.url, body["id"], until="failed")[-1]
         assert name == "failed"
-        assert "1500 x 1000 pixels" in failure["message"]
+        assert "1500x1000 pixels" in failure["message"]
         assert "up to 1 MP" in failure["message"]
 
 

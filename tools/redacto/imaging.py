@@ -62,12 +62,13 @@ class LoadedImage:
     orientation: int = 1
 
 
-def load_input_image(path: Path) -> LoadedImage:
+def load_input_image(path: Path, max_pixels: int = MAX_PIXELS) -> LoadedImage:
     """Decode a PNG, JPEG or WebP page to RGB, EXIF orientation applied.
 
     Raises `BadImageError` for a missing or empty file, something that is not an image,
-    a corrupt or truncated image, an unsupported format, or a size over the limits.
-    The file is only read.
+    a corrupt or truncated image, an unsupported format, or a size over the limits
+    (`max_pixels`: a lower pixel limit than the product's, read from the header before any
+    pixel is decoded). The file is only read.
     """
     path = Path(path)
     try:
@@ -79,22 +80,22 @@ def load_input_image(path: Path) -> LoadedImage:
     if stat.st_size == 0:
         raise BadImageError(f"cannot read image {path}: the file is empty")
 
-    loaded = _loaded(path, path)
+    loaded = _loaded(path, path, max_pixels)
     _LOADED_INPUTS.add((stat.st_dev, stat.st_ino))
     return loaded
 
 
-def load_image_bytes(data: bytes, name: Path) -> LoadedImage:
+def load_image_bytes(data: bytes, name: Path, max_pixels: int = MAX_PIXELS) -> LoadedImage:
     """Decode a photo held in memory (an upload) as `load_input_image` decodes its file —
     the same formats, limits and EXIF orientation — without touching the disk. `name`
     stands for the file in messages and in `LoadedImage.path`. Raises `BadImageError`."""
     if not data:
         raise BadImageError(f"cannot read image {name}: the file is empty")
-    return _loaded(io.BytesIO(data), name)
+    return _loaded(io.BytesIO(data), name, max_pixels)
 
 
-def _loaded(source: Path | io.BytesIO, name: Path) -> LoadedImage:
-    rgb, image_format, orientation = _decode(source, str(name))
+def _loaded(source: Path | io.BytesIO, name: Path, max_pixels: int) -> LoadedImage:
+    rgb, image_format, orientation = _decode(source, str(name), max_pixels)
     return LoadedImage(
         image=rgb,
         size=rgb.size,
@@ -104,7 +105,7 @@ def _loaded(source: Path | io.BytesIO, name: Path) -> LoadedImage:
     )
 
 
-def _decode(source: Path | io.BytesIO, label: str) -> tuple[Image.Image, str, int]:
+def _decode(source: Path | io.BytesIO, label: str, max_pixels: int) -> tuple[Image.Image, str, int]:
     """RGB pixels upright, Pillow's format name and the EXIF orientation applied."""
     try:
         with warnings.catch_warnings():
@@ -114,7 +115,7 @@ def _decode(source: Path | io.BytesIO, label: str) -> tuple[Image.Image, str, in
             with Image.open(source) as opened:
                 image_format = opened.format or "unknown"
                 _check_format(label, image_format)
-                _check_size(label, opened.size)
+                _check_size(label, opened.size, max_pixels)
                 opened.load()
                 orientation = _orientation(opened)
                 upright = _apply_orientation(opened)
@@ -142,14 +143,21 @@ def _check_format(label: str, image_format: str) -> None:
         )
 
 
-def size_problem(size: tuple[int, int]) -> str | None:
+def size_problem(size: tuple[int, int], max_pixels: int = MAX_PIXELS) -> str | None:
     """Why an image (or a page rendered to one) of `size` cannot be redacted, or None.
 
-    The one pixel limit for every input: photos here, PDF pages at their render DPI.
+    The one pixel limit for every input: photos here, PDF pages at their render DPI. A
+    run may set a lower one for photos (`max_pixels`: the review server's
+    `--max-megapixels`).
     """
     width, height = size
     if width < 1 or height < 1:
         return f"has no pixels ({width}x{height})"
+    if width * height > max_pixels and max_pixels < MAX_PIXELS:
+        return (
+            f"is {width}x{height} pixels ({width * height / 1e6:.0f} MP); photos are taken "
+            f"up to {max_pixels / 1e6:.0f} MP here"
+        )
     if width * height > MAX_PIXELS or max(width, height) > MAX_SIDE:
         return (
             f"is {width}x{height} pixels; the limit is "
@@ -158,8 +166,8 @@ def size_problem(size: tuple[int, int]) -> str | None:
     return None
 
 
-def _check_size(label: str, size: tuple[int, int]) -> None:
-    problem = size_problem(size)
+def _check_size(label: str, size: tuple[int, int], max_pixels: int) -> None:
+    problem = size_problem(size, max_pixels)
     if problem is not None:
         raise BadImageError(f"image {label} {problem}")
 

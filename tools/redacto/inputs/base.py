@@ -47,11 +47,15 @@ OnPage = Callable[[int, int], None]
 class ReadOptions:
     """How to read an input: the OCR engine for photos and scanned pages (its name, or an
     engine already open: the proxy reads every image with one), an `--elements` file that
-    replaces a photo's OCR, and who follows a PDF's pages as they are read."""
+    replaces a photo's OCR, who follows a PDF's pages as they are read, and a lower limit
+    on a photo's pixels."""
 
     ocr: str | OcrEngine = "ppocr"
     elements_path: Path | None = None
     on_page: OnPage | None = None
+    max_pixels: int | None = None
+    """A lower pixel limit for photos than the product's (`imaging.MAX_PIXELS`), checked on
+    the header before any pixel is decoded: the review server's `--max-megapixels`."""
 
 
 @dataclass(frozen=True)

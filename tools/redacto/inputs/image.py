@@ -70,16 +70,16 @@ class ImageInput(InputFile):
     @classmethod
     def read(cls, path: Path, options: ReadOptions) -> ImageInput:
         """Decode the photo, then read its words: the `--elements` file, or OCR."""
-        return cls._words(path, _load(path), options, None)
+        return cls._words(path, _load(path, options.max_pixels), options, None)
 
     @classmethod
     def from_bytes(cls, data: bytes, name: Path, options: ReadOptions) -> ImageInput:
         """The photo decoded from memory (the same formats and limits as a file), then its
         words read as `read` reads them."""
-        from redacto.imaging import BadImageError, load_image_bytes
+        from redacto.imaging import MAX_PIXELS, BadImageError, load_image_bytes
 
         try:
-            image = load_image_bytes(data, name)
+            image = load_image_bytes(data, name, options.max_pixels or MAX_PIXELS)
         except BadImageError as error:
             raise BadInputError(f"{name}: {error}") from error
         return cls._words(name, image, options, bytes_info(name, data))
@@ -103,7 +103,7 @@ class ImageInput(InputFile):
     def with_words(cls, path: Path, elements: Sequence[Element]) -> ImageInput:
         """The photo with words already read (the eval's gold or OCR words), checked as an
         `--elements` file is: every box inside the image."""
-        image = _load(path)
+        image = _load(path, None)
         words: list[Element] = []
         for index, element in enumerate(elements):
             if element.box is None or not _inside(element.box, image.size):
@@ -144,11 +144,11 @@ def photo_pdf_bytes(image: Image.Image) -> bytes:
     return buffer.getvalue()
 
 
-def _load(path: Path) -> LoadedImage:
-    from redacto.imaging import BadImageError, load_input_image
+def _load(path: Path, max_pixels: int | None) -> LoadedImage:
+    from redacto.imaging import MAX_PIXELS, BadImageError, load_input_image
 
     try:
-        return load_input_image(path)
+        return load_input_image(path, max_pixels or MAX_PIXELS)
     except BadImageError as error:
         raise BadInputError(f"{path}: {error}") from error
 

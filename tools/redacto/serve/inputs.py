@@ -1,6 +1,6 @@
 """What the review server does with an upload outside a job's state: its name made safe to
-store, a photo too large refused before it is decoded, its pages as PNG for the page, and
-the memory a finished job used handed back to the system."""
+store, its pages as PNG for the page, and the memory a finished job used handed back to
+the system. (A photo over `--max-megapixels` is refused by its reading: `ReadOptions`.)"""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import io
 import re
 from pathlib import Path
 
-from redacto.inputs import BadInputError, ImageInput, InputFile
+from redacto.inputs import InputFile
 from redacto.serve.views import PageImage
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._ -]+")
@@ -26,25 +26,6 @@ def safe_name(name: str) -> str:
         stem, suffix = base, ""
     stem = stem[:80] or "upload"
     return f"{stem}.{suffix[:8]}" if suffix else stem
-
-
-def refuse_huge_photo(path: Path, max_pixels: int, data: bytes | None = None) -> None:
-    """A photo over the pixel limit fails before it is decoded (its header says its size).
-    `data`, when given, is the photo itself (an upload in memory), `path` only its name."""
-    if path.suffix.lower() not in ImageInput.suffixes:
-        return
-    from PIL import Image
-
-    try:
-        with Image.open(path if data is None else io.BytesIO(data)) as image:
-            width, height = image.size
-    except Exception:  # not readable here: the pipeline reports it properly
-        return
-    if width * height > max_pixels:
-        raise BadInputError(
-            f"the photo is {width} x {height} pixels ({width * height / 1e6:.0f} MP); this "
-            f"server takes photos up to {max_pixels / 1e6:.0f} MP (--max-megapixels)"
-        )
 
 
 def release_memory() -> None:

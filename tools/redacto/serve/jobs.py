@@ -41,7 +41,7 @@ from redacto.proofread import ProofreadOptions, UpstreamConfig
 from redacto.report import RunReport, Status, error_report
 from redacto.review import ReviewError, ReviewSession
 from redacto.serve.deltas import review_delta
-from redacto.serve.inputs import page_images, refuse_huge_photo, release_memory, safe_name
+from redacto.serve.inputs import page_images, release_memory, safe_name
 from redacto.serve.proofreading import proofread_upload
 from redacto.serve.views import page_view, review_view, step_view
 
@@ -378,8 +378,8 @@ class JobBoard:
         data, job.upload = job.upload or b"", None
         name = Path(job.name)
         try:
-            refuse_huge_photo(name, self.config.max_pixels, data)
-            return read_input_bytes(data, name, ReadOptions(ocr=self.config.ocr))
+            read = ReadOptions(ocr=self.config.ocr, max_pixels=self.config.max_pixels)
+            return read_input_bytes(data, name, read)
         except BadInputError as error:
             log.info("job %s: bad input", job.id)
             self._fail(job, str(error))
@@ -418,7 +418,6 @@ class JobBoard:
             pipeline=self.config.options,
         )
         try:
-            refuse_huge_photo(name, self.config.max_pixels, data)
             done = proofread_upload(
                 data,
                 name,
@@ -428,6 +427,7 @@ class JobBoard:
                 emit=emit,
                 on_read=self._page_event(job),
                 on_event=self._step_events(job),
+                max_pixels=self.config.max_pixels,
             )
         except BadInputError as error:
             log.info("job %s: bad input", job.id)

@@ -100,10 +100,12 @@ def proofread_upload(
     emit: Emit,
     on_read: Callable[[InputFile], None],
     on_event: OnEvent,
+    max_pixels: int | None = None,
 ) -> ProofreadDone:
-    """Read the upload (`data`, named `name`) and proofread it, in memory, emitting `stage`
-    and `mistake` events as the run goes (`on_read` and `on_event` are the job's page and
-    step events). Raises `BadInputError` for an input that cannot be read."""
+    """Read the upload (`data`, named `name`; a photo up to `max_pixels`) and proofread it,
+    in memory, emitting `stage` and `mistake` events as the run goes (`on_read` and
+    `on_event` are the job's page and step events). Raises `BadInputError` for an input
+    that cannot be read."""
     scales: list[float] = []
     arrived = 0
 
@@ -118,7 +120,8 @@ def proofread_upload(
 
     stage(Stage.READING)
     try:
-        source = read_input_bytes(data, name, ReadOptions(ocr=options.ocr))
+        read = ReadOptions(ocr=options.ocr, max_pixels=max_pixels)
+        source = read_input_bytes(data, name, read)
     except EngineError as unread:  # OCR that cannot start
         proofreading = not_read(bytes_info(name, data), options, unread)
     else:
