@@ -58,6 +58,7 @@ from bench_proxy_load import (  # noqa: E402
 )
 from bench_proxy_profile import FunctionKey, Profile, analyse, profile_lines  # noqa: E402
 from echo_upstream import EchoUpstream  # noqa: E402
+from running_proxy import streamed_text  # noqa: E402
 
 from redacto.proxy import Proxy, ProxyConfig, build_proxy, run_forever, serve  # noqa: E402
 from redacto.proxy.detectors import Found, TextDetector  # noqa: E402
@@ -275,12 +276,7 @@ def answer_text(response: httpx.Response, stream: bool) -> str:
         raise BenchError(f"the answer was {response.status_code}: {response.text[:300]}")
     if not stream:
         return str(response.json()["choices"][0]["message"]["content"])
-    pieces = []
-    for line in response.text.splitlines():
-        if line.startswith("data: ") and line != "data: [DONE]":
-            for choice in orjson.loads(line[6:])["choices"]:
-                pieces.append(choice.get("delta", {}).get("content") or "")
-    return "".join(pieces)
+    return streamed_text(response.text)
 
 
 def check_round_trips(started: dict[str, Server]) -> None:

@@ -1,4 +1,5 @@
-"""A real proxy on its own thread, for the tests to talk to over HTTP.
+"""A real proxy on its own thread, for the tests to talk to over HTTP, and the text of a
+streamed answer read back (the benchmarks read it too).
 
 A module of its own, not the conftest: tests import these by name, and another test folder
 has a conftest too, so `from conftest import …` found whichever was imported first when
@@ -12,6 +13,7 @@ import threading
 from dataclasses import dataclass
 
 import httpx
+import orjson
 from echo_upstream import stop_loop
 
 from redacto.proxy import Proxy, serve
@@ -53,3 +55,14 @@ def start_proxy(proxy: Proxy) -> RunningProxy:
     loop = holder["loop"]
     assert isinstance(loop, asyncio.AbstractEventLoop)
     return RunningProxy(proxy, f"http://127.0.0.1:{holder['port']}", loop, thread)
+
+
+def streamed_text(raw: str) -> str:
+    """The answer text of an OpenAI-style event stream: each choice's chat delta or
+    completion text, in order."""
+    text = []
+    for line in raw.splitlines():
+        if line.startswith("data: {"):
+            for choice in orjson.loads(line[6:]).get("choices", []):
+                text.append(choice.get("delta", {}).get("content") or choice.get("text") or "")
+    return "".join(text)

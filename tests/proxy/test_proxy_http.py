@@ -6,7 +6,7 @@ from __future__ import annotations
 import orjson
 import pytest
 from echo_upstream import EchoUpstream
-from running_proxy import RunningProxy, start_proxy
+from running_proxy import RunningProxy, start_proxy, streamed_text
 
 from redacto.proxy import ProxyConfig, build_proxy
 
@@ -19,15 +19,6 @@ VALUES = ["555-0100", "jane.doe@example.com", "123-45-6789", "4111 1111 1111 111
 
 def chat(text: str, **extra: object) -> dict:
     return {"model": "m", "messages": [{"role": "user", "content": text}], **extra}
-
-
-def streamed_text(raw: str) -> str:
-    text = []
-    for event in raw.split("\n\n"):
-        if event.startswith("data: {") and '"choices"' in event:
-            choice = orjson.loads(event[6:])["choices"][0]
-            text.append(choice.get("delta", {}).get("content") or choice.get("text") or "")
-    return "".join(text)
 
 
 def test_a_chat_answer_comes_back_whole_and_the_upstream_never_saw_a_value(

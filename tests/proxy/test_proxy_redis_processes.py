@@ -27,6 +27,7 @@ import psutil
 import pytest
 from echo_upstream import EchoUpstream
 from redis_server import RedisServer
+from running_proxy import streamed_text
 from typer.testing import CliRunner
 
 from redacto.cli import app
@@ -111,12 +112,7 @@ def answer_text(response: httpx.Response, stream: bool) -> str:
     assert response.status_code == 200, response.text
     if not stream:
         return str(response.json()["choices"][0]["message"]["content"])
-    pieces = []
-    for line in response.text.splitlines():
-        if line.startswith("data: ") and line != "data: [DONE]":
-            for choice in orjson.loads(line[6:])["choices"]:
-                pieces.append(choice.get("delta", {}).get("content") or "")
-    return "".join(pieces)
+    return streamed_text(response.text)
 
 
 HEADERS = {"authorization": "Bearer alice-key", "x-redacto-conversation": "support-chat-7"}
