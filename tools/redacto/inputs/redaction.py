@@ -135,8 +135,7 @@ def write(redaction: Redaction, out_dir: Path) -> RedactOutcome:
 def write_report_only(report: RunReport, out_dir: Path, input_path: Path) -> RedactOutcome:
     """Record a run that ended before its input was read: its ERROR report, and no
     redacted file, so an earlier run's outputs cannot pass for this one's."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    _remove_stale(out_dir, set(REDACTED_FILES), input_path)
+    write_files(out_dir, (), input_path, stale=REDACTED_FILES)
     return RedactOutcome(report=report, written=(_write_report(report, out_dir, input_path),))
 
 
