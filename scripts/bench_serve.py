@@ -86,8 +86,7 @@ def main() -> None:
     parser.add_argument("--file", type=Path, default=ROOT / "examples/sample-medical-note.jpg")
     args = parser.parse_args()
 
-    from redacto.engines import open_engine
-    from redacto.inputs import resolve_model_uri
+    from redacto.models import open_model
     from redacto.prompts import PromptLibrary
     from redacto.serve import ReviewServer, ServeConfig
 
@@ -95,8 +94,7 @@ def main() -> None:
     process = psutil.Process()
     temp_root = Path(tempfile.mkdtemp(prefix="bench-serve-"))
     os.environ["TMPDIR"] = tempfile.tempdir = str(temp_root)  # every temporary file lands here
-    uri = resolve_model_uri(args.model)
-    with open_engine(uri) as engine:
+    with open_model(args.model) as engine:
         config = ServeConfig(ocr=args.ocr)
         with ReviewServer(engine, PromptLibrary.load(), config).start() as server:
             print(f"model {engine.identity.name}, OCR {args.ocr}, {args.file.name}")

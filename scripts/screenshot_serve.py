@@ -31,8 +31,7 @@ def main() -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
-    from redacto.engines import open_engine
-    from redacto.inputs import resolve_model_uri
+    from redacto.models import open_model
     from redacto.prompts import PromptLibrary
     from redacto.serve import ReviewServer, ServeConfig
 
@@ -41,7 +40,7 @@ def main() -> None:
     for argument in ("--headless=new", "--no-sandbox", "--window-size=1500,1420"):
         options.add_argument(argument)
     service = webdriver.ChromeService(shutil.which("chromedriver") or "chromedriver")
-    with open_engine(resolve_model_uri(args.model)) as engine:
+    with open_model(args.model) as engine:
         config = ServeConfig(ocr=args.ocr)
         with ReviewServer(engine, PromptLibrary.load(), config).start() as server:
             driver = webdriver.Chrome(options=options, service=service)

@@ -382,35 +382,6 @@ MISTAKE_CASES: tuple[MistakeCase, ...] = (
 )
 
 
-URI_CASES: tuple[tuple[str, str], ...] = (
-    ("litertlm:/anywhere/redacto-270m-int8.litertlm", "A built file: its manifest."),
-    ("litertlm:redacto-270m-int4.litertlm", "A built file without a folder."),
-    ("litertlm:/anywhere/gemma-3-270m-int8.litertlm", "Another manifest's file."),
-    ("litertlm:/sdcard/my-model.litertlm", "Any other .litertlm file: the user's choice."),
-    (
-        "litertlm:/sdcard/redacto-270m.litertlm",
-        "A bare manifest name as a file: not as builds name them.",
-    ),
-    ("redacto-270m-int8.litertlm", "A bare file name with no scheme."),
-    ("/data/user/0/dev.redacto/files/models/redacto-270m-int8.litertlm", "A bare path."),
-    ("scripted:replies.json", "Another engine: the defaults."),
-    ("gguf:/x/redacto-270m-int8.litertlm", "Another engine, whatever the file is called."),
-    ("oracle:", "An engine with no file."),
-    ("litertlm:", "A LiteRT-LM URI with nothing after it."),
-    ("litertlm:redacto-270m", "A manifest name."),
-    ("litertlm:redacto-270m@int4", "A manifest name and one of its quantisations."),
-    ("redacto-270m@int8", "A manifest name without a scheme."),
-    ("litertlm:gemma-4-e2b@int4", "A quantisation that manifest does not offer: unreadable."),
-    ("litertlm:nosuch", "No manifest of that name: unreadable, so untrusted."),
-    ("litertlm:/sdcard/model.bin", "A file that is no .litertlm: read as a name, unknown."),
-    ("litertlm:/sdcard/.litertlm", "Only a suffix: no file name Python sees as .litertlm."),
-    ("litertlm:/sdcard/redacto-270m-int8.litertlm/", "A trailing slash: the same file."),
-    ("/sd:card/redacto-270m-int8.litertlm", "A colon inside a path: no scheme."),
-    ("C:/models/redacto-270m-int8.litertlm", "A one-letter scheme: another engine."),
-    ("litertlm:/sdcard/REDACTO-270M-int8.litertlm", "Names are case-sensitive."),
-)
-
-
 OPTION_CASES: tuple[OptionCase, ...] = (
     OptionCase(
         "defaults_take_the_manifest", "Nothing chosen: the manifest's settings.", {}, "redacto-270m"

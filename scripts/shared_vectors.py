@@ -11,8 +11,9 @@ where that is surprising:
 
 - `locator/`: `Locator.locate` and `Locator.near` (every level) and `locate_mistake` (every
   strategy) on the locator's tables and on texts in other scripts;
-- `policy/`: which manifest settings an engine URI gets, and how `apply_model_settings` lays
-  them onto a caller's options;
+- `policy/`: what each committed `.litertlm` file under `policy/files/` carries and whether
+  it verifies (`check_model_file`; the files are made by `policy_vector_files.py`), and how
+  `apply_model_settings` lays a model's settings onto a caller's options;
 - `text/`: the `str` methods, character classes and `re` semantics that `PyText.kt` copies.
 
 `tests/pipeline/test_shared_vectors.py` runs the check, and the Kotlin core's
@@ -36,7 +37,6 @@ from shared_vector_cases import (
     LOCATE_CASES,
     MISTAKE_CASES,
     OPTION_CASES,
-    URI_CASES,
     LocateCase,
     MistakeCase,
     OptionCase,
@@ -49,12 +49,11 @@ from shared_vector_texts import (
     RegexCase,
 )
 
-from redacto.model_manifest import ModelError, load_manifest, pipeline_manifest
-from redacto.models.kotlin import phone_settings
+from redacto.model_manifest import load_manifest
+from redacto.model_policy import check_model_file, phone_settings
 from redacto.pipeline.locator import MISTAKE_METHODS, Locator, locate_mistake
-from redacto.pipeline.policy import apply_model_settings, model_settings
+from redacto.pipeline.policy import apply_model_settings
 from redacto.pipeline.state import PipelineOptions
-from redacto.report import ModelIdentity
 
 ROOT = Path(__file__).resolve().parents[1]
 VECTORS = ROOT / "tests" / "vectors"
@@ -122,19 +121,16 @@ def _wire(value: Any) -> Any:
     return getattr(value, "value", value)
 
 
-def _uri_case(uri: str, description: str) -> Json:
-    settings = model_settings(ModelIdentity(uri=uri, name=uri.rpartition("/")[2]))
-    try:
-        manifest = pipeline_manifest(uri)
-        readable = True
-    except ModelError:
-        manifest, readable = None, False
+def _policy_file_case(path: Path) -> Json:
+    check = check_model_file(path)
+    policy = check.policy
     return {
-        "uri": uri,
-        "description": description,
-        "manifest": None if manifest is None else manifest.name,
-        "readable": readable,
-        "settings": _shared(phone_settings(settings)),
+        "file": path.name,
+        "sha256": check.sha256,
+        "state": check.state.name.lower(),
+        "manifest": None if policy is None else policy.manifest,
+        "quant": None if policy is None else policy.quant,
+        "settings": _shared(phone_settings(check.settings)),
     }
 
 
@@ -214,12 +210,13 @@ SETS: dict[str, Callable[[], Json]] = {
         "(candidates: [page, start, end]) and the one place accepted, or placed null.",
         [_mistake_case(case) for case in MISTAKE_CASES],
     ),
-    "policy/uris.json": lambda: _vector_set(
-        "uris",
-        "model_settings(identity) as the phone sees it: the [pipeline] settings an engine URI "
-        "gets, the manifest they come from (null: none), and whether the name could be read "
-        "(false: no such manifest or quantisation, so the run fails closed).",
-        [_uri_case(uri, description) for uri, description in URI_CASES],
+    "policy/files.json": lambda: _vector_set(
+        "files",
+        "check_model_file(files/<file>) as the phone may use it: the whole file's sha256, the "
+        "policy's state (verified, absent, edited, content_changed, unreadable), the manifest "
+        "and quant it names (null: none readable), and the settings a run gets (the "
+        "fail-closed defaults unless verified; phone_settings: no scored verdict).",
+        [_policy_file_case(path) for path in sorted((VECTORS / "policy" / "files").iterdir())],
     ),
     "policy/options.json": lambda: _vector_set(
         "options",

@@ -19,10 +19,9 @@ mypy
 say "import contracts (the layers DESIGN.md states, [tool.importlinter] in pyproject.toml)"
 lint-imports --no-cache
 
-say "generated Kotlin prompts, rules and model trust are up to date"
+say "generated Kotlin prompts and rules are up to date"
 redacto prompts kotlin --check
 redacto rules kotlin --check
-redacto model kotlin --check
 
 say "Python tests"
 pytest -q "$@"

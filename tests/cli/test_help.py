@@ -30,7 +30,6 @@ def test_the_expected_commands_exist():
         "model build",
         "model verify",
         "prompts kotlin",
-        "model kotlin",
         "eval run",
         "serve",
     ]:

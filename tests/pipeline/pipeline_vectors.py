@@ -60,13 +60,17 @@ def vector_document(raw: dict[str, Any]) -> Document:
 
 def run_vector(vector: Vector, prompts: PromptLibrary) -> tuple[PipelineResult, ScriptedEngine]:
     raw = vector.raw
-    engine = ScriptedEngine.from_mapping(raw.get("replies", {}), uri=f"scripted:{vector.name}")
+    # `trust_validator_pass` is the model's own setting: a script declares it as a built
+    # file's sealed policy would (the caller's options leave it to the model).
+    declared = {"trust_validator_pass": raw.get("trust_validator_pass", True)}
+    engine = ScriptedEngine.from_mapping(
+        {**raw.get("replies", {}), "pipeline": declared}, uri=f"scripted:{vector.name}"
+    )
     category = Category(raw["category"]) if "category" in raw else None
     options = PipelineOptions(
         rules=raw.get("rules", False),
         category=category,
         chunk_size=raw.get("chunk_size", 150),
-        trust_validator_pass=raw.get("trust_validator_pass", True),
         image_reading=ImageReading(raw.get("image_reading", ImageReading.INDEXED.value)),
         model_redact=raw.get("model_redact", True),
     )

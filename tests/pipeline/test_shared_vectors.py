@@ -15,12 +15,12 @@ import pytest
 import test_locator
 import test_locator_mistakes
 
-from redacto.model_manifest import ModelError, pipeline_manifest
-from redacto.models.kotlin import phone_settings
+from redacto.model_manifest import load_manifest
+from redacto.model_policy import check_model_file, phone_settings
 from redacto.pipeline.locator import MISTAKE_METHODS, LocateMethod, Locator, locate_mistake
-from redacto.pipeline.policy import apply_model_settings, model_settings
+from redacto.pipeline.policy import apply_model_settings
 from redacto.pipeline.state import PipelineOptions
-from redacto.report import ModelIdentity
+from redacto.report import PolicyState
 from redacto.resources import SOURCE_ROOT
 
 sys.path.insert(0, str(SOURCE_ROOT / "scripts"))
@@ -83,17 +83,21 @@ def wire(settings: Any) -> dict[str, Any]:
     }
 
 
-@pytest.mark.parametrize("case", cases("policy/uris.json"), ids=ids("policy/uris.json", "uri"))
-def test_settings_for_a_uri(case: dict[str, Any]) -> None:
-    identity = ModelIdentity(uri=case["uri"], name=case["uri"].rpartition("/")[2])
-    assert wire(phone_settings(model_settings(identity))) == case["settings"]
-    try:
-        manifest = pipeline_manifest(case["uri"])
-    except ModelError:
-        assert case["readable"] is False
-        return
-    assert case["readable"] is True
-    assert (None if manifest is None else manifest.name) == case["manifest"]
+@pytest.mark.parametrize("case", cases("policy/files.json"), ids=ids("policy/files.json", "file"))
+def test_policy_of_a_file(case: dict[str, Any]) -> None:
+    check = check_model_file(VECTORS / "policy" / "files" / case["file"])
+    assert check.sha256 == case["sha256"]
+    assert check.state is PolicyState[case["state"].upper()]
+    assert (check.policy.manifest if check.policy else None) == case["manifest"]
+    assert (check.policy.quant if check.policy else None) == case["quant"]
+    assert wire(phone_settings(check.settings)) == case["settings"]
+
+
+def test_every_policy_state_has_a_file() -> None:
+    """Each way a file can fail to carry a policy is among the shared files."""
+    states = {case["state"] for case in cases("policy/files.json")}
+    expected = {state.name.lower() for state in PolicyState}
+    assert states == expected - {"declared", "not_opened"}
 
 
 @pytest.mark.parametrize(
@@ -103,7 +107,7 @@ def test_options_for_a_manifest(case: dict[str, Any]) -> None:
     options = PipelineOptions(**{k: v for k, v in case["caller"].items() if v is not None})
     assert wire(options) == case["caller"]
     if case["manifest"] is not None:
-        settings = phone_settings(pipeline_manifest(case["manifest"]).pipeline)  # type: ignore[union-attr]
+        settings = phone_settings(load_manifest(case["manifest"]).pipeline)
         options = apply_model_settings(options, settings)
     assert wire(options) == case["applied"]
 
@@ -202,5 +206,3 @@ def test_the_vectors_reach_every_level_and_strategy() -> None:
     assert levels == {method.value for method in LocateMethod} - strategies | {None}
     placed = {(case["placed"] or {}).get("method") for case in cases("locator/mistakes.json")}
     assert placed == strategies | {None}
-    readable = {case["readable"] for case in cases("policy/uris.json")}
-    assert readable == {True, False}

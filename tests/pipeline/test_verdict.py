@@ -7,11 +7,11 @@ both sides of the threshold, and on it.
 from __future__ import annotations
 
 import pytest
+from redacto.models.kotlin import kotlin_settings
 
 from redacto.document import Category, Document, Source, Status, Step, ValidatorVerdict
 from redacto.engines.scripted import ScriptedEngine
 from redacto.model_manifest import PipelineSettings
-from redacto.models.kotlin import kotlin_settings
 from redacto.pipeline import PipelineOptions, run_pipeline
 from redacto.pipeline.policy import apply_model_settings
 from redacto.report import ReviewReason

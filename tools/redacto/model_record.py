@@ -70,6 +70,11 @@ class BuildRecord(BaseModel):
     stages: list[StageRecord]
     tool_versions: dict[str, str]
     verify: VerifyFigures | None = None
+    content_sha256: str | None = None
+    """The sha256 of the file's content (its sections, from `content_start` to the end),
+    the digest its policy is sealed with (`redacto.model_policy`), kept so an engine need
+    not rehash the file while it still matches this record."""
+    content_start: int | None = None
 
     @property
     def peak_rss_mb(self) -> float | None:
@@ -115,14 +120,6 @@ def sha256_of(path: Path) -> str:
         while block := handle.read(1 << 20):
             digest.update(block)
     return digest.hexdigest()
-
-
-def model_sha256(model_file: Path) -> str:
-    """The file's sha256, taken from its build record when the record still matches."""
-    record = read_record(model_file)
-    if record is not None and record_matches_file(record, model_file):
-        return record.sha256
-    return sha256_of(model_file)
 
 
 def tool_versions() -> dict[str, str]:

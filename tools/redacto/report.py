@@ -70,13 +70,40 @@ class ParseError(BaseModel):
     reason: RejectReason
 
 
+class PolicyState(StrEnum):
+    """Whether a model carries a policy its run may rely on (`redacto.model_policy`).
+
+    Only `verified` (a `.litertlm` whose policy and content match its seal and digest) and
+    `declared` (an engine that reads no model file and states its own settings: a script)
+    give the model's `[pipeline]` settings; every other state runs the fail-closed defaults,
+    so its validator's PASS is not trusted."""
+
+    VERIFIED = "verified"
+    DECLARED = "declared by the engine"
+    ABSENT = "no policy in the file"
+    EDITED = "policy edited since it was sealed"
+    CONTENT_CHANGED = "model content changed since its policy was sealed"
+    UNREADABLE = "not a readable model file"
+    NOT_OPENED = "the model was not opened"
+
+    @property
+    def trusted(self) -> bool:
+        """May the model's own settings apply (else the fail-closed defaults do)?"""
+        return self in (PolicyState.VERIFIED, PolicyState.DECLARED)
+
+
 class ModelIdentity(Frozen):
     """Which model answered: what an engine says of itself, and what every report records,
-    so a result can be traced to a file (the engine's URI, the file name, its sha256)."""
+    so a result can be traced to a file (the engine's URI, the file name, its sha256), and
+    the policy the file carries (the manifest it was built from; `policy`: whether that
+    policy could be verified — the run's settings come from it, never from a file name)."""
 
     uri: str
     name: str
     sha256: str | None = None
+    manifest: str | None = None
+    quant: str | None = None
+    policy: PolicyState = PolicyState.NOT_OPENED
 
 
 class InputInfo(BaseModel):
@@ -129,6 +156,10 @@ class ReviewReason(StrEnum):
     NOTHING_USABLE = "validator failed without naming anything usable"
     NOT_LOCATED = "detections could not be located"
     PASS_NOT_TRUSTED = "this model's validator PASS is not trusted"
+    """The model's verified policy says its validator was measured passing leaky pages."""
+    MODEL_NOT_MEASURED = "this model's validator has not been measured"
+    """The model carries no verified policy (a foreign or edited file): its PASS is not
+    trusted, whatever its file is called."""
     DETECT_REJECTED = "a detect answer was rejected whole"
     """Every line of a detect call's answer was junk or named what is not on the page: that
     chunk was not read, and no validator PASS vouches for it."""

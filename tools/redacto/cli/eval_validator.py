@@ -58,7 +58,6 @@ def validator_command(
     score, also the scored verdict's margins: the curve, its best threshold, and with
     --dev-split that threshold chosen on the dev split and read on --split."""
     from redacto.corpus import load_suite
-    from redacto.engines import open_engine
     from redacto.evaluation.validator_bench import (
         bench_documents,
         choose_thresholds,
@@ -67,10 +66,10 @@ def validator_command(
         write_thresholds,
     )
     from redacto.evaluation.validator_outputs import score_outputs
-    from redacto.models import resolve_model
+    from redacto.models import open_model
 
     try:
-        engine = open_engine(resolve_model(model))
+        engine = open_model(model)
     except Exception as error:  # a missing build, a bad URI, a file the runtime refuses
         _err.print(f"[red]cannot open the model:[/red] {type(error).__name__}: {error}")
         raise typer.Exit(2) from error

@@ -1,4 +1,4 @@
-"""`redacto model list | build | verify | path | kotlin`: a thin layer over `redacto.models`."""
+"""`redacto model list | build | verify | path | tune`: a thin layer over `redacto.models`."""
 
 from __future__ import annotations
 
@@ -10,15 +10,7 @@ from rich.table import Table
 
 from redacto import models
 from redacto.cli._model_app import console, fail, model_app
-from redacto.cli._options import CheckOption
 from redacto.model_record import BuildRecord, VerifyFigures
-from redacto.models.kotlin import (
-    KOTLIN_RELATIVE_PATH,
-    StaleModelSettingsError,
-    check_kotlin,
-    write_kotlin,
-)
-from redacto.resources import in_checkout
 
 
 @model_app.command("list")
@@ -103,33 +95,6 @@ def path(
     except models.ModelError as error:
         raise fail(error) from error
     typer.echo(uri.removeprefix("litertlm:"))
-
-
-@model_app.command("kotlin")
-def kotlin(
-    check: CheckOption = False,
-    out: Annotated[
-        Path | None, typer.Option("--out", help=f"Output file (default: {KOTLIN_RELATIVE_PATH}).")
-    ] = None,
-) -> None:
-    """Render each manifest's [pipeline] settings into ModelSettings.kt for the app."""
-    try:
-        manifests = models.list_manifests()
-    except models.ModelError as error:
-        raise fail(error) from error
-    try:
-        target = out or in_checkout(KOTLIN_RELATIVE_PATH)
-    except FileNotFoundError as error:
-        raise fail(error) from None
-    if check:
-        try:
-            check_kotlin(manifests, target)
-        except StaleModelSettingsError as error:
-            raise fail(error) from None
-        typer.echo(f"{target} is up to date")
-        return
-    changed = write_kotlin(manifests, target)
-    typer.echo(f"{'wrote' if changed else 'unchanged'} {target}")
 
 
 def _print_record(record: BuildRecord) -> None:

@@ -21,8 +21,8 @@ from redacto.cli._proxy_workers import (
     worker_command,
 )
 from redacto.document import Category
-from redacto.engines import Engine, EngineError, open_engine
-from redacto.inputs import resolve_model_uri
+from redacto.engines import Engine, EngineError
+from redacto.models import open_model
 from redacto.prompts import PromptError, PromptLibrary
 
 if TYPE_CHECKING:  # the proxy extra is imported only when the command runs
@@ -165,7 +165,7 @@ def proxy_command(
     try:
         prompts = PromptLibrary.load()
         if model is not None:
-            engine = open_engine(resolve_model_uri(model))
+            engine = open_model(model)
         proxy = build_proxy(config, engine, prompts)
     except (EngineError, PromptError, ValueError) as error:
         console.print(f"[red]error:[/red] {error}", highlight=False)

@@ -20,8 +20,8 @@ from redacto.cli._app import app
 from redacto.cli._options import ModelOption, NoRulesOption, OcrChoice, OcrOption
 from redacto.cli.proofread import API_KEY_VARIABLE
 from redacto.document import Category
-from redacto.engines import EngineError, open_engine
-from redacto.inputs import resolve_model_uri
+from redacto.engines import EngineError
+from redacto.models import open_model
 from redacto.pipeline import PipelineOptions
 from redacto.prompts import PromptError, PromptLibrary
 from redacto.serve.jobs import MiB, ServeConfig
@@ -84,9 +84,8 @@ def serve_command(
             console.print(f"[red]error:[/red] {message}", highlight=False)
             raise typer.Exit(1) from None
     try:
-        uri = resolve_model_uri(model)
         prompts = PromptLibrary.load()
-        engine = open_engine(uri)
+        engine = open_model(model)
     except (EngineError, PromptError) as error:
         console.print(f"[red]error:[/red] {error}", highlight=False)
         raise typer.Exit(1) from None

@@ -125,12 +125,19 @@ class LiteRtLmEngine(Engine):
             raise EngineError(f"LiteRT-LM could not load {model_file.name}: {error}") from error
         self.load_s = time.perf_counter() - started
         self.last_benchmark: BenchmarkFigures | None = None
-        from redacto.model_record import model_sha256
+        from redacto.model_policy import check_model_file
 
-        # Every run reads it first (the manifest's policy); the sha256 comes from the build
-        # record when that still matches the file, so only an unrecorded file is hashed.
+        # The run's policy is the one sealed in the file, whatever it is called; the digests
+        # come from the build record while it still matches, so only a copy is hashed.
+        check = check_model_file(model_file)
+        self.settings = check.settings
         self.identity = ModelIdentity(
-            uri=uri, name=model_file.name, sha256=model_sha256(model_file)
+            uri=uri,
+            name=model_file.name,
+            sha256=check.sha256,
+            manifest=check.policy.manifest if check.policy else None,
+            quant=check.policy.quant if check.policy else None,
+            policy=check.state,
         )
 
     def complete(self, request: ChatRequest, on_text: OnText | None = None) -> Reply:

@@ -10,6 +10,10 @@ An optional `"scores": {"validate": [{"PASS": -0.1, "FAIL": -2.3}, ...]}` makes 
 score (`supports_scoring`): each `score` call takes the step's next table of canned
 log-likelihoods, which must name every candidate asked. Without it the engine cannot score
 and says so (`ScoringUnsupportedError`), as a runtime without scoring would.
+
+An optional `"pipeline": {...}` is the script's own `[pipeline]` table (`PipelineSettings`,
+e.g. `{"trust_validator_pass": true}`): a script is its own model, so its policy travels in
+its file as a built model's does. Without one it runs the fail-closed defaults.
 """
 
 from __future__ import annotations
@@ -18,6 +22,8 @@ import json
 import re
 import time
 from pathlib import Path
+
+from pydantic import ValidationError
 
 from redacto.document import Step
 from redacto.engines.base import (
@@ -33,10 +39,14 @@ from redacto.engines.base import (
     ScoreRequest,
     Scores,
 )
+from redacto.model_manifest import PipelineSettings
+from redacto.report import PolicyState
 
 _LINE_PIECE = re.compile(r"[^\n]*\n|[^\n]+$")
 SCORES_KEY = "scores"
 """The key of a scripted file's canned score tables (`{"scores": {"validate": [...]}}`)."""
+PIPELINE_KEY = "pipeline"
+"""The key of a scripted file's own `[pipeline]` settings (`{"pipeline": {...}}`)."""
 
 
 def _score_tables(raw: object) -> dict[Step, list[dict[str, float]]]:
@@ -55,6 +65,14 @@ def _score_tables(raw: object) -> dict[Step, list[dict[str, float]]]:
     return tables
 
 
+def _declared_settings(raw: object) -> PipelineSettings:
+    """A script's own `[pipeline]` table, validated as a manifest's is."""
+    try:
+        return PipelineSettings.model_validate(raw)
+    except ValidationError as error:
+        raise EngineError(f"scripted pipeline settings are invalid: {error}") from error
+
+
 class ScriptedEngine(Engine):
     """Answers each step from its own queue of canned replies, streaming them line by line."""
 
@@ -65,10 +83,13 @@ class ScriptedEngine(Engine):
         replies: dict[Step, list[str]],
         uri: str = "scripted:<memory>",
         scores: dict[Step, list[dict[str, float]]] | None = None,
+        settings: PipelineSettings | None = None,
     ) -> None:
         self._queues = {step: list(replies.get(step, [])) for step in Step}
         self.requests: list[ChatRequest] = []
-        self.identity = ModelIdentity(uri=uri, name="scripted")
+        self.settings = settings or PipelineSettings()
+        policy = PolicyState.ABSENT if settings is None else PolicyState.DECLARED
+        self.identity = ModelIdentity(uri=uri, name="scripted", policy=policy)
         self.supports_scoring = scores is not None
         self._score_queues = {step: list((scores or {}).get(step, [])) for step in Step}
         self.score_requests: list[ScoreRequest] = []
@@ -88,6 +109,7 @@ class ScriptedEngine(Engine):
             raise EngineError("scripted replies must be a JSON object keyed by step")
         raw = dict(raw)
         scores = _score_tables(raw.pop(SCORES_KEY)) if SCORES_KEY in raw else None
+        settings = _declared_settings(raw.pop(PIPELINE_KEY)) if PIPELINE_KEY in raw else None
         unknown = set(raw) - {step.value for step in Step}
         if unknown:
             raise EngineError(f"scripted replies name unknown steps: {sorted(unknown)}")
@@ -96,7 +118,7 @@ class ScriptedEngine(Engine):
             if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
                 raise EngineError(f"scripted replies for {key!r} must be a list of strings")
             replies[Step(key)] = values
-        return cls(replies, uri=uri, scores=scores)
+        return cls(replies, uri=uri, scores=scores, settings=settings)
 
     def remaining(self, step: Step) -> int:
         """How many replies are left for `step` (tests assert the script was used up)."""

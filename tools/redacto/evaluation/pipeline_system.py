@@ -16,11 +16,11 @@ from dataclasses import replace
 
 from redacto.corpus.schema import CorpusDocument, RenderedPage
 from redacto.document import ConstrainedDecoding, Document, Mode, Source, Step
-from redacto.engines import open_engine
 from redacto.evaluation.inputs import PageReader
 from redacto.evaluation.prediction import NamedItem, PredictedBox, PredictedSpan, Prediction
 from redacto.evaluation.results import OcrChoice
 from redacto.inputs import ImageInput, InputFile, TextInput, redact
+from redacto.models import open_model
 from redacto.pipeline import ImageReading, PipelineOptions, PipelineResult
 from redacto.pipeline.policy import options_for_model
 from redacto.pipeline.state import MAX_ROUNDS
@@ -43,10 +43,11 @@ class PipelineSystem:
         max_rounds: int = MAX_ROUNDS,
         constrained_decoding: ConstrainedDecoding | None = None,
     ) -> None:
-        """`image_reading` and `constrained_decoding` None: the model manifest's choice
-        (run_pipeline applies every manifest setting itself; `--image-reading` and
+        """`engine_uri`: what `redacto.models.open_model` opens. `image_reading` and
+        `constrained_decoding` None: the model's own choice (run_pipeline applies every
+        setting of its policy itself; `--image-reading` and
         `--constrained-decoding` in the eval choose another)."""
-        self.engine = open_engine(engine_uri)
+        self.engine = open_model(engine_uri)
         self.prompts = PromptLibrary.load()
         self.reader = PageReader(ocr)
         self.options = PipelineOptions(
@@ -57,9 +58,11 @@ class PipelineSystem:
         )
         self.gold_category = gold_category
         identity = self.engine.identity
-        # What run_pipeline will apply from the model's manifest, said in the run's identity.
-        applied = options_for_model(self.options, identity)
+        # What run_pipeline will apply from the model's own policy, said in the run's identity.
+        applied = options_for_model(self.options, self.engine)
         sha = f" sha256 {identity.sha256[:12]}" if identity.sha256 else ""
+        if not identity.policy.trusted:
+            sha += f" ({identity.policy.value})"
         given = "; gold category given" if gold_category else ""
         untrusted = "" if applied.trust_validator_pass else "; validator PASS not trusted"
         no_redact_call = "" if applied.model_redact else "; text redact call off"

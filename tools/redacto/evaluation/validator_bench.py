@@ -236,7 +236,7 @@ def run_validator_bench(
             if line.strip():
                 result = VerdictResult.model_validate_json(line)
                 done[result.case] = result
-    options = options_for_model(PipelineOptions(), engine.identity)
+    options = options_for_model(PipelineOptions(), engine)
     context = StepContext(engine=engine, prompts=PromptLibrary.load(), options=options)
     with path.open("a", encoding="utf-8") as stream:
         for number, case in enumerate(cases, 1):

@@ -43,7 +43,7 @@ from redacto.inputs.redaction import (
     write,
     write_files,
 )
-from redacto.inputs.run import ModelChoice, named_model, redact_path, resolve_model_uri
+from redacto.inputs.run import redact_path
 from redacto.inputs.text import TextInput
 
 __all__ = [
@@ -59,7 +59,6 @@ __all__ = [
     "BadInputError",
     "ImageInput",
     "InputFile",
-    "ModelChoice",
     "OutputFile",
     "PdfInput",
     "ReadOptions",
@@ -71,13 +70,11 @@ __all__ = [
     "input_info",
     "input_kind",
     "input_mode",
-    "named_model",
     "read_elements_file",
     "read_input",
     "read_input_bytes",
     "redact",
     "redact_path",
-    "resolve_model_uri",
     "write",
     "write_files",
 ]

@@ -21,8 +21,6 @@ from redacto.model_manifest import (
     list_manifests,
     load_manifest,
     manifest_and_quant,
-    pipeline_settings,
-    validator_trusted,
 )
 from redacto.model_record import (
     BuildRecord,
@@ -40,12 +38,20 @@ from redacto.models.build import (
     model_dir,
     model_file,
 )
+from redacto.models.open import (
+    DEFAULT_MODEL,
+    ModelChoice,
+    chosen_identity,
+    open_model,
+    using_model,
+)
 
 __all__ = [
     "DEFAULT_MODEL",
     "BuildError",
     "BuildRecord",
     "Manifest",
+    "ModelChoice",
     "ModelError",
     "ModelNotBuiltError",
     "OnProgress",
@@ -57,19 +63,16 @@ __all__ = [
     "build_model",
     "build_root",
     "built_record",
+    "chosen_identity",
     "list_manifests",
     "load_manifest",
     "model_dir",
     "model_file",
-    "pipeline_settings",
+    "open_model",
     "resolve_model",
-    "validator_trusted",
+    "using_model",
     "verify_model",
 ]
-
-DEFAULT_MODEL = "redacto-270m"
-"""The embedded default: Gemma 3 270M from PyPI with the committed LoRA adapter merged in
-(`docs/tuning.md`). Its validator's PASS is not trusted (its manifest says why)."""
 
 
 class ModelNotBuiltError(ModelError):

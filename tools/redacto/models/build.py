@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from redacto.litertlm_file import read_header
 from redacto.model_manifest import (
     HuggingFaceSource,
     LoraSource,
@@ -30,17 +31,18 @@ from redacto.model_manifest import (
     TinySource,
     load_manifest,
 )
+from redacto.model_policy import check_model_file, content_start, file_digests
 from redacto.model_record import (
     BuildRecord,
     StageRecord,
     VerifyFigures,
     read_record,
     record_matches_file,
-    sha256_of,
     tool_versions,
     write_record,
 )
 from redacto.models.checkpoint import check_checkpoint, check_hub_reachable
+from redacto.report import PolicyState
 from redacto.resources import checkout_root, data_home
 
 LOG_TAIL_LINES = 30
@@ -141,7 +143,7 @@ def _build_locked(
         and existing.fingerprint == fingerprint
         and record_matches_file(existing, output)
     ):
-        return existing
+        return _with_current_policy(existing, manifest, output)
 
     if checkpoint is None and isinstance(manifest.source, HuggingFaceSource):
         check_hub_reachable(name)
@@ -178,11 +180,15 @@ def _build_locked(
         )
         if stage.output is not None and stage.output.is_dir():
             (stage.output / ".complete").touch()
+        if stage.name == "export":
+            # Sealed before the smoke test, so the file verified is the file shipped.
+            _stamp(manifest, quant, fingerprint, output)
         records.append(StageRecord(name=stage.name, seconds=seconds, peak_rss_mb=peak_mb))
         _emit(on_progress, event, "finished", seconds=seconds, peak_rss_mb=peak_mb)
         if stage.name == "verify":
             verify = VerifyFigures.model_validate_json(result_file.read_text(encoding="utf-8"))
 
+    whole, content, start = _digests(output)
     stat = output.stat()
     record = BuildRecord(
         name=name,
@@ -190,7 +196,9 @@ def _build_locked(
         recipe=recipe.recipe,
         method=recipe.method,
         file=output.name,
-        sha256=sha256_of(output),
+        sha256=whole,
+        content_sha256=content,
+        content_start=start,
         size_bytes=stat.st_size,
         mtime_ns=stat.st_mtime_ns,
         fingerprint=fingerprint,
@@ -203,6 +211,55 @@ def _build_locked(
     )
     write_record(record, output)
     return record
+
+
+def _stamp(manifest: Manifest, quant: str, fingerprint: str, output: Path) -> None:
+    """Seal the manifest's `[pipeline]` settings into the built file (`models/stamp.py`)."""
+    from redacto.models.stamp import stamp_policy
+
+    stamp_policy(
+        output,
+        manifest=manifest.name,
+        quant=quant,
+        fingerprint=fingerprint,
+        pipeline=manifest.pipeline,
+    )
+
+
+def _digests(output: Path) -> tuple[str, str, int]:
+    """The built file's sha256, its content's (what its policy is sealed with), and where
+    that content starts."""
+    start = content_start(read_header(output))
+    whole, content = file_digests(output, start)
+    return whole, content, start
+
+
+def _with_current_policy(record: BuildRecord, manifest: Manifest, output: Path) -> BuildRecord:
+    """The finished build, its policy resealed first when the manifest's `[pipeline]` table
+    changed since (or the file predates policies): a seconds-long rewrite of the header, not
+    a rebuild, since those settings do not shape the model."""
+    check = check_model_file(output)
+    if (
+        check.state is PolicyState.VERIFIED
+        and check.policy is not None
+        and check.policy.pipeline == manifest.pipeline
+        and record.content_sha256 is not None
+    ):
+        return record
+    _stamp(manifest, record.quant, record.fingerprint, output)
+    whole, content, start = _digests(output)
+    stat = output.stat()
+    resealed = record.model_copy(
+        update={
+            "sha256": whole,
+            "content_sha256": content,
+            "content_start": start,
+            "size_bytes": stat.st_size,
+            "mtime_ns": stat.st_mtime_ns,
+        }
+    )
+    write_record(resealed, output)
+    return resealed
 
 
 def _plan(

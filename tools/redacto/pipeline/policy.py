@@ -1,17 +1,20 @@
-"""What the model's own manifest says about a run, laid onto the run's options.
+"""What the model itself says about a run, laid onto the run's options.
 
-`run_pipeline` calls `options_for_model(options, engine.identity)` before the first step, so
-every caller of the library (the CLI, the eval, a script) gets the same fail-closed policy:
-a model whose manifest distrusts its validator cannot end PASS, whoever runs it.
+`run_pipeline` calls `options_for_model(options, engine)` before the first step, so every
+caller of the library (the CLI, the eval, a script) gets the same fail-closed policy: a
+model whose settings distrust its validator cannot end PASS, whoever runs it. The settings
+are the engine's (`Engine.settings`): a built model file's sealed, verified policy
+(`redacto.model_policy`), never anything read from its name; a model with none gets the
+fail-closed defaults.
 
-The manifest's whole `[pipeline]` table (`PipelineSettings`) is applied field by field onto
-the `PipelineOptions` field of the same name, here and nowhere else, so a setting added to
+The `[pipeline]` table (`PipelineSettings`) is applied field by field onto the
+`PipelineOptions` field of the same name, here and nowhere else, so a setting added to
 the manifest reaches every run without touching the callers:
 
-- a field listed in `STRICTER` combines the caller's value and the manifest's into the
+- a field listed in `STRICTER` combines the caller's value and the model's into the
   stricter of the two: `trust_validator_pass` is true only if both say so, so a caller can
-  distrust a validator its manifest trusts, never the reverse;
-- any other field takes the manifest's value where the caller left it `None` ("as the
+  distrust a validator its model trusts, never the reverse;
+- any other field takes the model's value where the caller left it `None` ("as the
   model says", the option's default); a value the caller set is a deliberate choice and is
   kept (the eval's `--image-reading` compares a model's two readings this way).
 
@@ -28,8 +31,8 @@ from dataclasses import fields, replace
 from typing import Any
 
 from redacto.document import ValidatorVerdict
-from redacto.engines import ModelIdentity
-from redacto.model_manifest import ModelError, PipelineSettings, pipeline_settings
+from redacto.engines import Engine
+from redacto.model_manifest import PipelineSettings
 from redacto.pipeline.state import PipelineOptions
 
 STRICTER: dict[str, Callable[[Any, Any], Any]] = {
@@ -44,17 +47,6 @@ STRICTER: dict[str, Callable[[Any, Any], Any]] = {
     ),
 }
 """How a caller's value and the manifest's combine, for settings where one value is safer."""
-
-UNREADABLE_MANIFEST = PipelineSettings(trust_validator_pass=False)
-"""A manifest that cannot be read cannot vouch for its model's validator (fail closed)."""
-
-
-def model_settings(identity: ModelIdentity) -> PipelineSettings:
-    """The `[pipeline]` settings of the model that answers, found from its engine URI."""
-    try:
-        return pipeline_settings(identity.uri)
-    except ModelError:
-        return UNREADABLE_MANIFEST
 
 
 def apply_model_settings(options: PipelineOptions, settings: PipelineSettings) -> PipelineOptions:
@@ -74,10 +66,18 @@ def apply_model_settings(options: PipelineOptions, settings: PipelineSettings) -
 
 
 def settled(options: PipelineOptions) -> PipelineOptions:
-    """`options` with every setting still left to a manifest (None) at its default."""
-    return apply_model_settings(options, PipelineSettings())
+    """`options` with every setting still left to the model (None) at its default; the
+    others as they are (a context built without `run_pipeline` applies no model's policy)."""
+    defaults = PipelineSettings()
+    left = {
+        name: getattr(defaults, name)
+        for name in type(defaults).model_fields
+        if getattr(options, name) is None
+    }
+    return replace(options, **left)
 
 
-def options_for_model(options: PipelineOptions, identity: ModelIdentity) -> PipelineOptions:
-    """The options a run on this model uses: the caller's, with its manifest applied."""
-    return apply_model_settings(options, model_settings(identity))
+def options_for_model(options: PipelineOptions, engine: Engine) -> PipelineOptions:
+    """The options a run on this engine's model uses: the caller's, with the model's own
+    settings applied."""
+    return apply_model_settings(options, engine.settings)

@@ -40,7 +40,7 @@ def run_pipeline(
     The model's manifest settings are applied to `options` first (`policy`): a caller can be
     stricter than the manifest, never looser, so no caller gets a PASS the manifest forbids.
     """
-    options = options_for_model(options or PipelineOptions(), engine.identity)
+    options = options_for_model(options or PipelineOptions(), engine)
     context = StepContext(engine, prompts, options, on_event)
     run = _Run(document, context)
     try:
@@ -90,7 +90,7 @@ class _Run:
             verdict = self.verdict = check.verdict
             if verdict is Verdict.PASS:
                 if not self.context.options.trust_validator_pass:
-                    self.reasons.append(ReviewReason.PASS_NOT_TRUSTED)
+                    self.reasons.append(self.untrusted_pass_reason())
                 break
             if not check.missed:
                 self.reasons.append(ReviewReason.NOTHING_USABLE)
@@ -101,6 +101,13 @@ class _Run:
                 self.reasons.append(ReviewReason.STILL_FAILING)
                 redaction = self.redact(round_number=round_number, ask_model=False)
         return self.finished(redaction, verdict)
+
+    def untrusted_pass_reason(self) -> ReviewReason:
+        """Why a PASS is not trusted: the model's verified policy says so, or the model
+        carries no policy that could be verified (whatever its name)."""
+        if self.context.engine.identity.policy.trusted:
+            return ReviewReason.PASS_NOT_TRUSTED
+        return ReviewReason.MODEL_NOT_MEASURED
 
     def rule_detections(self, category: Category) -> list[Detection]:
         if not self.context.options.rules:

@@ -29,20 +29,19 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from redacto.document import Document
-from redacto.engines import Engine, EngineError, open_engine
+from redacto.engines import EngineError
 from redacto.inputs import (
     BadInputError,
     InputFile,
-    ModelChoice,
     OutputFile,
     ReadOptions,
     check_input,
     input_info,
     read_input,
-    resolve_model_uri,
     write_files,
 )
 from redacto.inputs.base import same_file
+from redacto.models import ModelChoice, using_model
 from redacto.pipeline import OnEvent, PipelineOptions
 from redacto.prompts import PromptError, PromptLibrary
 from redacto.proofread.annotate import proofread_pdf
@@ -363,15 +362,10 @@ def _mask(
 ) -> MaskedDocument:
     stage(Stage.FINDING)
     library = prompts if prompts is not None else PromptLibrary.load()
-    if isinstance(engine, Engine):
+    with using_model(engine) as opened:
         detections = find_identifiers(
-            document, engine, library, options=options.pipeline, on_event=on_event
+            document, opened, library, options=options.pipeline, on_event=on_event
         )
-    else:
-        with open_engine(resolve_model_uri(engine)) as opened:
-            detections = find_identifiers(
-                document, opened, library, options=options.pipeline, on_event=on_event
-            )
     return mask_document(document, detections)
 
 
