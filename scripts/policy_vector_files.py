@@ -100,6 +100,10 @@ def _header_past_end(path: Path) -> None:
     path.write_bytes(bytes(data))
 
 
+def _not_a_model(path: Path) -> None:
+    path.write_bytes(b"GGUF\x03\x00\x00\x00" + bytes(200))  # a GGUF's first bytes
+
+
 MAKERS: dict[str, Callable[[Path], None]] = {
     "sealed-untrusted.litertlm": lambda p: _sealed(p, DEFAULT_LIKE),
     "sealed-trusted.litertlm": lambda p: _sealed(p, TRUSTED, manifest="tiny"),
@@ -111,7 +115,7 @@ MAKERS: dict[str, Callable[[Path], None]] = {
     "foreign.litertlm": lambda p: _container(p),
     "unknown-policy-format.litertlm": _unknown_format,
     "header-past-end.litertlm": _header_past_end,
-    "not-a-model.litertlm": lambda p: p.write_bytes(b"GGUF\x03\x00\x00\x00" + bytes(200)),
+    "not-a-model.litertlm": lambda p: _not_a_model(p),
 }
 """Each committed file and how it is made."""
 

@@ -10,6 +10,7 @@ from click.testing import Result
 from typer.testing import CliRunner
 
 from redacto.cli import app
+from scripted_models import TRUSTING_TABLE
 
 
 def digest(path: Path) -> str:
@@ -28,7 +29,8 @@ def redact(*args: str | Path) -> Result:
 
 
 def script(tmp_path: Path, **replies: list[str]) -> str:
-    """A scripted engine URI answering each step from `replies` (DESIGN.md's `scripted:FILE`)."""
+    """A scripted engine URI answering each step from `replies` (DESIGN.md's `scripted:FILE`),
+    a model whose declared policy trusts its validator (`scripted_models`)."""
     path = tmp_path / "replies.json"
-    path.write_text(json.dumps(replies), encoding="utf-8")
+    path.write_text(json.dumps({**replies, **TRUSTING_TABLE}), encoding="utf-8")
     return f"scripted:{path}"

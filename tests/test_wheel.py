@@ -158,6 +158,7 @@ def test_a_scripted_redaction_runs_from_the_wheel(installed, tmp_path):
                 "detect": ["NAME: Mrs. Chen"],
                 "redact": ["[NAME_1] called [PHONE_1] on Monday.\n"],
                 "validate": ["PASS"],
+                "pipeline": {"trust_validator_pass": True},
             }
         ),
         encoding="utf-8",

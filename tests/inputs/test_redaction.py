@@ -11,7 +11,6 @@ import pytest
 from PIL import Image
 
 from redacto.document import Box, Element, Mode, Status
-from redacto.engines.scripted import ScriptedEngine
 from redacto.inputs import (
     BadInputError,
     ImageInput,
@@ -25,6 +24,7 @@ from redacto.inputs import (
 )
 from redacto.pipeline import PipelineOptions
 from redacto.prompts import PromptLibrary
+from scripted_models import trusting
 
 NO_RULES = PipelineOptions(rules=False, model_redact=False)
 TEXT = "Patient Jane Smith\r\nSeen today.\rCall 408-555-1234\r\nEnd"
@@ -81,7 +81,7 @@ def test_text_is_redacted_in_the_n_text_and_written_in_its_own_endings(
 ):
     source = read_input(text_file(tmp_path))
     assert isinstance(source, TextInput) and "\r" not in source.document.text
-    engine = ScriptedEngine.from_mapping(
+    engine = trusting(
         {"classify": ["CATEGORY: Medical"], "detect": ["NAME: Jane Smith"], "validate": ["PASS"]}
     )
     before = sorted(tmp_path.rglob("*"))
@@ -122,7 +122,7 @@ def photo(tmp_path: Path) -> tuple[Path, list[Element]]:
 def test_a_photo_is_burned_in_memory_and_written_once(tmp_path, prompts, no_writes):
     path, elements = photo(tmp_path)
     source = ImageInput.with_words(path, elements)
-    engine = ScriptedEngine.from_mapping(
+    engine = trusting(
         {"classify": ["CATEGORY: Medical"], "detect": ["1:NAME\n2:NAME"], "validate": ["PASS"]}
     )
     redaction = redact(source, engine, prompts, options=NO_RULES)
@@ -138,7 +138,7 @@ def test_an_error_run_makes_no_file_and_write_removes_stale_ones(tmp_path, promp
     out.mkdir()
     for stale in ("redacted.png", "redacted.pdf", "redacted.txt"):
         (out / stale).write_bytes(b"from an earlier run")
-    redaction = redact(source, ScriptedEngine.from_mapping({}), prompts, options=NO_RULES)
+    redaction = redact(source, trusting({}), prompts, options=NO_RULES)
     assert redaction.report.status is Status.ERROR and redaction.files == ()
     outcome = write(redaction, out)
     assert sorted(p.name for p in out.iterdir()) == ["report.json"]
@@ -152,7 +152,7 @@ def test_write_refuses_to_replace_the_input(tmp_path, prompts):
     note = out / "redacted.txt"
     note.write_text("Jane Smith called.\n", encoding="utf-8")
     source = read_input(note)
-    engine = ScriptedEngine.from_mapping(
+    engine = trusting(
         {"classify": ["CATEGORY: Medical"], "detect": ["NAME: Jane Smith"], "validate": ["PASS"]}
     )
     outcome = write(redact(source, engine, prompts, options=NO_RULES), out)

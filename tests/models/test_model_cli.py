@@ -38,7 +38,7 @@ def test_path_of_an_unbuilt_model_prints_the_build_command(tmp_path, monkeypatch
 
 
 def test_every_model_command_has_help():
-    for command in ("list", "build", "verify", "path", "kotlin"):
+    for command in ("list", "build", "verify", "path"):
         result = runner.invoke(app, ["model", command, "--help"])
         assert result.exit_code == 0
         assert len(result.output.strip()) > 40

@@ -10,7 +10,6 @@ from redacto.models import (
     ModelNotBuiltError,
     UnknownModelError,
     resolve_model,
-    validator_trusted,
 )
 
 
@@ -64,20 +63,3 @@ def test_a_file_without_its_build_record_is_not_a_finished_build(empty_build_dir
     path.write_bytes(b"half-written")
     with pytest.raises(ModelNotBuiltError):
         resolve_model("tiny")
-
-
-@pytest.mark.parametrize(
-    ("model", "trusted"),
-    [
-        ("redacto-270m", False),
-        ("redacto-270m@int4", False),
-        ("/anywhere/redacto-270m-int8.litertlm", False),
-        ("litertlm:/anywhere/redacto-270m-int4.litertlm", False),
-        ("gemma-3-270m", True),
-        ("litertlm:/anywhere/gemma-3-270m-int8.litertlm", True),
-        ("/anywhere/my-model.litertlm", True),
-        ("scripted:tests/replies.json", True),
-    ],
-)
-def test_a_model_whose_manifest_distrusts_its_validator_is_known_by_name_or_file(model, trusted):
-    assert validator_trusted(model) is trusted

@@ -3,12 +3,19 @@ package → load in LiteRT-LM → generate, through the same `build_model` as th
 
 from __future__ import annotations
 
+import shutil
 import time
 
 import pytest
 
+from redacto.document import Step
+from redacto.engines import ChatRequest
+from redacto.model_manifest import PipelineSettings
+from redacto.model_policy import check_model_file
 from redacto.model_record import read_record, sha256_of
-from redacto.models import build_model, built_record, model_file, resolve_model
+from redacto.models import build_model, built_record, model_file, open_model, resolve_model
+from redacto.models.stamp import stamp_policy
+from redacto.report import PolicyState
 
 pytestmark = pytest.mark.slow
 
@@ -50,3 +57,48 @@ def test_a_second_build_reuses_the_file(tiny_model_path):
 def test_the_built_name_resolves_to_the_file(tiny_model_path):
     assert resolve_model("tiny") == f"litertlm:{model_file('tiny', 'int8')}"
     assert model_file("tiny", "int8") == tiny_model_path
+
+
+def test_the_build_seals_the_manifests_policy_into_the_file(tiny_model_path):
+    from redacto.model_manifest import load_manifest
+
+    check = check_model_file(tiny_model_path)
+    assert check.state is PolicyState.VERIFIED
+    assert check.policy is not None and check.policy.manifest == "tiny"
+    assert check.settings == load_manifest("tiny").pipeline
+    record = read_record(tiny_model_path)
+    assert record is not None and record.content_sha256 == check.policy.content_sha256
+
+
+def test_litert_lm_loads_a_renamed_copy_with_the_same_policy(tiny_model_path, tmp_path):
+    """The real runtime: the identity and settings of an engine come from the file's bytes."""
+    # LiteRT-LM itself opens only files named .litertlm (another extension is an engine
+    # error, so no run); the policy of one is read the same (tests/models/test_model_policy).
+    copy = tmp_path / "elsewhere" / "my-redactor.litertlm"
+    copy.parent.mkdir()
+    shutil.copy(tiny_model_path, copy)
+    with open_model(str(tiny_model_path)) as built, open_model(f"litertlm:{copy}") as renamed:
+        assert renamed.identity.policy is built.identity.policy is PolicyState.VERIFIED
+        assert renamed.identity.manifest == built.identity.manifest == "tiny"
+        assert renamed.identity.sha256 == built.identity.sha256
+        assert renamed.settings == built.settings
+
+
+def test_litert_lm_loads_an_edited_copy_as_an_unknown_model(tiny_model_path, tmp_path):
+    copy = tmp_path / "tiny-int8.litertlm"
+    data = tiny_model_path.read_bytes()
+    # Reseal with a trusting policy the manifest never gave, then break the seal by hand.
+    copy.write_bytes(data)
+    stamp_policy(
+        copy,
+        manifest="tiny",
+        quant="int8",
+        fingerprint="hand-made",
+        pipeline=PipelineSettings(trust_validator_pass=True),
+    )
+    edited = copy.read_bytes().replace(b'fingerprint "hand-made"', b'fingerprint "hand-mad3"')
+    copy.write_bytes(edited)
+    with open_model(f"litertlm:{copy}") as engine:
+        assert engine.identity.policy is PolicyState.EDITED
+        assert engine.settings == PipelineSettings()
+        assert engine.complete(ChatRequest(step=Step.CLASSIFY, system="", user="Hi")).stats.ms > 0

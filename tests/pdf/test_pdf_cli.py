@@ -11,8 +11,8 @@ from pdf_builder import Doc, Page, text, write_objects
 
 from cli_runs import all_files, digest, redact, script
 from redacto import inputs
-from redacto.engines.scripted import ScriptedEngine
 from redacto.prompts import PromptLibrary
+from scripted_models import trusting
 
 
 def two_pages(path: Path) -> Path:
@@ -147,7 +147,7 @@ def test_a_pdf_that_fails_its_check_after_writing_ends_error_and_claims_no_pdf(t
     out.mkdir()
     for stale in ("redacted.pdf", "redacted.txt"):
         (out / stale).write_text("from an earlier run", encoding="utf-8")
-    engine = ScriptedEngine.from_mapping(
+    engine = trusting(
         {"classify": ["CATEGORY: Medical"], "detect": ["1:NAME\n2:NAME"], "validate": ["PASS"]}
     )
     outcome = inputs.write(inputs.redact(source_input, engine, PromptLibrary.load()), out)

@@ -13,11 +13,11 @@ from page_shapes import SHAPES, InkOcr
 from pdf_builder import Doc
 
 from redacto.document import Status
-from redacto.engines.scripted import ScriptedEngine
 from redacto.inputs import PdfInput, redact, write
 from redacto.pdf import PdfVerificationError, read_pdf
 from redacto.pipeline import PipelineOptions
 from redacto.prompts import PromptLibrary
+from scripted_models import trusting
 
 A4 = next(shape for shape in SHAPES if shape.name == "a4")
 REPLIES = {"classify": ["CATEGORY: Medical"], "detect": ["1:NAME\n2:NAME"], "validate": ["PASS"]}
@@ -35,9 +35,7 @@ def test_the_pdf_is_made_and_verified_in_memory(tmp_path, monkeypatch):
     with monkeypatch.context() as patch:
         for name, module in (("mkstemp", tempfile), ("replace", os)):
             patch.setattr(module, name, _refuse)
-        redaction = redact(
-            source, ScriptedEngine.from_mapping(REPLIES), PromptLibrary.load(), options=NO_RULES
-        )
+        redaction = redact(source, trusting(REPLIES), PromptLibrary.load(), options=NO_RULES)
     assert sorted(tmp_path.rglob("*")) == before
     assert redaction.report.status is Status.PASS
     assert redaction.report.pdf is not None and redaction.report.pdf.verified
@@ -60,9 +58,7 @@ def test_a_failed_check_is_error_before_anything_is_written(tmp_path, monkeypatc
 
     monkeypatch.setattr("redacto.pdf.output.verified_pdf_bytes", failing)
     source = a4_input(tmp_path)
-    redaction = redact(
-        source, ScriptedEngine.from_mapping(REPLIES), PromptLibrary.load(), options=NO_RULES
-    )
+    redaction = redact(source, trusting(REPLIES), PromptLibrary.load(), options=NO_RULES)
     assert redaction.report.status is Status.ERROR and redaction.files == ()
     assert "failed its check after writing" in (redaction.report.error or "")
     assert redaction.report.pdf is not None and not redaction.report.pdf.verified
@@ -85,7 +81,7 @@ def test_a_pdf_read_from_memory_gives_the_same_pdf_as_its_file(tmp_path):
     assert from_memory.info == from_file.info
     assert from_memory.document == from_file.document
     made = [
-        redact(source, ScriptedEngine.from_mapping(REPLIES), PromptLibrary.load(), options=NO_RULES)
+        redact(source, trusting(REPLIES), PromptLibrary.load(), options=NO_RULES)
         for source in (from_memory, from_file)
     ]
     # The PDF and the text byte for byte; the reports differ only in their timings.

@@ -21,10 +21,10 @@ from pdf_builder import PAGE_H, PAGE_W, Doc, Page, draw_image, text
 from PIL import Image, ImageDraw, ImageFont
 
 from redacto.document import ImageReading
-from redacto.engines.scripted import ScriptedEngine
 from redacto.inputs import RedactOutcome, redact_path
 from redacto.pipeline import PipelineOptions
 from redacto.prompts import PromptLibrary
+from scripted_models import trusting
 
 NAME = "Jane Smith"
 HIDDEN = "Wolfgang Hiddenberg"  # under the image
@@ -98,7 +98,7 @@ def redact_scripted(source: Path, replies: dict[str, list[str]], out: Path) -> R
     return redact_path(
         source,
         out,
-        ScriptedEngine.from_mapping(replies),
+        trusting(replies),
         prompts=PromptLibrary.load(),
         options=PipelineOptions(image_reading=ImageReading.TEXT),
     )

@@ -17,6 +17,7 @@ from redacto.engines.scripted import ScriptedEngine
 from redacto.pipeline import PipelineOptions, run_pipeline
 from redacto.pipeline.guard import LineWatch
 from redacto.pipeline.parsing import LineRejected
+from scripted_models import trusting
 
 TEXT = "Patient Jane Smith, DOB 03/15/78, called from 408-555-1234 about the fracture."
 
@@ -32,7 +33,7 @@ def run(setting: ConstrainedDecoding, engine: ScriptedEngine, prompts, text: str
 
 
 def scripted(detect: list[str], validate: list[str]) -> ScriptedEngine:
-    return ScriptedEngine.from_mapping({"detect": detect, "validate": validate})
+    return trusting({"detect": detect, "validate": validate})
 
 
 @pytest.mark.parametrize(

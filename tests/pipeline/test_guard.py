@@ -10,6 +10,7 @@ from redacto.engines.scripted import ScriptedEngine
 from redacto.pipeline import PipelineOptions, run_pipeline
 from redacto.pipeline.guard import MAX_LINE_CHARS, MAX_WASTED_LINES, LineSplitter, LineWatch
 from redacto.pipeline.parsing import LineRejected, RejectReason
+from scripted_models import trusting
 
 NO_RULES = PipelineOptions(rules=False)
 ECHO = "[3] DOB:"  # what a base model does: repeat the prompt's element list
@@ -79,7 +80,7 @@ def page() -> Document:
 
 def test_a_detector_that_starts_echoing_keeps_what_it_found_and_is_stopped(prompts):
     echo = "\n".join(f"[{i}] {word}" for i, word in enumerate(["Patient", "Jane"] * 10))
-    engine = ScriptedEngine.from_mapping(
+    engine = trusting(
         {
             "classify": ["CATEGORY: Medical"],
             "detect": [f"1:NAME\n2:NAME\n{echo}\n4:DATE"],
@@ -95,7 +96,7 @@ def test_a_detector_that_starts_echoing_keeps_what_it_found_and_is_stopped(promp
 
 def test_a_validator_that_passes_then_rambles_is_stopped_and_fails_closed(prompts):
     ramble = "\n".join(["The document looks fine to me."] * 20)
-    engine = ScriptedEngine.from_mapping(
+    engine = trusting(
         {
             "classify": ["CATEGORY: Medical"],
             "detect": ["1:NAME\n2:NAME\n4:DATE"],
@@ -135,11 +136,7 @@ def test_a_validator_pass_followed_by_an_over_long_line_never_stands(prompts, ne
         "detect": ["1:NAME"],
         "validate": [f"PASS\n{long_line}{newline}"],
     }
-    engine = (
-        ScriptedEngine.from_mapping(replies)
-        if piece_size is None
-        else PieceEngine(replies, piece_size)
-    )
+    engine = trusting(replies) if piece_size is None else PieceEngine(replies, piece_size)
     report = run_pipeline(page(), engine, prompts, options=NO_RULES).report
     assert report.status is Status.NEEDS_REVIEW
     assert report.validator_verdict == "FAIL"

@@ -1,28 +1,26 @@
-"""The model's manifest decides what its runs may claim, for every caller of the library."""
+"""The model's own policy decides what its runs may claim, for every caller of the library."""
 
 from __future__ import annotations
 
 from dataclasses import fields
-from pathlib import Path
 
-import pytest
-
-from redacto.document import Box, Document, Element, Status
-from redacto.engines import ModelIdentity
+from redacto.document import Box, Document, Element, Status, Step
 from redacto.engines.scripted import ScriptedEngine
 from redacto.model_manifest import PipelineSettings
 from redacto.pipeline import ImageReading, PipelineOptions, run_pipeline
 from redacto.pipeline.policy import (
     STRICTER,
     apply_model_settings,
-    model_settings,
     options_for_model,
 )
 from redacto.pipeline.state import StepContext
-from redacto.report import ReviewReason
+from redacto.report import PolicyState, ReviewReason
 
-UNTRUSTED_FILE = "litertlm:/anywhere/redacto-270m-int8.litertlm"
-TRUSTED_FILE = "litertlm:/anywhere/gemma-3-270m-int8.litertlm"
+MEASURED_UNTRUSTED = PipelineSettings(
+    trust_validator_pass=False, image_reading=ImageReading.TEXT, model_redact=False
+)
+"""What redacto-270m's sealed policy says: its validator was measured and is not trusted."""
+MEASURED_TRUSTED = PipelineSettings(trust_validator_pass=True)
 
 
 def page() -> Document:
@@ -35,55 +33,58 @@ def page() -> Document:
     )
 
 
-def passing_engine(uri: str) -> ScriptedEngine:
-    """A model that finds the name, in the reading its manifest asks for (redacto-270m reads
-    the page as text), and whose validator then says PASS."""
-    found = "NAME: Jane Smith" if "redacto-270m" in uri else "1:NAME\n2:NAME"
-    return ScriptedEngine.from_mapping(
-        {"classify": ["CATEGORY: Medical"], "detect": [found], "validate": ["PASS"]},
-        uri=uri,
+def passing_engine(settings: PipelineSettings | None) -> ScriptedEngine:
+    """A model that finds the name, in the reading its settings ask for, and whose validator
+    then says PASS; `settings` None: it declares none (an unknown model)."""
+    found = (
+        "NAME: Jane Smith" if settings and settings.image_reading == "text" else "1:NAME\n2:NAME"
+    )
+    return ScriptedEngine(
+        {Step.CLASSIFY: ["CATEGORY: Medical"], Step.DETECT: [found], Step.VALIDATE: ["PASS"]},
+        settings=settings,
     )
 
 
-def test_the_api_cannot_pass_a_run_whose_model_manifest_distrusts_its_validator(prompts):
-    # The caller asks for nothing special (the defaults trust a PASS): the manifest still wins.
-    report = run_pipeline(page(), passing_engine(UNTRUSTED_FILE), prompts).report
+def test_the_api_cannot_pass_a_run_whose_model_distrusts_its_validator(prompts):
+    # The caller asks for nothing special: the model's own policy still wins.
+    report = run_pipeline(page(), passing_engine(MEASURED_UNTRUSTED), prompts).report
     assert report.validator_verdict == "PASS"
     assert report.status is Status.NEEDS_REVIEW
     assert report.review_reasons == [ReviewReason.PASS_NOT_TRUSTED]
 
 
-def test_a_caller_can_be_stricter_than_the_manifest_never_looser(prompts):
+def test_a_model_with_no_policy_cannot_end_pass_and_the_report_says_why(prompts):
+    report = run_pipeline(page(), passing_engine(None), prompts).report
+    assert report.validator_verdict == "PASS"
+    assert report.status is Status.NEEDS_REVIEW
+    assert report.review_reasons == [ReviewReason.MODEL_NOT_MEASURED]
+    assert report.model.policy is PolicyState.ABSENT
+
+
+def test_a_caller_can_be_stricter_than_the_model_never_looser(prompts):
     distrust = PipelineOptions(trust_validator_pass=False)
-    stricter = run_pipeline(page(), passing_engine(TRUSTED_FILE), prompts, options=distrust)
+    stricter = run_pipeline(page(), passing_engine(MEASURED_TRUSTED), prompts, options=distrust)
     assert stricter.report.status is Status.NEEDS_REVIEW
     trusting = PipelineOptions(trust_validator_pass=True)
-    looser = run_pipeline(page(), passing_engine(UNTRUSTED_FILE), prompts, options=trusting)
+    looser = run_pipeline(page(), passing_engine(MEASURED_UNTRUSTED), prompts, options=trusting)
     assert looser.report.status is Status.NEEDS_REVIEW
-    trusted = run_pipeline(page(), passing_engine(TRUSTED_FILE), prompts, options=trusting)
+    trusted = run_pipeline(page(), passing_engine(MEASURED_TRUSTED), prompts, options=trusting)
     assert trusted.report.status is Status.PASS
 
 
-def test_an_unreadable_manifest_cannot_vouch_for_its_model(tmp_path: Path, monkeypatch):
-    (tmp_path / "broken.toml").write_text("this is [not toml", encoding="utf-8")
-    monkeypatch.setenv("REDACTO_MODELS_DIR", str(tmp_path))
-    identity = ModelIdentity(uri="litertlm:/x/broken-int8.litertlm", name="broken-int8.litertlm")
-    assert model_settings(identity).trust_validator_pass is False
+def test_the_uri_and_name_an_engine_has_decide_nothing(prompts):
+    """A script named like the default's built file declares nothing: it is unknown."""
+    engine = ScriptedEngine(
+        {Step.CLASSIFY: ["CATEGORY: Medical"], Step.DETECT: ["1:NAME"], Step.VALIDATE: ["PASS"]},
+        uri="litertlm:/anywhere/gemma-3-270m-int8.litertlm",
+    )
+    report = run_pipeline(page(), engine, prompts).report
+    assert report.status is Status.NEEDS_REVIEW
+    assert report.review_reasons == [ReviewReason.MODEL_NOT_MEASURED]
 
 
-@pytest.mark.parametrize(
-    ("uri", "trusted"),
-    [
-        (UNTRUSTED_FILE, False),
-        ("litertlm:redacto-270m-int4.litertlm", False),
-        (TRUSTED_FILE, True),
-        ("scripted:replies.json", True),
-        ("oracle:", True),
-    ],
-)
-def test_settings_are_found_from_the_engine_identity(uri: str, trusted: bool):
-    identity = ModelIdentity(uri=uri, name=uri.rpartition("/")[2])
-    assert model_settings(identity).trust_validator_pass is trusted
+def test_the_fail_closed_defaults_trust_no_pass():
+    assert PipelineSettings().trust_validator_pass is False
 
 
 def test_every_manifest_setting_has_an_option_of_the_same_name():
@@ -92,12 +93,10 @@ def test_every_manifest_setting_has_an_option_of_the_same_name():
     apply_model_settings(PipelineOptions(), PipelineSettings())  # raises if one is missing
 
 
-def test_the_manifest_settings_reach_the_options_as_their_own_types():
-    identity = ModelIdentity(uri=UNTRUSTED_FILE, name="redacto-270m-int8.litertlm")
-    manifest = model_settings(identity)
-    applied = options_for_model(PipelineOptions(), identity)
-    assert applied.image_reading is ImageReading(manifest.image_reading)
-    assert applied.model_redact is manifest.model_redact
+def test_the_model_settings_reach_the_options_as_their_own_types():
+    applied = options_for_model(PipelineOptions(), passing_engine(MEASURED_UNTRUSTED))
+    assert applied.image_reading is ImageReading.TEXT
+    assert applied.model_redact is False
     assert applied.trust_validator_pass is False
 
 

@@ -15,6 +15,7 @@ from redacto.document import (
 from redacto.engines import ChatRequest, Decoding, EngineError, OnText, Reply
 from redacto.engines.scripted import ScriptedEngine
 from redacto.pipeline import ImageReading, Phase, PipelineOptions, ProgressEvent, run_pipeline
+from scripted_models import trusting
 
 WORDS = [
     *["Patient", "Jane", "Smith", "DOB:", "03/15/78"],
@@ -33,7 +34,7 @@ def page(words: list[str] = WORDS) -> Document:
 
 
 def scripted(**replies: list[str]) -> ScriptedEngine:
-    return ScriptedEngine.from_mapping(replies)
+    return trusting(replies)
 
 
 class StreamWatcher(ScriptedEngine):

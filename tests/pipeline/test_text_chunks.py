@@ -4,10 +4,10 @@ long the text, and each step asks about each chunk as image mode does."""
 from __future__ import annotations
 
 from redacto.document import Document, Status, Step
-from redacto.engines.scripted import ScriptedEngine
 from redacto.pipeline import Phase, PipelineOptions, ProgressEvent, run_pipeline
 from redacto.pipeline.chunking import CHUNK_SIZE, chunk_text
 from redacto.pipeline.parsing import RejectReason
+from scripted_models import trusting
 
 NO_RULES = PipelineOptions(rules=False)
 
@@ -31,7 +31,7 @@ def test_a_long_text_is_sent_at_most_one_chunk_per_call(prompts):
     chunks = chunk_text(text)
     assert len(chunks) == 11
     last = chunks[-1].of(text)
-    engine = ScriptedEngine.from_mapping(
+    engine = trusting(
         {
             "classify": ["CATEGORY: General"],
             "detect": ["NONE"] * (len(chunks) - 1) + ["NAME: w1499"],
@@ -58,7 +58,7 @@ def test_a_long_text_is_sent_at_most_one_chunk_per_call(prompts):
 
 def test_a_short_text_is_one_chunk_and_reads_as_before(prompts):
     text = "Call Jane Doe today.\n"
-    engine = ScriptedEngine.from_mapping(
+    engine = trusting(
         {
             "classify": ["CATEGORY: General"],
             "detect": ["NAME: Jane Doe"],
@@ -84,7 +84,7 @@ def test_a_short_text_is_one_chunk_and_reads_as_before(prompts):
 
 def test_redact_lists_for_each_chunk_only_what_is_located_in_it(prompts):
     text = "Visit from Jane Doe.\nSeen by Dr. Adams.\nCall 408-555-1234.\nJane Doe left.\n"
-    engine = ScriptedEngine.from_mapping(
+    engine = trusting(
         {
             "classify": ["CATEGORY: Medical"],
             "detect": ["NAME: Jane Doe", "NAME: Dr. Adams", "PHONE: 408-555-1234", "NONE"],
@@ -114,7 +114,7 @@ def test_redact_lists_for_each_chunk_only_what_is_located_in_it(prompts):
 
 def test_a_chunk_answer_that_is_rejected_leaves_the_others_and_the_locator_in_place(prompts):
     text = "Visit from Jane Doe.\nSeen by Dr. Adams.\n"
-    engine = ScriptedEngine.from_mapping(
+    engine = trusting(
         {
             "classify": ["CATEGORY: Medical"],
             "detect": ["NAME: Jane Doe", "NAME: Dr. Adams"],
@@ -134,7 +134,7 @@ RECURRING = "Visit from Jane Doe.\nJane Doe paid.\nJane Doe left.\n"  # 3 chunks
 def test_detect_a_value_recurring_in_a_later_chunk_is_no_error_a_repeat_in_one_answer_is(
     prompts,
 ):
-    engine = ScriptedEngine.from_mapping(
+    engine = trusting(
         {
             "classify": ["CATEGORY: Medical"],
             "detect": ["NAME: Jane Doe\nNAME: JANE DOE", "NAME: Jane Doe", "NAME: Jane Doe"],
@@ -151,7 +151,7 @@ def test_detect_a_value_recurring_in_a_later_chunk_is_no_error_a_repeat_in_one_a
 
 
 def test_validate_a_value_named_again_for_a_later_chunk_is_no_error(prompts):
-    engine = ScriptedEngine.from_mapping(
+    engine = trusting(
         {
             "classify": ["CATEGORY: Medical"],
             "detect": ["NONE", "NONE", "NONE"],
@@ -169,7 +169,7 @@ def test_validate_a_value_named_again_for_a_later_chunk_is_no_error(prompts):
 
 def test_progress_events_count_text_chunks_as_image_mode_does(prompts):
     text = "Visit from Jane Doe.\nSeen by Dr. Adams.\n"
-    engine = ScriptedEngine.from_mapping(
+    engine = trusting(
         {
             "classify": ["CATEGORY: Medical"],
             "detect": ["NAME: Jane Doe", "NAME: Dr. Adams"],

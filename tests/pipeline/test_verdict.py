@@ -7,14 +7,15 @@ both sides of the threshold, and on it.
 from __future__ import annotations
 
 import pytest
-from redacto.models.kotlin import kotlin_settings
 
 from redacto.document import Category, Document, Source, Status, Step, ValidatorVerdict
 from redacto.engines.scripted import ScriptedEngine
 from redacto.model_manifest import PipelineSettings
+from redacto.model_policy import phone_settings
 from redacto.pipeline import PipelineOptions, run_pipeline
 from redacto.pipeline.policy import apply_model_settings
 from redacto.report import ReviewReason
+from scripted_models import TRUSTING
 
 TEXT = "Patient Jane Smith was seen by Dr. Alan Reyes today."
 MARGIN = 1.0
@@ -33,7 +34,7 @@ def options(verdict: ValidatorVerdict = ValidatorVerdict.SCORED, **changes) -> P
 def engine(validate: list[str], margins: list[float] | None) -> ScriptedEngine:
     tables = None if margins is None else {Step.VALIDATE: [scored(m) for m in margins]}
     replies = {Step.DETECT: ["NAME: Jane Smith"], Step.VALIDATE: validate}
-    return ScriptedEngine(replies, scores=tables)
+    return ScriptedEngine(replies, scores=tables, settings=TRUSTING)
 
 
 def run(engine: ScriptedEngine, prompts, **changes):
@@ -136,14 +137,14 @@ def test_the_manifest_table_reads_the_verdict_settings():
 
 
 @pytest.mark.parametrize(
-    ("verdict", "trusted", "written"),
+    ("verdict", "trusted", "on_the_phone"),
     [
-        (ValidatorVerdict.ANSWER, True, "true"),
-        (ValidatorVerdict.SCORED, True, "false"),  # the phone cannot score
-        (ValidatorVerdict.SCORED, False, "false"),
-        (ValidatorVerdict.ANSWER, False, "false"),
+        (ValidatorVerdict.ANSWER, True, True),
+        (ValidatorVerdict.SCORED, True, False),  # the phone cannot score
+        (ValidatorVerdict.SCORED, False, False),
+        (ValidatorVerdict.ANSWER, False, False),
     ],
 )
-def test_the_phones_settings_trust_only_the_answer_rule(verdict, trusted, written):
+def test_the_phones_settings_trust_only_the_answer_rule(verdict, trusted, on_the_phone):
     settings = PipelineSettings(trust_validator_pass=trusted, validator_verdict=verdict)
-    assert f"trustValidatorPass = {written}," in kotlin_settings(settings)
+    assert phone_settings(settings).trust_validator_pass is on_the_phone

@@ -19,9 +19,9 @@ from echo_upstream import EchoUpstream
 from running_proxy import start_proxy
 
 from disk_watch import DiskWatch, watch_disk
-from redacto.engines.scripted import ScriptedEngine
 from redacto.proxy import ProxyConfig, build_proxy
 from redacto.proxy.images import ImageRedactor, InMemoryOcrError
+from scripted_models import trusting
 
 
 @pytest.fixture
@@ -44,9 +44,7 @@ def test_an_image_is_redacted_without_touching_the_disk(
     upstream: EchoUpstream, tmp_path: Path, disk_watch: Path
 ) -> None:
     url = page_url(tmp_path)
-    engine = ScriptedEngine.from_mapping(
-        {"classify": ["CATEGORY: General"], "detect": [""], "validate": ["PASS"]}
-    )
+    engine = trusting({"classify": ["CATEGORY: General"], "detect": [""], "validate": ["PASS"]})
     proxy = start_proxy(build_proxy(ProxyConfig(upstream=upstream.url), engine))
     body = {
         "model": "m",
@@ -70,6 +68,6 @@ def test_an_image_is_redacted_without_touching_the_disk(
 
 
 def test_an_ocr_engine_that_works_on_files_is_refused_for_the_proxy() -> None:
-    engine = ScriptedEngine.from_mapping({})
+    engine = trusting({})
     with pytest.raises(InMemoryOcrError, match="--ocr ppocr"):
         ImageRedactor(engine, prompts=None, ocr="tesseract")  # type: ignore[arg-type]

@@ -15,6 +15,7 @@ from running_proxy import start_proxy
 
 from redacto.engines.scripted import ScriptedEngine
 from redacto.proxy import ProxyConfig, build_proxy
+from scripted_models import trusting
 
 
 def render_short_page(path: Path) -> Path:
@@ -33,7 +34,7 @@ def chat(*contents: object) -> dict:
 
 
 def scripted(**replies: list[str]) -> ScriptedEngine:
-    return ScriptedEngine.from_mapping(replies)
+    return trusting(replies)
 
 
 def test_the_model_tier_hides_a_name_and_reads_each_text_once(upstream: EchoUpstream) -> None:

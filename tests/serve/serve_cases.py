@@ -18,6 +18,7 @@ from redacto.document import ImageReading, Step
 from redacto.engines import ChatRequest, Decoding, OnText, Reply
 from redacto.engines.scripted import ScriptedEngine
 from redacto.pipeline import PipelineOptions
+from scripted_models import TRUSTING
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "examples" / "sample-medical-note.jpg"
@@ -36,7 +37,9 @@ class SlowEngine(ScriptedEngine):
     the first call until it is set (a job that keeps the model busy)."""
 
     def __init__(self, replies: dict[str, list[str]], delay: float = 0.0) -> None:
-        super().__init__({Step(name): list(texts) for name, texts in replies.items()})
+        super().__init__(
+            {Step(name): list(texts) for name, texts in replies.items()}, settings=TRUSTING
+        )
         self.delay = delay
         self.gate: threading.Event | None = None
 

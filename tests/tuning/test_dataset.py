@@ -18,6 +18,7 @@ from redacto.pipeline.placeholders import value_key
 from redacto.prompts import PromptLibrary
 from redacto.rules import recognizers_for
 from redacto.tuning import TrainingExample, build_examples, word_labels
+from scripted_models import TRUSTING
 
 
 class OracleEngine(Engine):
@@ -25,6 +26,7 @@ class OracleEngine(Engine):
 
     def __init__(self, examples: list[TrainingExample]) -> None:
         self.identity = ModelIdentity(uri="oracle:", name="oracle")
+        self.settings = TRUSTING  # the gold answers must carry a run to PASS
         self.answers = {(e.system, e.user): e.answer for e in examples}
         self.unknown: list[ChatRequest] = []
         self.calls: list[Step] = []

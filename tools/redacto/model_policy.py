@@ -46,7 +46,7 @@ from redacto.document import Frozen, ValidatorVerdict
 from redacto.litertlm_file import LitertlmFormatError, LitertlmHeader, read_header
 from redacto.model_manifest import PipelineSettings
 from redacto.model_record import read_record, record_matches_file
-from redacto.report import PolicyState
+from redacto.report import ModelIdentity, PolicyState
 
 POLICY_KEY = "redacto.policy"
 SEAL_KEY = "redacto.policy_seal"
@@ -120,6 +120,18 @@ def phone_settings(settings: PipelineSettings) -> PipelineSettings:
         model_redact=settings.model_redact,
         constrained_decoding=settings.constrained_decoding,
     )
+
+
+def policy_line(identity: ModelIdentity, settings: PipelineSettings) -> str:
+    """One line for a person: which model this is by its own policy, and whether its
+    validator's PASS is trusted (the review page shows it beside the model's name)."""
+    if not identity.policy.trusted:
+        return f"unknown model ({identity.policy.value}) · validator not measured"
+    origin = "declared by its engine"
+    if identity.manifest:
+        origin = f"{identity.manifest} {identity.quant}"
+    trust = "trusted" if settings.trust_validator_pass else "not trusted"
+    return f"{origin} · validator {trust}"
 
 
 def seal_of(text: str) -> str:

@@ -76,13 +76,46 @@ def verify(
         str, typer.Argument(help="A built model name (NAME or NAME@int4) or a .litertlm path.")
     ],
     threads: Annotated[int | None, typer.Option(help="CPU threads (default: up to 4).")] = None,
+    smoke: Annotated[
+        bool, typer.Option(help="Also load the model and run the smoke prompt.")
+    ] = True,
 ) -> None:
-    """Load a built model with LiteRT-LM on CPU, run a smoke prompt, print TTFT and tokens/s."""
+    """Say which manifest and policy a model file carries and whether it verifies (its name
+    plays no part), whether its sha256 is a build on this machine; then load it with
+    LiteRT-LM on CPU, run a smoke prompt, print TTFT and tokens/s."""
+    try:
+        inspection = models.inspect_model(name)
+    except models.ModelError as error:
+        raise fail(error) from error
+    _print_inspection(inspection)
+    if not smoke:
+        return
     try:
         figures = models.verify_model(name, threads=threads)
     except models.ModelError as error:
         raise fail(error) from error
     _print_figures(figures)
+
+
+def _print_inspection(inspection: models.ModelInspection) -> None:
+    check = inspection.check
+    console.print(f"{inspection.path}", highlight=False)
+    console.print(f"  sha256 {check.sha256}", highlight=False)
+    policy = check.policy
+    carries = f"{policy.manifest} ({policy.quant})" if policy else "no readable policy"
+    console.print(f"  policy: {carries}; {check.state.value} — {check.detail}", highlight=False)
+    settings = check.settings
+    trust = "trusted" if settings.trust_validator_pass else "not trusted (runs end NEEDS_REVIEW)"
+    if not check.state.trusted:
+        trust = "not measured: fail-closed defaults (runs end NEEDS_REVIEW)"
+    console.print(f"  validator PASS: {trust}", highlight=False)
+    known = inspection.known_build
+    console.print(
+        f"  known build: {known.name} ({known.quant}, built {known.built_at})"
+        if known
+        else "  known build: none on this machine has this sha256",
+        highlight=False,
+    )
 
 
 @model_app.command("path")

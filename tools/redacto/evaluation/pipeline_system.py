@@ -61,10 +61,10 @@ class PipelineSystem:
         # What run_pipeline will apply from the model's own policy, said in the run's identity.
         applied = options_for_model(self.options, self.engine)
         sha = f" sha256 {identity.sha256[:12]}" if identity.sha256 else ""
-        if not identity.policy.trusted:
-            sha += f" ({identity.policy.value})"
         given = "; gold category given" if gold_category else ""
         untrusted = "" if applied.trust_validator_pass else "; validator PASS not trusted"
+        if not identity.policy.trusted:
+            untrusted += f" (model not measured: {identity.policy.value})"
         no_redact_call = "" if applied.model_redact else "; text redact call off"
         image_reading = applied.image_reading or ImageReading.INDEXED
         rounds = "" if max_rounds == MAX_ROUNDS else f"; at most {max_rounds} round(s)"

@@ -11,6 +11,7 @@ the engines may use them; this package re-exports them for its own callers.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from redacto.model_manifest import (
@@ -22,6 +23,7 @@ from redacto.model_manifest import (
     load_manifest,
     manifest_and_quant,
 )
+from redacto.model_policy import ModelFileCheck, check_model_file
 from redacto.model_record import (
     BuildRecord,
     StageRecord,
@@ -53,6 +55,7 @@ __all__ = [
     "Manifest",
     "ModelChoice",
     "ModelError",
+    "ModelInspection",
     "ModelNotBuiltError",
     "OnProgress",
     "PipelineSettings",
@@ -64,10 +67,12 @@ __all__ = [
     "build_root",
     "built_record",
     "chosen_identity",
+    "inspect_model",
     "list_manifests",
     "load_manifest",
     "model_dir",
     "model_file",
+    "model_path",
     "open_model",
     "resolve_model",
     "using_model",
@@ -119,14 +124,50 @@ def resolve_model(name_or_uri: str) -> str:
     return f"litertlm:{model_file(manifest.name, quant)}"
 
 
+@dataclass(frozen=True)
+class ModelInspection:
+    """What `redacto model verify` says of a file before it loads it."""
+
+    path: Path
+    check: ModelFileCheck
+    """The policy the file carries and whether it verifies (`redacto.model_policy`)."""
+    known_build: BuildRecord | None
+    """The build on this machine whose recorded sha256 is the file's, if any."""
+
+
+def model_path(name_or_path: str) -> Path:
+    """The `.litertlm` file a built model name (`NAME`, `NAME@int4`) or a path means."""
+    as_path = Path(name_or_path).expanduser()
+    if as_path.suffix == ".litertlm" or as_path.is_file():
+        if not as_path.is_file():
+            raise ModelError(f"no model file at {as_path}")
+        return as_path.resolve()
+    manifest, quant = manifest_and_quant(name_or_path)
+    built_record(name_or_path)
+    return model_file(manifest.name, quant)
+
+
+def inspect_model(name_or_path: str) -> ModelInspection:
+    """Read the policy a model file carries, verify it, and look for a build on this machine
+    with the same sha256 (any name, any folder: the bytes decide)."""
+    path = model_path(name_or_path)
+    check = check_model_file(path)
+    known = None
+    for record_file in sorted((build_root() / "models").glob("*/*.build.json")):
+        record = read_record(record_file.with_name(record_file.name.removesuffix(".build.json")))
+        if record is not None and record.sha256 == check.sha256:
+            known = record
+            break
+    return ModelInspection(path, check, known)
+
+
 def verify_model(name_or_path: str, threads: int | None = None) -> VerifyFigures:
     """Load a built model (by name or `.litertlm` path) and measure the smoke prompt."""
     from redacto.model_manifest import VerifySettings
     from redacto.models.verify import verify_file
 
-    as_path = Path(name_or_path).expanduser()
-    if as_path.suffix == ".litertlm":
-        return verify_file(as_path.resolve(), VerifySettings(), threads=threads)
-    manifest, quant = manifest_and_quant(name_or_path)
-    built_record(name_or_path)
-    return verify_file(model_file(manifest.name, quant), manifest.verify, threads=threads)
+    path = model_path(name_or_path)
+    as_name = Path(name_or_path).expanduser()
+    if as_name.suffix == ".litertlm" or as_name.is_file():
+        return verify_file(path, VerifySettings(), threads=threads)
+    return verify_file(path, load_manifest(name_or_path.partition("@")[0]).verify, threads=threads)

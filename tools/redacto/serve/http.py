@@ -39,6 +39,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from redacto.engines import Engine
+from redacto.model_policy import policy_line
 from redacto.prompts import PromptLibrary
 from redacto.serve.jobs import Job, JobBoard, JobError, JobKind, ServeConfig
 from redacto.serve.wire import DeadlineReader, loggable
@@ -287,7 +288,9 @@ class _Handler(BaseHTTPRequestHandler):
         self._bytes(HTTPStatus.OK, STATIC[name], body)
 
     def _jobs(self, match: re.Match[str]) -> None:
-        self._json(HTTPStatus.OK, {"jobs": self.review.board.summaries()})
+        engine = self.review.board.engine
+        model = f"{engine.identity.name} · {policy_line(engine.identity, engine.settings)}"
+        self._json(HTTPStatus.OK, {"jobs": self.review.board.summaries(), "model": model})
 
     def _upload(self, match: re.Match[str]) -> None:
         """A file to redact and review."""

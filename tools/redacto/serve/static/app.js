@@ -412,7 +412,11 @@ $("discard").addEventListener("click", async () => {
 
 async function refreshJobs() {
   let jobs = [];
-  try { jobs = (await api("/api/jobs")).jobs; } catch (error) { notice(error.message); return jobs; }
+  try {
+    const listing = await api("/api/jobs");
+    jobs = listing.jobs;
+    $("model").textContent = listing.model;
+  } catch (error) { notice(error.message); return jobs; }
   fill($("jobs"), jobs.slice().reverse().map((job) => {
     const what = job.kind === "proofread" && job.state !== "proofread" ? "proofread, " : "";
     const li = el("li", job.name + " — " + what + job.state + (job.place ? " (place " + job.place + ")" : ""));
