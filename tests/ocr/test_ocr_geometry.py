@@ -147,9 +147,7 @@ def test_missing_rapidocr_names_the_ocr_extra(monkeypatch: pytest.MonkeyPatch) -
 def test_missing_tesseract_program_names_the_debian_package(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import pytesseract
-
-    monkeypatch.setattr(pytesseract.pytesseract, "tesseract_cmd", "/nonexistent/tesseract")
+    monkeypatch.setenv("PATH", "/nonexistent")
     with pytest.raises(OcrError, match="install Debian tesseract-ocr"):
         open_ocr("tesseract")
 

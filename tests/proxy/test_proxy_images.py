@@ -19,8 +19,9 @@ from echo_upstream import EchoUpstream
 from running_proxy import start_proxy
 
 from disk_watch import DiskWatch, watch_disk
+from redacto.ocr import known_ocr_engines
 from redacto.proxy import ProxyConfig, build_proxy
-from redacto.proxy.images import ImageRedactor, InMemoryOcrError
+from redacto.proxy.images import IN_MEMORY_OCR, ImageRedactor, InMemoryOcrError
 from scripted_models import trusting
 
 
@@ -67,7 +68,8 @@ def test_an_image_is_redacted_without_touching_the_disk(
     assert list(disk_watch.iterdir()) == []
 
 
-def test_an_ocr_engine_that_works_on_files_is_refused_for_the_proxy() -> None:
+def test_every_shipped_ocr_engine_reads_in_memory_and_any_other_is_refused() -> None:
+    assert set(known_ocr_engines()) <= IN_MEMORY_OCR  # each one's own test shows it
     engine = trusting({})
-    with pytest.raises(InMemoryOcrError, match="--ocr ppocr"):
-        ImageRedactor(engine, prompts=None, ocr="tesseract")  # type: ignore[arg-type]
+    with pytest.raises(InMemoryOcrError, match="--ocr ppocr or tesseract"):
+        ImageRedactor(engine, prompts=None, ocr="works-on-files")  # type: ignore[arg-type]

@@ -1,38 +1,41 @@
-"""`tesseract` — Tesseract 5 (Debian `tesseract-ocr`, `tesseract-ocr-eng`) through pytesseract.
+"""`tesseract` — Tesseract 5 (Debian `tesseract-ocr`, `tesseract-ocr-eng`), run as a program.
 
 The second engine: tight word boxes and about 1.6 CPU-seconds a page, but only with
 `OMP_THREAD_LIMIT=1` for the tesseract process — its OpenMP threads fight each other on a
 small machine and the same page takes 8.7 s without it. Tesseract's block, paragraph and
 line numbers group words into lines; the rows are then ordered by the same rule as every
 engine (`redacto.ocr.base.order_lines`) so both engines feed the pipeline the same order.
+
+The page goes to the program through a pipe and its words come back on stdout
+(`tesseract stdin stdout … tsv`): no file is written, so nothing of the page is left on
+disk whatever ends the run — a kill of the parent included. (pytesseract, used before,
+wrote the page and its TSV into the temporary folder and removed them only on a normal
+return: a killed review page left an unredacted page readable there.)
 """
 
 from __future__ import annotations
 
+import csv
+import io
 import os
+import shutil
 import statistics
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
+import subprocess
 from dataclasses import dataclass
-from typing import Any
 
 from PIL import Image
 
 from redacto.document import Box, Element
-from redacto.engines.base import MissingExtraError
 from redacto.ocr.base import (
     OcrEngine,
     OcrError,
     OcrLine,
     OcrWord,
-    package_version,
     pad_box,
     page_elements,
     working_copy,
 )
 
-_ENV_LOCK = threading.Lock()
 _WORD_LEVEL = 5
 
 
@@ -54,79 +57,95 @@ class TesseractSettings:
     pad_x_ratio: float = 0.3
     pad_y_ratio: float = 0.2
     timeout_s: float = 120.0
+    program: str = "tesseract"
+    """The tesseract program, found on PATH."""
 
 
 class TesseractEngine(OcrEngine):
-    """Tesseract 5 LSTM, one word element per `image_to_data` word row."""
+    """Tesseract 5 LSTM, one word element per TSV word row."""
 
     def __init__(self, settings: TesseractSettings | None = None) -> None:
         self.settings = settings or TesseractSettings()
-        try:
-            import pytesseract
-        except ImportError as error:
-            raise MissingExtraError("tesseract OCR", "ocr", "pytesseract") from error
-        self._pytesseract = pytesseract
-        try:
-            version = pytesseract.get_tesseract_version()
-            languages = pytesseract.get_languages(config="")
-        except (pytesseract.TesseractNotFoundError, OSError) as error:
+        program = shutil.which(self.settings.program)
+        if program is None:
             raise OcrError(
                 "the tesseract OCR engine needs the tesseract program: "
                 "install Debian tesseract-ocr and tesseract-ocr-eng "
                 "(sudo apt-get install tesseract-ocr tesseract-ocr-eng)"
-            ) from error
+            )
+        self._program = program
+        version = self._run(["--version"], b"").splitlines()[0].split()[-1]
+        languages = self._run(["--list-langs"], b"").splitlines()[1:]
         if self.settings.language not in languages:
             raise OcrError(
                 f"tesseract has no '{self.settings.language}' language data: "
                 f"install Debian tesseract-ocr-{self.settings.language}"
             )
         self.name = (
-            f"tesseract ({version}, pytesseract {package_version('pytesseract')}, "
-            f"lang={self.settings.language}, psm={self.settings.page_segmentation_mode}, "
-            f"max_side={self.settings.max_side}, pad={self.settings.pad_x_ratio}/"
-            f"{self.settings.pad_y_ratio})"
+            f"tesseract ({version}, lang={self.settings.language}, "
+            f"psm={self.settings.page_segmentation_mode}, max_side={self.settings.max_side}, "
+            f"pad={self.settings.pad_x_ratio}/{self.settings.pad_y_ratio})"
         )
 
     def read(self, image: Image.Image) -> list[Element]:
         """Words of `image` in reading order, boxes in `image` pixels."""
         work, factors = working_copy(image, self.settings.max_side)
-        pytesseract = self._pytesseract
-        try:
-            with _single_omp_thread():
-                data = pytesseract.image_to_data(
-                    work,
-                    lang=self.settings.language,
-                    config=f"--psm {self.settings.page_segmentation_mode}",
-                    output_type=pytesseract.Output.DICT,
-                    timeout=self.settings.timeout_s,
-                )
-        except RuntimeError as error:  # pytesseract raises RuntimeError on its timeout
-            raise OcrError(f"tesseract did not finish: {type(error).__name__}") from error
-        except pytesseract.TesseractError as error:
-            raise OcrError(f"tesseract failed with exit status {error.status}") from error
-        return page_elements(self._lines(data, work.size), work, factors, image.size)
+        page = io.BytesIO()
+        work.save(page, format="PNG", compress_level=1)
+        tsv = self._run(
+            [
+                "stdin",
+                "stdout",
+                "-l",
+                self.settings.language,
+                "--psm",
+                str(self.settings.page_segmentation_mode),
+                "tsv",
+            ],
+            page.getvalue(),
+        )
+        rows = list(csv.DictReader(io.StringIO(tsv), delimiter="\t", quoting=csv.QUOTE_NONE))
+        return page_elements(self._lines(rows, work.size), work, factors, image.size)
 
-    def _lines(self, data: dict[str, list[Any]], size: tuple[int, int]) -> list[OcrLine]:
+    def _run(self, arguments: list[str], stdin: bytes) -> str:
+        """Run tesseract with `stdin` piped in; its stdout, or `OcrError` (never its stderr,
+        which may quote the page's words)."""
+        try:
+            done = subprocess.run(
+                [self._program, *arguments],
+                input=stdin,
+                capture_output=True,
+                timeout=self.settings.timeout_s,
+                env={**os.environ, "OMP_THREAD_LIMIT": "1"},
+                check=False,
+            )
+        except subprocess.TimeoutExpired as error:
+            raise OcrError(
+                f"tesseract did not finish in {self.settings.timeout_s:.0f} s"
+            ) from error
+        except OSError as error:
+            raise OcrError(f"tesseract could not start: {type(error).__name__}") from error
+        if done.returncode != 0:
+            raise OcrError(f"tesseract failed with exit status {done.returncode}")
+        return done.stdout.decode("utf-8", errors="replace")
+
+    def _lines(self, rows: list[dict[str, str]], size: tuple[int, int]) -> list[OcrLine]:
         grouped: dict[tuple[int, int, int], list[OcrWord]] = {}
-        for row in range(len(data["text"])):
-            text = str(data["text"][row]).strip()
-            confidence = float(data["conf"][row])
-            if int(data["level"][row]) != _WORD_LEVEL or not text:
+        for row in rows:
+            text = (row.get("text") or "").strip()
+            if int(row["level"]) != _WORD_LEVEL or not text:
                 continue
+            confidence = float(row["conf"])
             if confidence < self.settings.min_confidence:
                 continue
-            left, top = float(data["left"][row]), float(data["top"][row])
+            left, top = float(row["left"]), float(row["top"])
             box = Box(
                 x0=left,
                 y0=top,
-                x1=left + float(data["width"][row]),
-                y1=top + float(data["height"][row]),
+                x1=left + float(row["width"]),
+                y1=top + float(row["height"]),
             )
-            key = (
-                int(data["block_num"][row]),
-                int(data["par_num"][row]),
-                int(data["line_num"][row]),
-            )
+            key = (int(row["block_num"]), int(row["par_num"]), int(row["line_num"]))
             grouped.setdefault(key, []).append(
                 OcrWord(text=text, box=box, confidence=confidence / 100)
             )
@@ -170,18 +189,3 @@ def line_through(words: list[OcrWord]) -> OcrLine:
         (left, center_at(left) + half_height),
     )
     return OcrLine(words=tuple(words), corners=corners)
-
-
-@contextmanager
-def _single_omp_thread() -> Iterator[None]:
-    """Run the tesseract child with OMP_THREAD_LIMIT=1 (pytesseract passes os.environ)."""
-    with _ENV_LOCK:
-        previous = os.environ.get("OMP_THREAD_LIMIT")
-        os.environ["OMP_THREAD_LIMIT"] = "1"
-        try:
-            yield
-        finally:
-            if previous is None:
-                del os.environ["OMP_THREAD_LIMIT"]
-            else:
-                os.environ["OMP_THREAD_LIMIT"] = previous

@@ -6,9 +6,9 @@ with the same formats and limits as a file, then read by OCR), `redact`ed by the
 (classify, detect, redact, validate — the app's own steps), and its `redacted.png` — the
 burned pixels, encoded with no metadata — replaces it. All of it happens in memory: not
 the original, not OCR's input, not the burned image, not a report is written. That holds
-with PP-OCR (the default), which reads the pixels through ONNX Runtime; Tesseract is
-another program, and pytesseract hands it the page through a temporary file, so the proxy
-refuses to start with `--ocr tesseract` and an image tier (`InMemoryOcrError`).
+with PP-OCR (the default), which reads the pixels through ONNX Runtime, and with Tesseract,
+which gets the page through a pipe (`redacto.ocr.tesseract`); an engine that worked on
+files would be refused at start (`InMemoryOcrError`).
 
 A run that ends NEEDS_REVIEW is refused by default: the pipeline could not vouch for the
 image, and a privacy proxy fails closed. `forward_review` forwards such an image anyway,
@@ -32,12 +32,12 @@ from redacto.proxy.errors import Refused
 _MEDIA_TYPES = frozenset({"image/png", "image/jpeg", "image/jpg", "image/webp"})
 _INLINE = Path("(inline)")
 """The name an inline image goes by in messages: it has no file."""
-IN_MEMORY_OCR = frozenset({"ppocr"})
+IN_MEMORY_OCR = frozenset({"ppocr", "tesseract"})
 """OCR engines that read an image without writing it anywhere."""
 
 
 class InMemoryOcrError(ValueError):
-    """The proxy's OCR engine would write the image to disk (pytesseract does)."""
+    """The proxy's OCR engine would write the image to disk."""
 
 
 @dataclass
