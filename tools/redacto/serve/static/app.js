@@ -276,6 +276,9 @@ function downloadItem(file) {
   link.href = base + "/api/jobs/" + state.job + "/files/" + encodeURIComponent(file.name);
   link.download = file.name;
   li.append(link, el("span", " " + Math.max(1, Math.round(file.bytes / 1024)) + " KB", "src"));
+  if (file.name === "report.json") {
+    li.append(el("span", " — holds every value it hid, in clear: keep it, do not send it with the redacted file", "warn"));
+  }
   return li;
 }
 
