@@ -8,7 +8,8 @@ vault and restorer as `redacto proxy` without importing the proxy or its extra.
 Nothing here is ever written to disk or to a log.
 """
 
-from redacto.vault.book import PLACEHOLDER, SHORT_VALUE, Vault, VaultFull
+from redacto.vault.book import PLACEHOLDER, Vault, VaultFull
+from redacto.vault.known import SHORT_VALUE
 from redacto.vault.restore import MAX_PLACEHOLDER, StreamRestorer, restore_text
 
 __all__ = [

@@ -14,11 +14,10 @@ import re
 from dataclasses import dataclass, field
 
 from redacto.pipeline.placeholders import placeholder, value_key
+from redacto.vault.known import KnownValues
 
 PLACEHOLDER = re.compile(r"\[[A-Z][A-Z_]*_[0-9]+\]")
 """What a placeholder looks like; only the vault's own ones are ever mapped back."""
-SHORT_VALUE = 4
-"""A known value shorter than this is hidden only as a whole word, never inside one."""
 
 
 class VaultFull(RuntimeError):
@@ -34,8 +33,7 @@ class Vault:
     _originals: dict[str, str] = field(default_factory=dict)
     _spellings: dict[str, str] = field(default_factory=dict)
     _next_number: dict[str, int] = field(default_factory=dict)
-    _matcher: re.Pattern[str] | None = None
-    _folded: dict[str, str] = field(default_factory=dict)
+    _known: KnownValues = field(default_factory=KnownValues)
     seen_texts: set[int] = field(default_factory=set)
     """Hashes of texts the model tier has read already (a conversation resends its past)."""
 
@@ -53,14 +51,16 @@ class Vault:
             self._next_number[label] = number
             found = self._by_key[key] = placeholder(label, number)
             self._originals[found] = value
-            self._spellings[value] = found
-            self._matcher = None
+            self._spell(value, found)
             self._added(label, value, found)
         elif value not in self._spellings:
-            self._spellings[value] = found
-            self._matcher = None
+            self._spell(value, found)
             self._spelled(value, found)
         return found
+
+    def _spell(self, value: str, token: str) -> None:
+        self._spellings[value] = token
+        self._known.add(value, token)
 
     def _added(self, label: str, value: str, token: str) -> None:
         """A new value was numbered (a vault shared through a store records it)."""
@@ -73,8 +73,7 @@ class Vault:
         self._by_key[value_key(value)] = token
         self._originals[token] = value
         for spelling in (value, *spellings):
-            self._spellings[spelling] = token
-        self._matcher = None
+            self._spell(spelling, token)
 
     def continue_numbering(self, label: str, last: int) -> None:
         """The store has numbered `label` up to `last`: the next new value gets `last + 1`."""
@@ -93,35 +92,6 @@ class Vault:
         return self._originals.get(token)
 
     def hide_known(self, text: str) -> list[tuple[int, int, str]]:
-        """Where `text` holds a known value: (start, end, placeholder), in order."""
-        if not self._spellings:
-            return []
-        if self._matcher is None:
-            self._matcher = _matcher(self._spellings)
-            self._folded = {value.casefold(): token for value, token in self._spellings.items()}
-        return [
-            (found.start(), found.end(), self._token_of(found.group(0)))
-            for found in self._matcher.finditer(text)
-        ]
-
-    def _token_of(self, matched: str) -> str:
-        token = self._folded.get(matched.casefold())
-        if token is not None:
-            return token
-        # Case-insensitive matching and casefold can disagree on a rare letter ("ß").
-        return next(
-            token
-            for value, token in self._spellings.items()
-            if re.fullmatch(re.escape(value), matched, re.IGNORECASE)
-        )
-
-
-def _matcher(spellings: dict[str, str]) -> re.Pattern[str]:
-    """One regex for every known spelling, longest first; short ones as whole words."""
-    parts = []
-    for value in sorted(spellings, key=len, reverse=True):
-        escaped = re.escape(value)
-        if len(value) < SHORT_VALUE:
-            escaped = rf"(?<![A-Za-z0-9]){escaped}(?![A-Za-z0-9])"
-        parts.append(escaped)
-    return re.compile("|".join(parts), re.IGNORECASE)
+        """Where `text` holds a known value: (start, end, placeholder), in order
+        (`redacto.vault.known`: one pass over the text, however many values are known)."""
+        return self._known.find(text)
