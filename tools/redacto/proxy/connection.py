@@ -6,7 +6,8 @@ in order, and the limits that keep one client from holding the proxy (`Limits`).
   connection idle for `idle_timeout_s` is closed.
 - A body whose Content-Length is over `max_body_bytes` is answered 413 at once, before any
   of it is read; a chunked one as soon as it passes the bound. Headers over
-  `max_header_bytes`: 431.
+  `max_header_bytes`: 431. Trailer fields after a chunked body: 400 (the parser would add
+  them to the headers, after the headers were checked).
 - While a request is handled, the connection is not read (a pipelining client waits in its
   socket, not in the proxy's memory).
 - Answers are written no faster than the client takes them: a streamed answer waits for
@@ -174,6 +175,7 @@ class ClientConnection(asyncio.Protocol):
     def _reset(self) -> None:
         self.url = b""
         self.headers: list[tuple[bytes, bytes]] = []
+        self.head_done = False
         self.head_size = 0
         self.body: list[bytes] = []
         self.size = 0
@@ -280,6 +282,8 @@ class ClientConnection(asyncio.Protocol):
         self._count_head(len(url))
 
     def on_header(self, name: bytes, value: bytes) -> None:
+        if self.head_done:  # httptools hands a chunked body's trailer fields on as headers
+            raise _Rejected(400, "trailer fields are not accepted", "trailers_refused")
         self.headers.append((name, value))
         self._count_head(len(name) + len(value))
 
@@ -289,6 +293,7 @@ class ClientConnection(asyncio.Protocol):
             raise _Rejected(431, "the request's headers are too large", "headers_too_large")
 
     def on_headers_complete(self) -> None:
+        self.head_done = True
         declared = _content_length(self.headers)
         if declared is not None and declared > self.limits.max_body_bytes:
             raise _Rejected(413, "request too large", "too_large")
