@@ -377,7 +377,7 @@ class TokenId:
 @dataclass(frozen=True)
 class JsonSchema:
     """A JSON schema (tool parameters, a response format): any shape, so every key is a
-    name to check and every string a text to redact."""
+    name to check, every string a text to redact and every number checked (`check_number`)."""
 
     def accepts(self, value: Any) -> bool:
         return isinstance(value, dict)
