@@ -8,7 +8,7 @@ forwarded (docs/proxy.md, § Limits).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 KIB = 1024
 MIB = 1024 * KIB
@@ -21,6 +21,10 @@ class Limits:
     max_body_bytes: int = 64 * MIB
     """A request body over this is answered 413 — at once when its Content-Length says so,
     before a byte of it is read; a chunked one as soon as it passes the bound."""
+    max_bodies_bytes: int = 256 * MIB
+    """Request bodies held at once, every connection's together (received, queued or being
+    handled); a body that would pass it is answered 503 (`busy`) and its connection closed.
+    What a connection held is given back when it ends, whether or not its request did."""
     max_text_chars: int = 2_000_000
     """Characters of text the detectors read for one request (≈ 500,000 tokens, more than
     the context of the models this proxy fronts); more is answered 413."""
@@ -44,3 +48,22 @@ class Limits:
     send_timeout_s: float = 60.0
     """A client that takes none of a streamed answer for this long is disconnected (the
     upstream is read only as fast as the client takes the answer)."""
+
+
+@dataclass
+class BodyBudget:
+    """The bytes of request bodies held across every connection of one event loop, within
+    `Limits.max_bodies_bytes` (one loop, one thread: no lock)."""
+
+    limit: int
+    held: int = field(default=0)
+
+    def take(self, size: int) -> bool:
+        """Count `size` more bytes; False (nothing counted) when they would pass the limit."""
+        if self.held + size > self.limit:
+            return False
+        self.held += size
+        return True
+
+    def give_back(self, size: int) -> None:
+        self.held -= size

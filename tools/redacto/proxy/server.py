@@ -32,7 +32,7 @@ import orjson
 
 from redacto.proxy.connection import ClientConnection, Request, Sender, error_body
 from redacto.proxy.detectors import DetectionFailed
-from redacto.proxy.limits import Limits
+from redacto.proxy.limits import BodyBudget, Limits
 from redacto.proxy.outbound import (
     CONVERSATION_HEADER,
     HeaderPolicy,
@@ -74,7 +74,15 @@ class Proxy:
     headers: HeaderPolicy = field(default_factory=HeaderPolicy)
     """Which request headers reach the upstream (`outbound`)."""
     _scrubber: Scrubber | None = None
+    _bodies: BodyBudget | None = None
     _vault_locks: dict[str, tuple[asyncio.Lock, int]] = field(default_factory=dict)
+
+    @property
+    def bodies(self) -> BodyBudget:
+        """Request bodies held across every connection (`Limits.max_bodies_bytes`)."""
+        if self._bodies is None:
+            self._bodies = BodyBudget(self.limits.max_bodies_bytes)
+        return self._bodies
 
     @property
     def scrubber(self) -> Scrubber:
@@ -267,7 +275,7 @@ async def serve(proxy: Proxy, host: str, port: int, *, reuse_port: bool = False)
     await proxy.vaults.open()
     loop = asyncio.get_running_loop()
     return await loop.create_server(
-        lambda: ClientConnection(proxy.handle, proxy.limits),
+        lambda: ClientConnection(proxy.handle, proxy.limits, proxy.bodies),
         host,
         port,
         reuse_address=True,
