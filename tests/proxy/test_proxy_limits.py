@@ -24,7 +24,9 @@ from echo_upstream import EchoUpstream
 from running_proxy import RunningProxy, start_proxy
 
 from redacto.proxy import Limits, ProxyConfig, build_proxy
+from redacto.proxy import limits as limits_module
 from redacto.proxy.detectors import Found, TextDetector
+from redacto.proxy.limits import BodyBudget
 
 SLOW = Limits(header_timeout_s=1.0, body_timeout_s=1.0, idle_timeout_s=1.0, send_timeout_s=2.0)
 
@@ -343,3 +345,21 @@ def test_bodies_in_flight_stay_within_one_budget_given_back_when_their_connectio
     finally:
         running.stop()
     assert len(upstream.seen) == 1  # the whole one; nothing of the half-sent or refused
+
+
+def test_the_allocator_is_asked_to_give_memory_back_once_a_burst_of_bodies_is_gone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    trims: list[int] = []
+    monkeypatch.setattr(limits_module, "_give_memory_back", lambda: trims.append(1))
+    budget = BodyBudget(limit=limits_module.TRIM_AFTER * 2)
+    assert budget.take(1_000) and budget.take(1_000)
+    budget.give_back(1_000)
+    budget.give_back(1_000)
+    assert trims == []  # a little came and went: not worth a trim
+    assert budget.take(limits_module.TRIM_AFTER) and budget.take(10)
+    budget.give_back(10)
+    assert trims == []  # still held
+    budget.give_back(limits_module.TRIM_AFTER)
+    assert trims == [1] and budget.held == 0
+    assert not budget.take(limits_module.TRIM_AFTER * 2 + 1) and budget.held == 0

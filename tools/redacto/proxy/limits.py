@@ -8,6 +8,8 @@ forwarded (docs/proxy.md, § Limits).
 
 from __future__ import annotations
 
+import ctypes
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 KIB = 1024
@@ -57,13 +59,42 @@ class BodyBudget:
 
     limit: int
     held: int = field(default=0)
+    _since_trim: int = 0
+    """Bytes taken since the allocator last gave memory back (`_give_memory_back`)."""
 
     def take(self, size: int) -> bool:
         """Count `size` more bytes; False (nothing counted) when they would pass the limit."""
         if self.held + size > self.limit:
             return False
         self.held += size
+        self._since_trim += size
         return True
 
     def give_back(self, size: int) -> None:
         self.held -= size
+        if self.held == 0 and self._since_trim >= TRIM_AFTER:
+            self._since_trim = 0
+            _give_memory_back()
+
+
+TRIM_AFTER = 32 * MIB
+"""Once this much body has come and every body is gone, the allocator is asked to return
+its free memory to the system: glibc keeps what Python freed for reuse, so a burst of
+large bodies left the process's resident size at its peak for good (measured in
+docs/proxy.md, § One client cannot hold the proxy)."""
+
+
+def _trimmer() -> Callable[[int], int] | None:
+    try:
+        trim: Callable[[int], int] = ctypes.CDLL(None).malloc_trim
+    except (AttributeError, OSError):  # not glibc: nothing to ask
+        return None
+    return trim
+
+
+_MALLOC_TRIM = _trimmer()
+
+
+def _give_memory_back() -> None:
+    if _MALLOC_TRIM is not None:
+        _MALLOC_TRIM(0)
