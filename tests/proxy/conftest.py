@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from echo_upstream import EchoUpstream
+from echo_upstream import STEERING, EchoUpstream
 from redis_server import RedisServer
 from running_proxy import RunningProxy, start_proxy
 
@@ -25,7 +25,8 @@ def upstream() -> Iterator[EchoUpstream]:
 
 @pytest.fixture
 def running(upstream: EchoUpstream) -> Iterator[RunningProxy]:
-    proxy = start_proxy(build_proxy(ProxyConfig(upstream=upstream.url, read_timeout_s=2.0)))
+    config = ProxyConfig(upstream=upstream.url, read_timeout_s=2.0, pass_headers=STEERING)
+    proxy = start_proxy(build_proxy(config))
     yield proxy
     proxy.stop()
 

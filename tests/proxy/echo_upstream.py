@@ -5,7 +5,8 @@ the prompt, whole or streamed as server-sent events, and remembers the bodies it
 (`seen`), so a test can check what a model behind the proxy would have read. Headers steer
 it: `x-echo-piece: N` streams N characters per event, `x-echo-delay: S` waits S seconds
 before answering, `x-echo-status: CODE` answers with that status, `x-echo-reply: TEXT`
-replies with TEXT instead of the echo, `x-echo-hang: 1` sends half a stream and stalls.
+replies with TEXT instead of the echo, `x-echo-hang: 1` sends half a stream and stalls,
+`x-echo-encoding: NAME` labels a whole answer with that content-encoding.
 
     upstream = EchoUpstream.start()       # on a thread, any free port
     ... upstream.url, upstream.seen ...
@@ -21,6 +22,17 @@ from typing import Any
 
 import httptools
 import orjson
+
+STEERING = (
+    "x-echo-piece",
+    "x-echo-delay",
+    "x-echo-status",
+    "x-echo-reply",
+    "x-echo-hang",
+    "x-echo-encoding",
+)
+"""The headers that steer the echo: a proxy in front of it must be told to pass them on
+(`ProxyConfig.pass_headers`), since it forwards no other client header."""
 
 
 def _text_of(content: Any) -> str:
@@ -126,6 +138,8 @@ class _Connection(asyncio.Protocol):
     def _answer(self, url: bytes, headers: dict[bytes, bytes], raw: bytes) -> None:
         assert self.transport is not None
         self.upstream.seen_headers.append(headers)
+        self.upstream.seen_urls.append(url)
+        self.upstream.seen_raw.append(raw)
         if url == b"/v1/models":
             self._write(200, orjson.dumps({"object": "list", "data": [{"id": "echo"}]}))
             return
@@ -148,13 +162,15 @@ class _Connection(asyncio.Protocol):
                 b"transfer-encoding: chunked\r\n\r\n" + data + b"0\r\n\r\n"
             )
         else:
-            self._write(200, orjson.dumps(whole_answer(url, text)))
+            encoding = headers.get(b"x-echo-encoding")
+            extra = b"content-encoding: " + encoding + b"\r\n" if encoding else b""
+            self._write(200, orjson.dumps(whole_answer(url, text)), extra)
 
-    def _write(self, status: int, body: bytes) -> None:
+    def _write(self, status: int, body: bytes, extra: bytes = b"") -> None:
         assert self.transport is not None
         self.transport.write(
-            b"HTTP/1.1 %d X\r\ncontent-type: application/json\r\ncontent-length: %d\r\n\r\n%s"
-            % (status, len(body), body)
+            b"HTTP/1.1 %d X\r\ncontent-type: application/json\r\ncontent-length: %d\r\n%s\r\n%s"
+            % (status, len(body), extra, body)
         )
 
 
@@ -166,6 +182,10 @@ class EchoUpstream:
     seen: list[dict[str, Any]] = field(default_factory=list)
     seen_headers: list[dict[bytes, bytes]] = field(default_factory=list)
     """Each request's headers (names lower-cased), in the order they came."""
+    seen_urls: list[bytes] = field(default_factory=list)
+    """Each request's target as the upstream received it (path and query)."""
+    seen_raw: list[bytes] = field(default_factory=list)
+    """Each request's body, the bytes as they arrived."""
     _loop: asyncio.AbstractEventLoop | None = None
     _thread: threading.Thread | None = None
 
@@ -223,6 +243,8 @@ if __name__ == "__main__":  # python tests/proxy/echo_upstream.py PORT (the benc
         )
         upstream.seen = _Forgetful()  # a benchmark keeps nothing
         upstream.seen_headers = _Forgetful()
+        upstream.seen_urls = _Forgetful()
+        upstream.seen_raw = _Forgetful()
         print(f"echo upstream on {server.sockets[0].getsockname()[1]}", flush=True)
         await server.serve_forever()
 

@@ -14,7 +14,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import httpx
@@ -24,7 +24,9 @@ from echo_upstream import EchoUpstream
 from running_proxy import RunningProxy, start_proxy
 
 from redacto.proxy import Limits, ProxyConfig, build_proxy
+from redacto.proxy import limits as limits_module
 from redacto.proxy.detectors import Found, TextDetector
+from redacto.proxy.limits import BodyBudget
 
 SLOW = Limits(header_timeout_s=1.0, body_timeout_s=1.0, idle_timeout_s=1.0, send_timeout_s=2.0)
 
@@ -299,3 +301,65 @@ def test_ctrl_c_stops_the_proxy_while_it_scrubs_a_large_message(upstream: EchoUp
 def _post_quietly(url: str, body: bytes) -> None:
     with contextlib.suppress(httpx.HTTPError), httpx.Client(base_url=url, timeout=60) as client:
         client.post("/v1/chat/completions", content=body)
+
+
+def _wait_for(condition: Callable[[], bool], seconds: float = 10.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
+
+
+def test_bodies_in_flight_stay_within_one_budget_given_back_when_their_connections_end(
+    upstream: EchoUpstream,
+) -> None:
+    # Issue 45: 16 half-sent 59 MiB bodies took the process from 239 MB to 1,134 MB, and
+    # it stayed there after they closed. Here two half-sent bodies fill a 1 MB budget.
+    proxy = build_proxy(
+        ProxyConfig(upstream=upstream.url, limits=Limits(max_bodies_bytes=1_000_000))
+    )
+    running = start_proxy(proxy)
+    head = (
+        b"POST /v1/chat/completions HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n"
+        b"content-length: 600000\r\n\r\n"
+    )
+    try:
+        held = [connect(running), connect(running)]
+        for sock in held:
+            sock.sendall(head + b" " * 450_000)
+        assert _wait_for(lambda: proxy.bodies.held == 900_000), proxy.bodies.held
+        with connect(running) as third:
+            third.sendall(head + b" " * 200_000)
+            answer = read_until_closed(third)
+        assert answer.startswith(b"HTTP/1.1 503") and b'"busy"' in answer
+        assert proxy.bodies.held == 900_000  # the refused body's bytes were given back
+        for sock in held:
+            sock.close()
+        assert _wait_for(lambda: proxy.bodies.held == 0), proxy.bodies.held
+        with running.client() as client:  # the budget is whole again
+            whole = client.post("/v1/chat/completions", content=chat("hi" + " " * 600_000))
+        assert whole.status_code == 200
+        assert proxy.bodies.held == 0
+    finally:
+        running.stop()
+    assert len(upstream.seen) == 1  # the whole one; nothing of the half-sent or refused
+
+
+def test_the_allocator_is_asked_to_give_memory_back_once_a_burst_of_bodies_is_gone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    trims: list[int] = []
+    monkeypatch.setattr(limits_module, "_give_memory_back", lambda: trims.append(1))
+    budget = BodyBudget(limit=limits_module.TRIM_AFTER * 2)
+    assert budget.take(1_000) and budget.take(1_000)
+    budget.give_back(1_000)
+    budget.give_back(1_000)
+    assert trims == []  # a little came and went: not worth a trim
+    assert budget.take(limits_module.TRIM_AFTER) and budget.take(10)
+    budget.give_back(10)
+    assert trims == []  # still held
+    budget.give_back(limits_module.TRIM_AFTER)
+    assert trims == [1] and budget.held == 0
+    assert not budget.take(limits_module.TRIM_AFTER * 2 + 1) and budget.held == 0

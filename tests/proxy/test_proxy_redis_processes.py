@@ -61,6 +61,7 @@ def start_proxy_process(
     vault_in_env: bool = False,
 ) -> ProxyProcess:
     command = [REDACTO, "proxy", "--upstream", upstream.url, "--listen", "127.0.0.1:0"]
+    command += ["--pass-header", "x-echo-reply", "--pass-header", "x-echo-piece"]
     env = os.environ | {"REDACTO_VAULT_KEY": key}
     if vault_in_env:
         env["REDACTO_VAULT"] = redis_url

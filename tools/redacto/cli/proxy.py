@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import os
 import signal
 from enum import Enum, StrEnum
 from pathlib import Path
@@ -45,7 +46,10 @@ def proxy_command(
     upstream: Annotated[
         str,
         typer.Option(
-            "--upstream", help="The inference server's base URL, e.g. http://127.0.0.1:8000."
+            "--upstream",
+            help="The inference server's base URL, e.g. http://127.0.0.1:8000. Its own key, "
+            "if it needs one, is read from $REDACTO_UPSTREAM_API_KEY and sent as a Bearer "
+            "token; the client's credential is not forwarded.",
         ),
     ],
     listen: Annotated[
@@ -72,8 +76,22 @@ def proxy_command(
         float, typer.Option("--timeout", help="Seconds to wait for the upstream's answer.", min=0.1)
     ] = 120.0,
     access_log: Annotated[
-        bool, typer.Option("--access-log", help="Log each request (never its values).")
+        bool,
+        typer.Option(
+            "--access-log",
+            help="Log each request: method, route, status, time (never a value, path or query).",
+        ),
     ] = False,
+    pass_header: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--pass-header",
+            help="A client header to forward as sent (repeat for more), refused when it "
+            "holds what looks like personal data. No other client header reaches the "
+            "upstream but a plain Accept; `--pass-header authorization` forwards the "
+            "client's credential.",
+        ),
+    ] = None,
     max_text: Annotated[
         int | None,
         typer.Option(
@@ -132,7 +150,7 @@ def proxy_command(
     worker: Annotated[bool, typer.Option("--worker", hidden=True)] = False,
 ) -> None:
     """Forward OpenAI-style requests with personal data replaced; put it back in answers."""
-    from redacto.proxy import Limits, ProxyConfig, build_proxy, run_forever
+    from redacto.proxy import API_KEY_VARIABLE, Limits, ProxyConfig, build_proxy, run_forever
     from redacto.proxy.vault import VaultUnavailable
     from redacto.proxy.vault_key import VaultKeyError
 
@@ -156,6 +174,8 @@ def proxy_command(
         ocr=ocr.value,
         read_timeout_s=timeout,
         access_log=access_log,
+        pass_headers=tuple(pass_header or ()),
+        upstream_api_key=os.environ.get(API_KEY_VARIABLE) or None,
         limits=_limits(Limits(), max_text, inspect_timeout),
         vault=vault,
         vault_key=vault_key,
@@ -279,6 +299,9 @@ def _passed_on(ctx: typer.Context) -> list[str]:
         value = ctx.params[name]
         if getattr(param, "is_flag", False):
             args += [param.opts[0]] if value else []
+        elif isinstance(value, (list, tuple)):  # a repeated option: each value its own
+            for item in value:
+                args += [param.opts[0], str(item)]
         else:
             args += [param.opts[0], str(value.value if isinstance(value, Enum) else value)]
     return args

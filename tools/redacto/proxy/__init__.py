@@ -24,6 +24,7 @@ from redacto.prompts import PromptLibrary
 from redacto.proxy.detectors import ModelTier, RuleTier
 from redacto.proxy.images import ImageRedactor
 from redacto.proxy.limits import Limits
+from redacto.proxy.outbound import API_KEY_VARIABLE, HeaderPolicy
 from redacto.proxy.payload import RequestRedactor
 from redacto.proxy.server import Proxy, model_worker, run_forever, serve
 from redacto.proxy.upstream import UpstreamPool
@@ -35,7 +36,16 @@ if TYPE_CHECKING:
 MEMORY = "memory"
 """`ProxyConfig.vault` for the default: every vault in this process's memory."""
 
-__all__ = ["MEMORY", "Limits", "Proxy", "ProxyConfig", "build_proxy", "run_forever", "serve"]
+__all__ = [
+    "API_KEY_VARIABLE",
+    "MEMORY",
+    "Limits",
+    "Proxy",
+    "ProxyConfig",
+    "build_proxy",
+    "run_forever",
+    "serve",
+]
 
 
 @dataclass(frozen=True)
@@ -64,12 +74,20 @@ class ProxyConfig:
     """A conversation in Redis is forgotten this long after its last request."""
     vault_timeout_s: float = 2.0
     """Each round trip to Redis; a request that waits longer is refused (503)."""
+    pass_headers: tuple[str, ...] = ()
+    """Client headers forwarded as sent (checked like names: one that holds a value refuses
+    the request); no other client header reaches the upstream but a plain `Accept`."""
+    upstream_api_key: str | None = field(default=None, repr=False)
+    """The upstream's own key, sent as `Authorization: Bearer …` (the client's credential
+    is never forwarded unless `pass_headers` names `authorization`)."""
 
 
 def build_proxy(
     config: ProxyConfig, engine: Engine | None = None, prompts: PromptLibrary | None = None
 ) -> Proxy:
-    """A proxy for `config`; with `engine`, the model tier and images are on."""
+    """A proxy for `config`; with `engine`, the model tier and images are on. Raises
+    ValueError for a passthrough header the proxy must write itself."""
+    headers = HeaderPolicy.of(config.pass_headers, config.upstream_api_key)
     redactor = RequestRedactor(rules=RuleTier(config.category))
     if engine is not None:
         library = prompts or PromptLibrary.load()
@@ -88,6 +106,7 @@ def build_proxy(
         vaults=_vaults(config),
         access_log=config.access_log,
         limits=config.limits,
+        headers=headers,
     )
 
 

@@ -5,8 +5,11 @@ in order, and the limits that keep one client from holding the proxy (`Limits`).
   connection's start), its body within `body_timeout_s` of its headers; a kept-alive
   connection idle for `idle_timeout_s` is closed.
 - A body whose Content-Length is over `max_body_bytes` is answered 413 at once, before any
-  of it is read; a chunked one as soon as it passes the bound. Headers over
-  `max_header_bytes`: 431.
+  of it is read; a chunked one as soon as it passes the bound. Every connection's bodies
+  together stay within `max_bodies_bytes` (`BodyBudget`): past it 503, and what a
+  connection held is given back (and let go) when it ends. Headers over
+  `max_header_bytes`: 431. Trailer fields after a chunked body: 400 (the parser would add
+  them to the headers, after the headers were checked).
 - While a request is handled, the connection is not read (a pipelining client waits in its
   socket, not in the proxy's memory).
 - Answers are written no faster than the client takes them: a streamed answer waits for
@@ -24,7 +27,7 @@ from typing import cast
 import httptools
 import orjson
 
-from redacto.proxy.limits import Limits
+from redacto.proxy.limits import BodyBudget, Limits
 from redacto.proxy.upstream import HOP_BY_HOP
 
 
@@ -157,9 +160,12 @@ def _content_length(headers: list[tuple[bytes, bytes]]) -> int | None:
 class ClientConnection(asyncio.Protocol):
     """One client connection: requests parsed as they arrive, answered in order."""
 
-    def __init__(self, handle: Handler, limits: Limits) -> None:
+    def __init__(self, handle: Handler, limits: Limits, bodies: BodyBudget | None = None) -> None:
         self.handle = handle
         self.limits = limits
+        self.bodies = bodies or BodyBudget(limits.max_bodies_bytes)
+        self.held = 0
+        """Bytes of bodies this connection holds in `bodies`, less the one being handled."""
         self.parser = httptools.HttpRequestParser(self)
         self.transport: asyncio.Transport | None = None
         self.queue: asyncio.Queue[Request | None] = asyncio.Queue()
@@ -174,6 +180,7 @@ class ClientConnection(asyncio.Protocol):
     def _reset(self) -> None:
         self.url = b""
         self.headers: list[tuple[bytes, bytes]] = []
+        self.head_done = False
         self.head_size = 0
         self.body: list[bytes] = []
         self.size = 0
@@ -216,6 +223,13 @@ class ClientConnection(asyncio.Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
+        # Bodies received and queued are never handled now: let them go at once (the
+        # parser and this object hold each other, so only the cycle collector would).
+        self.bodies.give_back(self.held)
+        self.held = 0
+        self.body = []
+        while not self.queue.empty():
+            self.queue.get_nowait()
         self.queue.put_nowait(None)
         if self._writable is not None and not self._writable.done():
             self._writable.set_result(None)
@@ -261,6 +275,10 @@ class ClientConnection(asyncio.Protocol):
         could lose the answer."""
         assert self.transport is not None
         self.in_message = False
+        partial = sum(map(len, self.body))  # the refused body's bytes received so far
+        self.bodies.give_back(partial)
+        self.held -= partial
+        self.body = []
         if self.handling or self.discarding:  # an answer is going out: it cannot be framed
             self._drop()
             return
@@ -280,6 +298,8 @@ class ClientConnection(asyncio.Protocol):
         self._count_head(len(url))
 
     def on_header(self, name: bytes, value: bytes) -> None:
+        if self.head_done:  # httptools hands a chunked body's trailer fields on as headers
+            raise _Rejected(400, "trailer fields are not accepted", "trailers_refused")
         self.headers.append((name, value))
         self._count_head(len(name) + len(value))
 
@@ -289,6 +309,7 @@ class ClientConnection(asyncio.Protocol):
             raise _Rejected(431, "the request's headers are too large", "headers_too_large")
 
     def on_headers_complete(self) -> None:
+        self.head_done = True
         declared = _content_length(self.headers)
         if declared is not None and declared > self.limits.max_body_bytes:
             raise _Rejected(413, "request too large", "too_large")
@@ -306,6 +327,13 @@ class ClientConnection(asyncio.Protocol):
         self.size += len(body)
         if self.size > self.limits.max_body_bytes:
             raise _Rejected(413, "request too large", "too_large")
+        if not self.bodies.take(len(body)):
+            raise _Rejected(
+                503,
+                "the proxy holds as many request bodies as it may; try again shortly",
+                "busy",
+            )
+        self.held += len(body)
         self.body.append(body)
 
     def on_message_complete(self) -> None:
@@ -331,7 +359,12 @@ class ClientConnection(asyncio.Protocol):
             if request is None or self.transport.is_closing():
                 return
             self.handling = True
-            await self.handle(request, Sender(self, request.keep_alive))
+            size = len(request.body)
+            self.held -= size  # now the handler's: given back when it is done
+            try:
+                await self.handle(request, Sender(self, request.keep_alive))
+            finally:
+                self.bodies.give_back(size)
             self.handling = False
             if self.transport.is_closing():
                 return

@@ -18,6 +18,11 @@ from redacto.proxy.errors import Refused
 
 MAX_SCHEMA_DEPTH = 64
 """A JSON schema nested deeper is refused (the walk recurses; the stack is not for clients)."""
+BIG_NUMBER = 100_000_000
+"""A number this large (9 digits before its decimal point) could be a card, an account or
+an ID number; it cannot be replaced by a placeholder where a number is due, so it refuses
+the request. A fraction's digits are not counted: a client that computes its temperature
+sends 0.30000000000000004."""
 _SHOWN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,39}\Z")
 """An unknown key shaped like this is named back to the client (never logged)."""
 
@@ -70,6 +75,17 @@ class Field(Protocol):
     def paths(self, prefix: str) -> Iterator[str]:
         """Every leaf path this kind allows (`[]` a list item, `{}` a key, `<kind>` a variant)."""
         ...
+
+
+def check_number(path: str, value: float) -> None:
+    """Refuses a number of 9 digits or more (`BIG_NUMBER`); never repeats it."""
+    if abs(value) >= BIG_NUMBER:
+        raise Refused(
+            422,
+            f"{path}: a number of 9 digits or more, which could be a card, an account or an "
+            "ID number; numbers are forwarded as numbers, so nothing was forwarded",
+            "personal_data_in_number",
+        )
 
 
 def _wrong(path: str, expected: str) -> Refused:
@@ -158,8 +174,11 @@ class Number:
 
     def visit(self, holder: Any, key: Any, path: str, slots: Slots) -> None:
         value = holder[key]
-        if value is not None and not self.accepts(value):
+        if value is None:
+            return
+        if not self.accepts(value):
             raise _wrong(path, "an integer" if self.integer else "a number")
+        check_number(path, value)
 
     def paths(self, prefix: str) -> Iterator[str]:
         yield prefix
@@ -358,7 +377,7 @@ class TokenId:
 @dataclass(frozen=True)
 class JsonSchema:
     """A JSON schema (tool parameters, a response format): any shape, so every key is a
-    name to check and every string a text to redact."""
+    name to check, every string a text to redact and every number checked (`check_number`)."""
 
     def accepts(self, value: Any) -> bool:
         return isinstance(value, dict)
@@ -375,6 +394,8 @@ class JsonSchema:
         value = holder[key]
         if isinstance(value, str):
             slots.texts.append(Slot(holder, key))
+        elif isinstance(value, (int, float)) and not isinstance(value, bool):
+            check_number(path, value)
         elif isinstance(value, dict):
             for name in value:
                 slots.names.append(Name(f"{path}{{}}", name))

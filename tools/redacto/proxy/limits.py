@@ -8,7 +8,9 @@ forwarded (docs/proxy.md, § Limits).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import ctypes
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 KIB = 1024
 MIB = 1024 * KIB
@@ -21,6 +23,10 @@ class Limits:
     max_body_bytes: int = 64 * MIB
     """A request body over this is answered 413 — at once when its Content-Length says so,
     before a byte of it is read; a chunked one as soon as it passes the bound."""
+    max_bodies_bytes: int = 256 * MIB
+    """Request bodies held at once, every connection's together (received, queued or being
+    handled); a body that would pass it is answered 503 (`busy`) and its connection closed.
+    What a connection held is given back when it ends, whether or not its request did."""
     max_text_chars: int = 2_000_000
     """Characters of text the detectors read for one request (≈ 500,000 tokens, more than
     the context of the models this proxy fronts); more is answered 413."""
@@ -44,3 +50,51 @@ class Limits:
     send_timeout_s: float = 60.0
     """A client that takes none of a streamed answer for this long is disconnected (the
     upstream is read only as fast as the client takes the answer)."""
+
+
+@dataclass
+class BodyBudget:
+    """The bytes of request bodies held across every connection of one event loop, within
+    `Limits.max_bodies_bytes` (one loop, one thread: no lock)."""
+
+    limit: int
+    held: int = field(default=0)
+    _since_trim: int = 0
+    """Bytes taken since the allocator last gave memory back (`_give_memory_back`)."""
+
+    def take(self, size: int) -> bool:
+        """Count `size` more bytes; False (nothing counted) when they would pass the limit."""
+        if self.held + size > self.limit:
+            return False
+        self.held += size
+        self._since_trim += size
+        return True
+
+    def give_back(self, size: int) -> None:
+        self.held -= size
+        if self.held == 0 and self._since_trim >= TRIM_AFTER:
+            self._since_trim = 0
+            _give_memory_back()
+
+
+TRIM_AFTER = 32 * MIB
+"""Once this much body has come and every body is gone, the allocator is asked to return
+its free memory to the system: glibc keeps what Python freed for reuse, so a burst of
+large bodies left the process's resident size at its peak for good (measured in
+docs/proxy.md, § One client cannot hold the proxy)."""
+
+
+def _trimmer() -> Callable[[int], int] | None:
+    try:
+        trim: Callable[[int], int] = ctypes.CDLL(None).malloc_trim
+    except (AttributeError, OSError):  # not glibc: nothing to ask
+        return None
+    return trim
+
+
+_MALLOC_TRIM = _trimmer()
+
+
+def _give_memory_back() -> None:
+    if _MALLOC_TRIM is not None:
+        _MALLOC_TRIM(0)

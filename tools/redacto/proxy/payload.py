@@ -82,6 +82,21 @@ class RequestRedactor:
                     "personal_data_in_identifier",
                 )
 
+    def check_headers(self, headers: list[tuple[bytes, bytes]], vault: Vault | None) -> None:
+        """Headers the operator named for passthrough go on as sent, so one that holds a
+        value refuses the request (checked after the body, whose values are known by then).
+        The message names the header, never its value."""
+        for name, raw in headers:
+            value = raw.decode("utf-8", errors="replace")
+            if self._rules_find_in_name(value) or (vault is not None and vault.hide_known(value)):
+                raise Refused(
+                    422,
+                    f"the {name.decode('ascii', errors='replace').lower()} header holds what "
+                    "looks like personal data; passed-through headers are forwarded "
+                    "unchanged, so nothing was forwarded",
+                    "personal_data_in_header",
+                )
+
     def _rules_find_in_name(self, text: str) -> bool:
         known = self._checked_names.get(text)
         if known is not None:

@@ -9,8 +9,11 @@ work (the model tier, images) runs on one worker thread, since one engine answer
 at a time.
 
 Fail closed: a request whose detection fails, whose content cannot be inspected, or whose
-image the pipeline cannot vouch for is answered with an error and never forwarded. Logs
-name the endpoint, the status, the time and how many values were hidden — never a value.
+image the pipeline cannot vouch for is answered with an error and never forwarded. What is
+forwarded is the proxy's own (`outbound`): a route it knows without a query, its own
+serialisation of the inspected body, the headers of an allow-list. Logs name the method,
+the route's template, the status, the time and how many values were hidden — never a
+value, nor the path or query as sent.
 """
 
 from __future__ import annotations
@@ -29,7 +32,14 @@ import orjson
 
 from redacto.proxy.connection import ClientConnection, Request, Sender, error_body
 from redacto.proxy.detectors import DetectionFailed
-from redacto.proxy.limits import Limits
+from redacto.proxy.limits import BodyBudget, Limits
+from redacto.proxy.outbound import (
+    CONVERSATION_HEADER,
+    HeaderPolicy,
+    parse_body,
+    serialise,
+    split_target,
+)
 from redacto.proxy.payload import Refused, RequestRedactor
 from redacto.proxy.restore import SseRestorer, restore_json
 from redacto.proxy.scrub import Scrubber, TextBudget
@@ -41,9 +51,11 @@ log = logging.getLogger("redacto.proxy")
 
 ENDPOINTS = {b"/v1/chat/completions": "chat", b"/v1/completions": "completion"}
 PASS_THROUGH = frozenset({b"/v1/models"})
-"""GET endpoints that carry no user text, forwarded as they are."""
-CONVERSATION_HEADER = b"x-redacto-conversation"
-"""Names the conversation a request continues (`Vaults.name_of`); never forwarded."""
+"""GET endpoints that carry no user text, forwarded without a body."""
+HEALTH = b"/health"
+ROUTES = {path: path.decode() for path in (*ENDPOINTS, *PASS_THROUGH, HEALTH)}
+"""The route templates a log line may name; every other path is logged as `OTHER`."""
+OTHER = "(other)"
 REDACTION_TRIES = 4
 """How often a request is redacted from a fresh copy of a shared vault that another process
 changed meanwhile (`Vaults.commit`); past it, 503. One more try normally suffices: by then
@@ -59,8 +71,18 @@ class Proxy:
     vaults: Vaults = field(default_factory=VaultStore)
     access_log: bool = False
     limits: Limits = field(default_factory=Limits)
+    headers: HeaderPolicy = field(default_factory=HeaderPolicy)
+    """Which request headers reach the upstream (`outbound`)."""
     _scrubber: Scrubber | None = None
+    _bodies: BodyBudget | None = None
     _vault_locks: dict[str, tuple[asyncio.Lock, int]] = field(default_factory=dict)
+
+    @property
+    def bodies(self) -> BodyBudget:
+        """Request bodies held across every connection (`Limits.max_bodies_bytes`)."""
+        if self._bodies is None:
+            self._bodies = BodyBudget(self.limits.max_bodies_bytes)
+        return self._bodies
 
     @property
     def scrubber(self) -> Scrubber:
@@ -71,11 +93,12 @@ class Proxy:
     async def handle(self, request: Request, send: Sender) -> None:
         started = time.perf_counter()
         status, hidden = 500, 0
+        route = ROUTES.get(split_target(request.path)[0], OTHER)
         try:
             status, hidden = await self._handle(request, send)
         except Refused as refusal:
             status = refusal.status
-            log.warning("refused %s: %s", request.path.decode(errors="replace"), refusal)
+            log.warning("refused %s %s: %s", request.method.decode(), route, refusal)
             send.whole(status, error_body(refusal.answer, refusal.code))
         except UpstreamError as error:
             status = 504 if error.timeout else 502
@@ -91,26 +114,35 @@ class Proxy:
                 log.info(
                     "%s %s %d %.2f ms hidden=%d",
                     request.method.decode(),
-                    request.path.decode(errors="replace"),
+                    route,
                     status,
                     (time.perf_counter() - started) * 1000,
                     hidden,
                 )
 
     async def _handle(self, request: Request, send: Sender) -> tuple[int, int]:
-        path = request.path.split(b"?", 1)[0]
-        if request.method == b"GET" and path == b"/health":
+        path, queried = split_target(request.path)
+        if request.method == b"GET" and path == HEALTH:
             send.whole(200, b'{"status":"ok"}')
             return 200, 0
-        endpoint = ENDPOINTS.get(path)
-        if endpoint is None or request.method != b"POST":
-            if request.method == b"GET" and path in PASS_THROUGH:
-                response = await self.upstream.request(
-                    b"GET", request.path, _forwarded_headers(request.headers), b""
-                )
-                send.whole(response.status, await response.read(), response.headers)
-                return response.status, 0
+        endpoint = ENDPOINTS.get(path) if request.method == b"POST" else None
+        listing = request.method == b"GET" and path in PASS_THROUGH
+        if endpoint is None and not listing:
             raise Refused(404, "the proxy forwards POST /v1/chat/completions and /v1/completions")
+        if queried:
+            raise Refused(
+                400,
+                "a query string is neither inspected nor forwarded: send the request without "
+                "one; nothing was forwarded",
+                "query_string",
+            )
+        passed = self.headers.passed(request.headers)
+        if endpoint is None:  # GET /v1/models: no body, no conversation
+            self.redactor.check_headers(passed, None)
+            headers = self.headers.upstream_headers(request.headers, passed, body=False)
+            response = await self.upstream.request(b"GET", path, headers, b"")
+            send.whole(response.status, await response.read(), response.headers)
+            return response.status, 0
         name = self.vaults.name_of(
             request.header(b"authorization"), request.header(CONVERSATION_HEADER)
         )
@@ -120,6 +152,7 @@ class Proxy:
             # in this process; other processes' are reconciled by `commit`.
             async with self._holding(name):
                 vault, forwarded, hidden = await self._redact_in(name, endpoint, request.body)
+                self.redactor.check_headers(passed, vault)
         except VaultFull as error:
             raise Refused(413, str(error), "conversation_too_large") from None
         except VaultUnavailable as error:
@@ -128,9 +161,8 @@ class Proxy:
             raise Refused(
                 503, f"detection failed, nothing was forwarded: {error}", "detection_failed"
             ) from None
-        response = await self.upstream.request(
-            request.method, request.path, _forwarded_headers(request.headers), forwarded
-        )
+        headers = self.headers.upstream_headers(request.headers, passed, body=True)
+        response = await self.upstream.request(b"POST", path, headers, forwarded)
         await self._answer(response, vault, send)
         return response.status, hidden
 
@@ -152,10 +184,11 @@ class Proxy:
         """The body to forward and how many values it hides; a large body on a scrub
         thread, within the text bound and the deadline (`Limits`)."""
         if len(raw) <= self.limits.inline_bytes:
-            body = _json_object(raw)
+            body = parse_body(raw)
             hidden = await self.redactor.redact(endpoint, body, vault)
-            # Nothing replaced: the client's own bytes go on, unparsed and unchanged.
-            return (orjson.dumps(body) if hidden else raw), hidden
+            # Written anew even when nothing was replaced: the client's bytes could say
+            # more than what was parsed and inspected.
+            return serialise(body), hidden
         cancelled = threading.Event()
         budget = TextBudget(self.redactor.rules, self.limits.max_text_chars, cancelled)
         # A redactor of its own: the loop's keeps caches (names already checked) that
@@ -166,9 +199,9 @@ class Proxy:
         )
 
         def scrub() -> tuple[bytes, int]:
-            body = _json_object(raw)
+            body = parse_body(raw)
             hidden = asyncio.run(redactor.redact(endpoint, body, vault))
-            return (orjson.dumps(body) if hidden else raw), hidden
+            return serialise(body), hidden
 
         return await self.scrubber.run(scrub, cancelled)
 
@@ -225,21 +258,6 @@ def _restore_body(body: bytes, vault: Vault) -> bytes:
         return restore_text(body.decode("utf-8", errors="replace"), vault).encode()
 
 
-def _json_object(raw: bytes) -> dict[str, Any]:
-    try:
-        body = orjson.loads(raw)
-    except orjson.JSONDecodeError:
-        raise Refused(400, "the request body is not JSON") from None
-    if not isinstance(body, dict):
-        raise Refused(400, "the request body must be a JSON object")
-    return body
-
-
-def _forwarded_headers(headers: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
-    """The client's headers less the conversation's name: the upstream must not learn it."""
-    return [(name, value) for name, value in headers if name.lower() != CONVERSATION_HEADER]
-
-
 def model_worker() -> Callable[[Callable[[], Any]], Any]:
     """A `RunBlocking` on one worker thread: one engine answers one call at a time."""
     executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="redacto-model")
@@ -257,7 +275,7 @@ async def serve(proxy: Proxy, host: str, port: int, *, reuse_port: bool = False)
     await proxy.vaults.open()
     loop = asyncio.get_running_loop()
     return await loop.create_server(
-        lambda: ClientConnection(proxy.handle, proxy.limits),
+        lambda: ClientConnection(proxy.handle, proxy.limits, proxy.bodies),
         host,
         port,
         reuse_address=True,

@@ -34,8 +34,10 @@ HOP_BY_HOP = frozenset(
     }
 )
 """Headers a proxy must not pass on (RFC 9110 §7.6.1), plus the ones it sets itself.
-`accept-encoding` is dropped so the upstream answers uncompressed: the proxy must read it;
+`accept-encoding` is the client's own (`identity` is sent: the proxy must read the answer);
 `expect` because the proxy sends the whole body at once (it answered the client's)."""
+IDENTITY = frozenset({b"", b"identity"})
+"""The content-encodings of an answer the proxy can read (and restore)."""
 
 
 MAX_ANSWER = 64 * 1024 * 1024
@@ -280,7 +282,7 @@ class UpstreamPool:
     ) -> UpstreamResponse:
         """Send one request; returns once the status and headers are in."""
         head = [method + b" " + self.prefix.encode() + path + b" HTTP/1.1\r\n"]
-        head.append(b"host: " + self.host_header + b"\r\n")
+        head.append(b"host: " + self.host_header + b"\r\naccept-encoding: identity\r\n")
         head.extend(
             name + b": " + value + b"\r\n"
             for name, value in headers
@@ -302,9 +304,17 @@ class UpstreamPool:
         except TimeoutError:
             connection.close()
             raise UpstreamError("the upstream did not answer in time", timeout=True) from None
-        return UpstreamResponse(
+        response = UpstreamResponse(
             status, response_headers, connection, answer_body, self.read_timeout
         )
+        if not all(
+            value.strip().lower() in IDENTITY
+            for name, value in response_headers
+            if name.lower() == b"content-encoding"
+        ):
+            response.discard()  # a body it cannot read is neither restored nor relayed
+            raise UpstreamError("the upstream's answer is encoded (content-encoding)")
+        return response
 
     async def _connection(self) -> _Connection:
         while self._idle:
