@@ -99,7 +99,7 @@ object LitertlmFile {
         input: InputStream,
         size: Long? = null,
     ): LitertlmHeader {
-        val start = input.readNBytes(HEADER_BEGIN)
+        val start = readUpTo(input, HEADER_BEGIN)
         if (start.size < HEADER_BEGIN || !start.copyOfRange(0, MAGIC.size).contentEquals(MAGIC)) {
             throw LitertlmFormatException("not a .litertlm file (no LITERTLM magic)")
         }
@@ -111,9 +111,27 @@ object LitertlmFile {
         if (!(HEADER_BEGIN < headerEnd && headerEnd <= limit)) {
             throw LitertlmFormatException("header end $headerEnd lies outside the file")
         }
-        val table = input.readNBytes((headerEnd - HEADER_BEGIN).toInt())
+        val table = readUpTo(input, (headerEnd - HEADER_BEGIN).toInt())
         if (table.size.toLong() != headerEnd - HEADER_BEGIN) throw LitertlmFormatException("the file ends inside its header")
         return parseTable(FlatBufferReader(table), version, headerEnd)
+    }
+
+    /**
+     * Up to [count] bytes from [input], fewer only at its end. `InputStream.readNBytes` would do,
+     * but Android has it only from API 33 and the app runs from API 31.
+     */
+    private fun readUpTo(
+        input: InputStream,
+        count: Int,
+    ): ByteArray {
+        val bytes = ByteArray(count)
+        var filled = 0
+        while (filled < count) {
+            val read = input.read(bytes, filled, count - filled)
+            if (read < 0) break
+            filled += read
+        }
+        return if (filled == count) bytes else bytes.copyOf(filled)
     }
 
     private fun parseTable(
