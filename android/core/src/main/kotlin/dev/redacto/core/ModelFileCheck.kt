@@ -72,6 +72,7 @@ interface ModelDigestCache {
     /** The digests recorded for [file], if it has not changed since. */
     fun load(file: File): ModelDigests?
 
+    /** Records [digests] for [file]; never throws (a record that cannot be written is not kept). */
     fun save(
         file: File,
         digests: ModelDigests,
@@ -126,8 +127,12 @@ class SidecarDigestCache : ModelDigestCache {
             )
         val record = recordOf(file)
         val partial = File(record.parentFile, "${record.name}.partial")
-        partial.writeText(lines.joinToString("\n", postfix = "\n"))
-        if (!partial.renameTo(record)) partial.delete()
+        try {
+            partial.writeText(lines.joinToString("\n", postfix = "\n"))
+            if (!partial.renameTo(record)) partial.delete()
+        } catch (error: IOException) {
+            // No record: the next check hashes the file again, which is slow but right.
+        }
     }
 }
 

@@ -311,4 +311,14 @@ class ModelFileTest {
         file.setLastModified(time)
         assertEquals(PolicyState.EDITED, checkModelFile(file, cache).state)
     }
+
+    @Test
+    fun `a record that cannot be written costs time, not the check`() {
+        val file = copy("sealed-trusted.litertlm", "unwritable/model.litertlm")
+        File(temp, "unwritable/model.litertlm.digests.partial").mkdirs() // a folder where the record's file would go
+        val cache = SidecarDigestCache()
+        assertEquals(checkModelFile(file), checkModelFile(file, cache))
+        assertEquals(PolicyState.VERIFIED, checkModelFile(file, cache).state)
+        assertTrue(!File(temp, "unwritable/model.litertlm.digests").exists())
+    }
 }
