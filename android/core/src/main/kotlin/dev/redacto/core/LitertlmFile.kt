@@ -26,7 +26,7 @@ import java.nio.charset.CodingErrorAction
 /** The bytes are not a readable `.litertlm` header; the message says what is wrong. */
 class LitertlmFormatException(
     message: String,
-) : IOException(message)
+) : Exception(message)
 
 /** One section's byte range in the file ([end] exclusive) and its data type code. */
 data class LitertlmSection(

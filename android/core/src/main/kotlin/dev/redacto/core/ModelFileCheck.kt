@@ -145,20 +145,21 @@ class SidecarDigestCache : ModelDigestCache {
 fun checkModelFile(
     file: File,
     cache: ModelDigestCache = ModelDigestCache.NONE,
-): ModelFileCheck =
+): ModelFileCheck {
     try {
         val cached = cache.load(file)
-        val header = if (cached == null) null else readingHeader { LitertlmFile.readHeader(file) }
-        if (cached != null && header != null && cached.contentStart == header.getOrNull()?.contentStart) {
-            judge(header, cached)
-        } else {
-            val (check, digests) = file.inputStream().use { checkAndDigest(it, null) }
-            cache.save(file, digests)
-            check
+        if (cached != null) {
+            // The header and its seal are read from the file every time; only the digests are remembered.
+            val header = readingHeader { LitertlmFile.readHeader(file) }
+            if (cached.contentStart == header.getOrNull()?.contentStart) return judge(header, cached)
         }
+        val (check, digests) = file.inputStream().use { checkAndDigest(it, null) }
+        cache.save(file, digests)
+        return check
     } catch (error: IOException) {
-        ModelFileCheck(null, PolicyState.UNREADABLE, null, "the file could not be read: ${error.message}")
+        return ModelFileCheck(null, PolicyState.UNREADABLE, null, "the file could not be read: ${error.message}")
     }
+}
 
 /**
  * The same check on the bytes of a model file read from [input] to its end (a picked document's
