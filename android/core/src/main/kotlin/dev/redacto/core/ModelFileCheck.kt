@@ -37,15 +37,11 @@ data class ModelFileCheck(
         get() = if (state == PolicyState.VERIFIED && policy != null) phoneSettings(policy.pipeline) else PipelineSettings()
 
     /**
-     * The model's policy in a few words, for the line beside its name: "redacto-270m int8 ·
-     * validator not trusted", "tiny int8 · validator trusted", or for a file with no verified
-     * policy "unknown model · validator not measured (no policy in the file)".
+     * The model's policy in one line for the screen, beside its name ([policyLine]): "redacto-270m
+     * int8 · validator not trusted", or "unknown model (no policy in the file) · validator not
+     * measured"; the trust is the phone's ([settings]).
      */
-    fun describe(): String {
-        if (state != PolicyState.VERIFIED || policy == null) return "unknown model · validator not measured (${state.wire})"
-        val trust = if (settings.trustValidatorPass) "validator trusted" else "validator not trusted"
-        return "${policy.manifest} ${policy.quant} · $trust"
-    }
+    fun describe(): String = policyLine(identity(uri = "", name = ""), settings)
 
     /** The identity an engine loaded from this file reports, under [uri] and the file [name]. */
     fun identity(

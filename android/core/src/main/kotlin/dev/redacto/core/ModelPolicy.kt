@@ -124,6 +124,22 @@ fun phoneSettings(settings: PipelineSettings): PipelineSettings =
     )
 
 /**
+ * One line for a person: which model this is by its own policy, and whether its validator's
+ * PASS is trusted under [settings] ("redacto-270m int8 · validator not trusted", "unknown model
+ * (no policy in the file) · validator not measured"). Python's `policy_line`, which the review
+ * page shows, word for word.
+ */
+fun policyLine(
+    identity: ModelIdentity,
+    settings: PipelineSettings,
+): String {
+    if (!identity.policy.trusted) return "unknown model (${identity.policy.wire}) · validator not measured"
+    val origin = if (identity.manifest.isNullOrEmpty()) "declared by its engine" else "${identity.manifest} ${identity.quant}"
+    val trust = if (settings.trustValidatorPass) "trusted" else "not trusted"
+    return "$origin · validator $trust"
+}
+
+/**
  * These options with the settings [engine]'s model carries ([LlmEngine.settings], as the phone
  * may use them) laid on; [runPipeline] applies it before the first step, so no caller gets a
  * PASS the model's own policy forbids. A caller can be stricter than the model, never looser:

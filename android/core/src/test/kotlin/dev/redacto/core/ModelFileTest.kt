@@ -263,12 +263,17 @@ class ModelFileTest {
         assertEquals("tiny int8 · validator trusted", checkModelFile(vectors.resolve("sealed-trusted.litertlm")).describe())
         assertEquals("tiny int8 · validator not trusted", checkModelFile(vectors.resolve("sealed-scored.litertlm")).describe())
         assertEquals(
-            "unknown model · validator not measured (no policy in the file)",
+            "unknown model (no policy in the file) · validator not measured",
             checkModelFile(vectors.resolve("foreign.litertlm")).describe(),
         )
         assertEquals(
-            "unknown model · validator not measured (policy edited since it was sealed)",
+            "unknown model (policy edited since it was sealed) · validator not measured",
             checkModelFile(vectors.resolve("policy-edited.litertlm")).describe(),
+        )
+        assertEquals("declared by its engine · validator trusted", policyLine(ScriptedEngine(emptyMap(), TRUSTING).identity, TRUSTING))
+        assertEquals(
+            "unknown model (no policy in the file) · validator not measured",
+            policyLine(ScriptedEngine(emptyMap()).identity, TRUSTING),
         )
         // A copy that fails half way leaves nothing behind.
         val failing =
