@@ -8,7 +8,7 @@ few bytes of generic data, not a model), sealed by the build's own `stamp_policy
 changed the way a user's file could be: edited, truncated, foreign. The builder writes a
 fresh uuid and timestamp into every file, so the files are made once and committed; what
 each must give is generated from them (`shared_vectors.py`, `policy/files.json`) and both
-languages check it (`tests/pipeline/test_shared_vectors.py`, `PolicyFileVectorTest.kt`).
+languages check it (`tests/pipeline/test_shared_vectors.py`, `PolicyVectorTest.kt`).
 """
 
 from __future__ import annotations

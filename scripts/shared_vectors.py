@@ -144,6 +144,7 @@ def _option_case(case: OptionCase) -> Json:
         "description": case.description,
         "caller": {name: _wire(getattr(options, name)) for name in SHARED_FIELDS},
         "manifest": case.manifest,
+        "settings": None if settings is None else _shared(settings),
         "applied": {name: _wire(getattr(applied, name)) for name in SHARED_FIELDS},
     }
 
@@ -220,7 +221,8 @@ SETS: dict[str, Callable[[], Json]] = {
     ),
     "policy/options.json": lambda: _vector_set(
         "options",
-        "apply_model_settings(caller, manifest): the options a run uses (manifest null: the "
+        "apply_model_settings(caller, settings): the options a run uses, settings being the "
+        "manifest's [pipeline] table as the phone may use it (manifest and settings null: the "
         "caller's own, unchanged).",
         [_option_case(case) for case in OPTION_CASES],
     ),

@@ -106,8 +106,12 @@ def test_every_policy_state_has_a_file() -> None:
 def test_options_for_a_manifest(case: dict[str, Any]) -> None:
     options = PipelineOptions(**{k: v for k, v in case["caller"].items() if v is not None})
     assert wire(options) == case["caller"]
-    if case["manifest"] is not None:
+    if case["manifest"] is None:
+        assert case["settings"] is None
+    else:
         settings = phone_settings(load_manifest(case["manifest"]).pipeline)
+        # The settings are written out so that Kotlin, which knows no manifests, can apply them.
+        assert wire(settings) == case["settings"]
         options = apply_model_settings(options, settings)
     assert wire(options) == case["applied"]
 

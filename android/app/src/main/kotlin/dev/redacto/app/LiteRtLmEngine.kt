@@ -15,8 +15,10 @@ import dev.redacto.core.ConversationRuntime
 import dev.redacto.core.ConversationSpec
 import dev.redacto.core.EngineException
 import dev.redacto.core.LlmEngine
+import dev.redacto.core.ModelFileCheck
 import dev.redacto.core.ModelIdentity
 import dev.redacto.core.NativeConversation
+import dev.redacto.core.PipelineSettings
 import dev.redacto.core.ReplyListener
 import java.io.File
 
@@ -44,22 +46,25 @@ class LiteRtLmEngine private constructor(
     companion object {
         /**
          * Loads [model] on the GPU, else the CPU. Blocks for seconds: call it off the main
-         * thread. Throws [EngineException] naming each backend's failure, including a native
-         * library that cannot be loaded on this device. There is no NPU path: no model of ours
-         * is compiled for a phone's NPU (docs/android.md, "The NPU").
+         * thread. The engine carries what the file itself carries (core's [ModelFileCheck]:
+         * its identity and policy state, and the settings a run on it gets — the fail-closed
+         * ones unless its sealed policy verified), never anything read from its name. Throws
+         * [EngineException] naming each backend's failure, including a native library that
+         * cannot be loaded on this device. There is no NPU path: no model of ours is compiled
+         * for a phone's NPU (docs/android.md, "The NPU").
          */
         fun open(
-            model: File,
-            sha256: String?,
+            model: ModelFile,
             cacheDir: File,
         ): LiteRtLmEngine {
-            val identity = ModelIdentity(uri = "litertlm:${model.absolutePath}", name = model.name, sha256 = sha256)
+            val path = model.file.absolutePath
+            val identity = model.check.identity(uri = "litertlm:$path", name = model.name)
             val failures = mutableListOf<String>()
             for (backend in listOf(Backend.GPU(), Backend.CPU())) {
                 try {
-                    val engine = Engine(EngineConfig(modelPath = model.absolutePath, backend = backend, cacheDir = cacheDir.absolutePath))
+                    val engine = Engine(EngineConfig(modelPath = path, backend = backend, cacheDir = cacheDir.absolutePath))
                     engine.initialize()
-                    return LiteRtLmEngine(LiteRtLmRuntime(engine, backend.name, identity))
+                    return LiteRtLmEngine(LiteRtLmRuntime(engine, backend.name, identity, model.check.settings))
                 } catch (error: Exception) {
                     failures.add("${backend.name}: ${error::class.simpleName}")
                 } catch (error: LinkageError) {
@@ -77,6 +82,7 @@ private class LiteRtLmRuntime(
     private val engine: Engine,
     override val backend: String,
     override val identity: ModelIdentity,
+    override val settings: PipelineSettings,
 ) : ConversationRuntime {
     override val supportsConstraints: Boolean get() = true
 

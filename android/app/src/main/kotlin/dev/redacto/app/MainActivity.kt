@@ -108,8 +108,10 @@ private fun ModelLine(
     }
     val size = "%.2f GB".format(model.sizeBytes / 1e9)
     val on = backend?.let { " · running on $it" } ?: ""
-    Text("${model.file.name} · $size$on", fontWeight = FontWeight.Medium)
-    Text("sha256 ${model.sha256}", style = MaterialTheme.typography.bodySmall)
+    Text("${model.name} · $size$on", fontWeight = FontWeight.Medium)
+    // What the file itself carries ("redacto-270m int8 · validator not trusted"), not its name.
+    Text(model.check.describe())
+    Text("sha256 ${model.check.sha256 ?: "unreadable"}", style = MaterialTheme.typography.bodySmall)
 }
 
 /** The photo with a black rectangle over each box, scaled from photo pixels to the view. */

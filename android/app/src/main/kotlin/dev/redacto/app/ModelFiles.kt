@@ -3,58 +3,59 @@ package dev.redacto.app
 import android.content.ContentResolver
 import android.net.Uri
 import android.provider.OpenableColumns
+import dev.redacto.core.ModelFileCheck
+import dev.redacto.core.SidecarDigestCache
+import dev.redacto.core.checkModelFile
+import dev.redacto.core.importModelFile
 import java.io.File
 import java.io.IOException
-import java.security.MessageDigest
 
-/** A `.litertlm` model in the app's storage, with what the picker shows about it. */
+/**
+ * A model in the app's storage, with what the picker shows about it: the name it was picked
+ * under, its size, and what the file itself carries ([check]: its sha256 and sealed policy,
+ * which decide how a run may use it — the name decides nothing).
+ */
 data class ModelFile(
     val file: File,
+    val name: String,
     val sizeBytes: Long,
-    val sha256: String,
+    val check: ModelFileCheck,
 )
 
 /**
- * The model picker's storage: LiteRT-LM opens a file path, so a model chosen from the
- * device's storage is copied once into the app's files (hashing it on the way) and reused.
+ * The model picker's storage: LiteRT-LM opens a file path, so a model chosen from the device's
+ * storage is copied once into the app's files, its policy checked on the way (core's
+ * [importModelFile]), and reused. The copy is always `model.litertlm` (the runtime is given a
+ * `.litertlm` path whatever the document was called); the picked name is kept beside it for
+ * the screen. The check's digests are cached by size and modification time
+ * ([SidecarDigestCache]), so a model of gigabytes is hashed once, not at every start.
  * Nothing is ever downloaded.
  */
 class ModelFiles(
     private val folder: File,
 ) {
-    /** The model imported last, if any. */
+    private val cache = SidecarDigestCache()
+
+    /** The model imported last, if any, with its policy read again from the file. */
     fun current(): ModelFile? =
         folder.listFiles { file -> file.name.endsWith(".litertlm") }?.maxByOrNull { it.lastModified() }?.let { file ->
-            val digest = File(folder, "${file.name}.sha256")
-            if (digest.isFile) ModelFile(file, file.length(), digest.readText().trim()) else null
+            val name = File(folder, "${file.name}.name").takeIf { it.isFile }?.readText()?.trim() ?: file.name
+            ModelFile(file, name, file.length(), checkModelFile(file, cache))
         }
 
-    /** Copies the picked document into app storage and records its sha256. */
+    /** Copies the picked document into app storage, checking the policy it carries in the same pass. */
     fun import(
         resolver: ContentResolver,
         uri: Uri,
     ): ModelFile {
-        val name = File(displayName(resolver, uri) ?: "model.litertlm").name
-        if (!name.endsWith(".litertlm")) throw IOException("$name is not a .litertlm model")
+        val name = File(displayName(resolver, uri) ?: "model").name
         folder.mkdirs()
         folder.listFiles()?.forEach { it.delete() }
-        val target = File(folder, name)
-        val sha = MessageDigest.getInstance("SHA-256")
+        val target = File(folder, STORED_NAME)
         val input = resolver.openInputStream(uri) ?: throw IOException("cannot read $name")
-        input.use { source ->
-            target.outputStream().use { sink ->
-                val buffer = ByteArray(1 shl 20)
-                while (true) {
-                    val read = source.read(buffer)
-                    if (read < 0) break
-                    sha.update(buffer, 0, read)
-                    sink.write(buffer, 0, read)
-                }
-            }
-        }
-        val hex = sha.digest().joinToString("") { "%02x".format(it) }
-        File(folder, "$name.sha256").writeText(hex)
-        return ModelFile(target, target.length(), hex)
+        val check = input.use { importModelFile(it, target, cache) }
+        File(folder, "$STORED_NAME.name").writeText(name)
+        return ModelFile(target, name, target.length(), check)
     }
 
     private fun displayName(
@@ -64,4 +65,8 @@ class ModelFiles(
         resolver.query(uri, arrayOf(OpenableColumns.DISPLAY_NAME), null, null, null)?.use { cursor ->
             if (cursor.moveToFirst()) cursor.getString(0) else null
         }
+
+    private companion object {
+        const val STORED_NAME = "model.litertlm"
+    }
 }

@@ -116,7 +116,7 @@ class RedactViewModel(
 
     fun onModelPicked(uri: Uri?) {
         if (uri == null) return
-        work("Copying the model into the app (once)…") {
+        work("Copying the model into the app and reading its policy (once)…") {
             val previous = engine
             engine = null
             val model =
@@ -138,8 +138,9 @@ class RedactViewModel(
             val llm = withContext(Dispatchers.IO) { engine ?: loadEngine(model).also { engine = it } }
             state.update { it.copy(backend = llm.backend) }
             val live = LiveBoxes(input.document)
-            // Core's redact runs runPipeline, which applies the model file's manifest itself: an
-            // untrusted validator's PASS ends NEEDS_REVIEW, never PASS (core ModelPolicy.kt).
+            // Core's redact runs runPipeline, which applies the settings the engine carries (the
+            // file's own verified policy, else the fail-closed defaults): an untrusted or
+            // unmeasured validator's PASS ends NEEDS_REVIEW, never PASS (core ModelPolicy.kt).
             // Qualified: this class's own redact() takes no arguments.
             val redaction =
                 withContext(Dispatchers.Default) {
@@ -177,8 +178,7 @@ class RedactViewModel(
         return ImageInput.read(workingCopy(photo), photo.width, photo.height, ocr)
     }
 
-    private fun loadEngine(model: ModelFile): LiteRtLmEngine =
-        LiteRtLmEngine.open(model.file, model.sha256, File(app.cacheDir, "litertlm").apply { mkdirs() })
+    private fun loadEngine(model: ModelFile): LiteRtLmEngine = LiteRtLmEngine.open(model, File(app.cacheDir, "litertlm").apply { mkdirs() })
 
     private suspend fun finish(
         photo: Bitmap,

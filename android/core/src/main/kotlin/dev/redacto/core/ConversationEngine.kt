@@ -58,6 +58,9 @@ interface NativeConversation {
 interface ConversationRuntime : AutoCloseable {
     val identity: ModelIdentity
 
+    /** The settings the loaded model carries ([LlmEngine.settings]); the fail-closed defaults unless told. */
+    val settings: PipelineSettings get() = PipelineSettings()
+
     /** The backend that loaded the model, for messages ("GPU", "CPU"). */
     val backend: String
 
@@ -87,6 +90,8 @@ class ConversationEngine(
     private val blocking: CoroutineDispatcher = Dispatchers.IO,
 ) : LlmEngine {
     override val identity: ModelIdentity get() = runtime.identity
+
+    override val settings: PipelineSettings get() = runtime.settings
 
     override val supportsConstraints: Boolean get() = runtime.supportsConstraints
 

@@ -25,8 +25,9 @@ fun interface RuleDetector {
  * Redacts one document. Engine failures become an ERROR result, never an exception.
  *
  * The defaults are the product's behaviour, as in Python: the shipped rules run (unless
- * `options.rules` is false), and the model's manifest is applied to [options] first
- * ([forModel]), so no caller gets a PASS the manifest forbids.
+ * `options.rules` is false), and the settings the engine's model carries are applied to
+ * [options] first ([forModel]: a built file's verified policy, else the fail-closed
+ * defaults), so no caller gets a PASS the model's own policy forbids.
  */
 suspend fun runPipeline(
     document: Document,
@@ -36,7 +37,7 @@ suspend fun runPipeline(
     rules: RuleDetector = Rules.DETECTOR,
     onEvent: ((ProgressEvent) -> Unit)? = null,
 ): PipelineResult {
-    val context = StepContext(engine, prompts, options.forModel(engine.identity), onEvent)
+    val context = StepContext(engine, prompts, options.forModel(engine), onEvent)
     val run = PipelineRun(document, context, rules)
     return try {
         run.execute()
@@ -86,7 +87,7 @@ private class PipelineRun(
             verdict = check.verdict
             lastVerdict = verdict
             if (verdict == Verdict.PASS) {
-                if (!context.options.trustValidatorPass) reasons.add(ReviewReason.PASS_NOT_TRUSTED)
+                if (!context.options.trustValidatorPass) reasons.add(untrustedPassReason())
                 break
             }
             if (check.missed.isEmpty()) {
@@ -102,6 +103,13 @@ private class PipelineRun(
         }
         return finished(checkNotNull(redaction) { "max_rounds must be at least 1" }, verdict)
     }
+
+    /**
+     * Why a PASS is not trusted: the model's verified policy says so, or the model carries no
+     * policy that could be verified (whatever its file is called).
+     */
+    fun untrustedPassReason(): ReviewReason =
+        if (context.engine.identity.policy.trusted) ReviewReason.PASS_NOT_TRUSTED else ReviewReason.MODEL_NOT_MEASURED
 
     suspend fun redact(
         round: Int = 1,

@@ -39,7 +39,11 @@ enum class ReviewReason(
     STILL_FAILING("validator still failing after the last round"),
     NOTHING_USABLE("validator failed without naming anything usable"),
     NOT_LOCATED("detections could not be located"),
+    /** The model's verified policy says its validator was measured passing leaky pages. */
     PASS_NOT_TRUSTED("this model's validator PASS is not trusted"),
+
+    /** The model carries no verified policy (a foreign or edited file): its PASS is not trusted, whatever its name. */
+    MODEL_NOT_MEASURED("this model's validator has not been measured"),
 
     /** Every line of a detect answer was junk or named what is not on the page. */
     DETECT_REJECTED("a detect answer was rejected whole"),

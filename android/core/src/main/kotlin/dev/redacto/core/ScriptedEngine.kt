@@ -8,11 +8,22 @@ import kotlinx.coroutines.flow.asFlow
  * tests and golden vectors. Running out is an error, not a silent empty reply: a test that
  * makes one call too many must fail. So is a canned reply that a constrained request's
  * pattern forbids: a constrained model could not have given it.
+ *
+ * [declared] is the script's own `[pipeline]` table: a script is its own model, so its policy
+ * travels with it as a built file's does (its identity says [PolicyState.DECLARED]). Without
+ * one it runs the fail-closed defaults, as an unknown model ([PolicyState.ABSENT]). Mirrors
+ * Python's `ScriptedEngine(settings=…)`.
  */
 class ScriptedEngine(
     replies: Map<Step, List<String>>,
-    override val identity: ModelIdentity = ModelIdentity(uri = "scripted:<memory>", name = "scripted"),
+    declared: PipelineSettings? = null,
+    uri: String = "scripted:<memory>",
 ) : LlmEngine {
+    override val settings: PipelineSettings = declared ?: PipelineSettings()
+
+    override val identity: ModelIdentity =
+        ModelIdentity(uri = uri, name = "scripted", policy = if (declared == null) PolicyState.ABSENT else PolicyState.DECLARED)
+
     private val queues: Map<Step, ArrayDeque<String>> = Step.entries.associateWith { ArrayDeque(replies[it].orEmpty()) }
 
     override val supportsConstraints: Boolean get() = true

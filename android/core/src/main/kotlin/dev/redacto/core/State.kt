@@ -38,27 +38,28 @@ data class PipelineOptions(
     val maxRounds: Int = 3,
     val budget: OutputBudget = OutputBudget(),
     /**
-     * False for a model whose validator was measured saying PASS on pages that still leaked
-     * (its manifest's `[pipeline] trust_validator_pass`, compiled into [ModelSettings]): its PASS
-     * verdict ends the rounds but the run ends NEEDS_REVIEW, never PASS.
+     * The caller's trust in a validator PASS. A run trusts a PASS only when this and the model's
+     * own policy both do ([forModel]: false for a model whose validator was measured saying PASS
+     * on pages that still leaked, and for every model that carries no verified policy): a caller
+     * can distrust, never trust more. An untrusted PASS ends the rounds, the run NEEDS_REVIEW.
      */
     val trustValidatorPass: Boolean = true,
     /**
      * How an image-mode page is shown to detect and validate (the manifest's
-     * `[pipeline] image_reading`). Null: as the model's manifest says ([forModel]).
+     * `[pipeline] image_reading`). Null: as the model's own policy says ([forModel]).
      */
     val imageReading: ImageReading? = null,
     /**
      * Text mode: ask the model to rewrite the text with placeholders before the locator's
      * deterministic pass (the manifest's `[pipeline] model_redact`). False for a model whose
      * answers the eval never accepted: the call then costs time and changes nothing. Null: as
-     * the model's manifest says ([forModel]).
+     * the model's own policy says ([forModel]).
      */
     val modelRedact: Boolean? = null,
     /**
      * Which `LABEL: value` calls decode under a pattern built from the page's words (the
      * manifest's `[pipeline] constrained_decoding`), where the engine can constrain decoding.
-     * Null: as the model's manifest says ([forModel]).
+     * Null: as the model's own policy says ([forModel]).
      */
     val constrainedDecoding: ConstrainedDecoding? = null,
 )
@@ -138,7 +139,7 @@ class StepContext(
     options: PipelineOptions,
     private val onEvent: ((ProgressEvent) -> Unit)? = null,
 ) {
-    /** Every setting decided before a step reads it: one left to a manifest never applied takes its default. */
+    /** Every setting decided before a step reads it: one left to a model never applied takes its default. */
     val options: PipelineOptions = options.settled()
 
     val traces: MutableList<StepTrace> = mutableListOf()

@@ -123,6 +123,7 @@ class ChunkingTest {
                         Step.REDACT to listOf(chunkText(text).last().of(text).replace("w1499", "[NAME_1]")),
                         Step.VALIDATE to List(chunks) { "PASS" },
                     ),
+                    TRUSTING,
                 )
             val result = runPipeline(Document.fromText(text), engine)
             assertEquals(Status.PASS, result.report.status)

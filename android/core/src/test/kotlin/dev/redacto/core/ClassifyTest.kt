@@ -31,7 +31,7 @@ class ClassifyTest {
             val ruleCategories = mutableListOf<Category>()
             val rules = RuleDetector { _, category -> emptyList<Detection>().also { ruleCategories.add(category) } }
             // No classify reply: a classify call would run the script dry and end the run in ERROR.
-            val engine = ScriptedEngine(mapOf(Step.DETECT to listOf("1:NAME\n2:NAME"), Step.VALIDATE to listOf("PASS")))
+            val engine = ScriptedEngine(mapOf(Step.DETECT to listOf("1:NAME\n2:NAME"), Step.VALIDATE to listOf("PASS")), TRUSTING)
             val options = PipelineOptions(category = Category.LEGAL)
             val report = runPipeline(page, engine, options = options, rules = rules) { events.add(it) }.report
 

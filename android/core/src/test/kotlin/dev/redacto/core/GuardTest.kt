@@ -94,6 +94,7 @@ class GuardTest {
                         Step.DETECT to listOf("1:NAME\n2:NAME\n$echoLines\n4:DATE"),
                         Step.VALIDATE to listOf("PASS"),
                     ),
+                    TRUSTING,
                 )
             val report = runPipeline(page(), engine, options = noRules).report
             assertEquals(listOf(1, 2), report.detections.mapNotNull { it.index }.sorted()) // 4 came after the stop

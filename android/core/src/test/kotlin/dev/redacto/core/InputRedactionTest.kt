@@ -30,7 +30,7 @@ class InputRedactionTest {
             val reader = PpOcrReader(FakePpOcrModels())
             val input = ImageInput.read(fakePage(), width = 800, height = 320, reader = reader)
             val engine =
-                ScriptedEngine(mapOf(Step.CLASSIFY to listOf(classified), Step.DETECT to listOf("1:NAME\n3:MRN\n"), Step.VALIDATE to listOf("PASS")))
+                ScriptedEngine(mapOf(Step.CLASSIFY to listOf(classified), Step.DETECT to listOf("1:NAME\n3:MRN\n"), Step.VALIDATE to listOf("PASS")), TRUSTING)
 
             val redaction = redact(input, engine, rules = RuleDetector.NONE)
 

@@ -23,6 +23,7 @@ class LiveBoxesTest {
                         Step.DETECT to listOf("1:NAME\n"),
                         Step.VALIDATE to listOf("FAIL\n2:NAME\n", "PASS"),
                     ),
+                    TRUSTING,
                 )
             val live = LiveBoxes(document)
             val drawnAtEachStep = mutableListOf<Int>()

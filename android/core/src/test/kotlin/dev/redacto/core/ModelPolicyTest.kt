@@ -6,8 +6,9 @@ import org.junit.jupiter.api.Assertions.assertTrue
 import org.junit.jupiter.api.Test
 
 /**
- * [runPipeline] applies the model's manifest itself and runs the rules by default, as Python's
- * `run_pipeline` does (tests/pipeline/test_policy.py holds the same cases).
+ * [runPipeline] applies the settings the model itself carries ([LlmEngine.settings]) and runs
+ * the rules by default, as Python's `run_pipeline` does (tests/pipeline/test_policy.py holds the
+ * same cases). Nothing is read from a name: a model states its settings or gets none.
  */
 class ModelPolicyTest {
     private val page =
@@ -17,39 +18,71 @@ class ModelPolicyTest {
             },
         )
 
-    /** Finds the name in the reading its manifest asks for (redacto-270m reads the page as
-     *  text), and its validator then says PASS. */
-    private fun passingEngine(uri: String): ScriptedEngine =
+    /** What redacto-270m's sealed policy says: its validator was measured and is not trusted. */
+    private val measuredUntrusted = PipelineSettings(trustValidatorPass = false, imageReading = ImageReading.TEXT, modelRedact = false)
+    private val measuredTrusted = PipelineSettings(trustValidatorPass = true)
+
+    /** Finds the name in the reading its [settings] ask for, and its validator then says PASS; null: it declares none. */
+    private fun passingEngine(
+        settings: PipelineSettings?,
+        uri: String = "scripted:<memory>",
+    ): ScriptedEngine =
         ScriptedEngine(
             mapOf(
                 Step.CLASSIFY to listOf("CATEGORY: Medical"),
-                Step.DETECT to listOf(if ("redacto-270m" in uri) "NAME: Jane Smith" else "1:NAME\n2:NAME"),
+                Step.DETECT to listOf(if (settings?.imageReading == ImageReading.TEXT) "NAME: Jane Smith" else "1:NAME\n2:NAME"),
                 Step.VALIDATE to listOf("PASS"),
             ),
-            ModelIdentity(uri = uri, name = uri.substringAfterLast('/')),
+            settings,
+            uri,
         )
 
     @Test
-    fun `the api cannot pass a run whose model manifest distrusts its validator`(): Unit =
+    fun `the api cannot pass a run whose model distrusts its validator`(): Unit =
         runBlocking {
-            val report = runPipeline(page, passingEngine("litertlm:/sdcard/redacto-270m-int8.litertlm")).report
+            val report = runPipeline(page, passingEngine(measuredUntrusted)).report
             assertEquals(Verdict.PASS, report.validatorVerdict)
             assertEquals(Status.NEEDS_REVIEW, report.status)
             assertEquals(listOf(ReviewReason.PASS_NOT_TRUSTED), report.reviewReasons)
         }
 
     @Test
-    fun `a caller can be stricter than the manifest, never looser`(): Unit =
+    fun `a model with no policy cannot end PASS, and the report says why`(): Unit =
+        runBlocking {
+            val report = runPipeline(page, passingEngine(null)).report
+            assertEquals(Verdict.PASS, report.validatorVerdict)
+            assertEquals(Status.NEEDS_REVIEW, report.status)
+            assertEquals(listOf(ReviewReason.MODEL_NOT_MEASURED), report.reviewReasons)
+            assertEquals(PolicyState.ABSENT, report.model.policy)
+        }
+
+    @Test
+    fun `a caller can be stricter than the model, never looser`(): Unit =
         runBlocking {
             val trusting = PipelineOptions(trustValidatorPass = true)
             val distrusting = PipelineOptions(trustValidatorPass = false)
-            val untrusted = "litertlm:redacto-270m-int4.litertlm"
-            val trusted = "litertlm:/sdcard/gemma-3-270m-int8.litertlm"
-            assertEquals(Status.NEEDS_REVIEW, runPipeline(page, passingEngine(untrusted), options = trusting).report.status)
-            assertEquals(Status.NEEDS_REVIEW, runPipeline(page, passingEngine(trusted), options = distrusting).report.status)
-            assertEquals(Status.PASS, runPipeline(page, passingEngine(trusted), options = trusting).report.status)
-            assertEquals(Status.PASS, runPipeline(page, passingEngine("scripted:x.json")).report.status)
+            assertEquals(Status.NEEDS_REVIEW, runPipeline(page, passingEngine(measuredUntrusted), options = trusting).report.status)
+            assertEquals(Status.NEEDS_REVIEW, runPipeline(page, passingEngine(measuredTrusted), options = distrusting).report.status)
+            assertEquals(Status.PASS, runPipeline(page, passingEngine(measuredTrusted), options = trusting).report.status)
         }
+
+    @Test
+    fun `the uri and name an engine has decide nothing`(): Unit =
+        runBlocking {
+            // Named like a built file whose manifest trusts its validator: it declares nothing, so it is unknown.
+            val report = runPipeline(page, passingEngine(null, uri = "litertlm:/anywhere/gemma-3-270m-int8.litertlm")).report
+            assertEquals(Status.NEEDS_REVIEW, report.status)
+            assertEquals(listOf(ReviewReason.MODEL_NOT_MEASURED), report.reviewReasons)
+        }
+
+    @Test
+    fun `the fail-closed defaults trust no PASS, and the phone cannot keep a scored trust`() {
+        assertEquals(false, PipelineSettings().trustValidatorPass)
+        val scored = PipelineSettings(trustValidatorPass = true, validatorVerdict = ValidatorVerdict.SCORED, passMargin = 1.5)
+        assertEquals(PipelineSettings(), phoneSettings(scored))
+        val engine = ScriptedEngine(emptyMap(), scored)
+        assertEquals(false, PipelineOptions().forModel(engine).trustValidatorPass, "forModel applies the phone's rule itself")
+    }
 
     @Test
     fun `the default run uses the shipped rules, and rules false turns them off`(): Unit =
@@ -60,6 +93,7 @@ class ModelPolicyTest {
                         Element(i, word, Box(10.0 * i, 0.0, 10.0 * i + 8, 10.0))
                     },
                 )
+
             fun engine() =
                 ScriptedEngine(
                     mapOf(Step.CLASSIFY to listOf("CATEGORY: General"), Step.DETECT to listOf("NONE"), Step.VALIDATE to listOf("PASS")),
@@ -71,12 +105,12 @@ class ModelPolicyTest {
         }
 
     @Test
-    fun `the manifest's image reading and redact call reach the run, a caller's own choice is kept`(): Unit =
+    fun `the model's image reading and redact call reach the run, a caller's own choice is kept`(): Unit =
         runBlocking {
             fun engine(detect: String) =
                 ScriptedEngine(
                     mapOf(Step.CLASSIFY to listOf("CATEGORY: Medical"), Step.DETECT to listOf(detect), Step.VALIDATE to listOf("PASS")),
-                    ModelIdentity(uri = "litertlm:/sdcard/redacto-270m-int8.litertlm", name = "redacto-270m-int8.litertlm"),
+                    measuredUntrusted,
                 )
             val asText = engine("NAME: Jane Smith")
             assertEquals(listOf(1, 2), runPipeline(page, asText).report.detections.map { it.index })
@@ -88,8 +122,12 @@ class ModelPolicyTest {
             val text = Document.fromText("Seen with her son Tom.")
             val noRedactCall =
                 ScriptedEngine(
-                    mapOf(Step.CLASSIFY to listOf("CATEGORY: Medical"), Step.DETECT to listOf("NAME: Tom"), Step.VALIDATE to listOf("PASS")),
-                    ModelIdentity(uri = "litertlm:redacto-270m-int8.litertlm", name = "redacto-270m-int8.litertlm"),
+                    mapOf(
+                        Step.CLASSIFY to listOf("CATEGORY: Medical"),
+                        Step.DETECT to listOf("NAME: Tom"),
+                        Step.VALIDATE to listOf("PASS"),
+                    ),
+                    measuredUntrusted,
                 )
             val result = runPipeline(text, noRedactCall)
             assertEquals("Seen with her son [NAME_1].", result.redactedText)

@@ -65,13 +65,15 @@ class PipelineVectorTest {
             raw.onlyKeys(TOP_KEYS)
             assertEquals(file.nameWithoutExtension, raw.string("name"), "name must equal the file name")
             raw.string("description")
-            val engine = ScriptedEngine(replies(raw), ModelIdentity(uri = "scripted:${file.nameWithoutExtension}", name = "scripted"))
+            // `trust_validator_pass` is the model's own setting: the script declares it as a built
+            // file's sealed policy would (the caller's options leave it to the model).
+            val declared = PipelineSettings(trustValidatorPass = if (raw.has("trust_validator_pass")) raw.bool("trust_validator_pass") else true)
+            val engine = ScriptedEngine(replies(raw), declared, uri = "scripted:${file.nameWithoutExtension}")
             val options =
                 PipelineOptions(
                     rules = if (raw.has("rules")) raw.bool("rules") else false,
                     category = if (raw.has("category")) category(raw.string("category")) else null,
                     chunkSize = if (raw.has("chunk_size")) raw.int("chunk_size") else CHUNK_SIZE,
-                    trustValidatorPass = if (raw.has("trust_validator_pass")) raw.bool("trust_validator_pass") else true,
                     imageReading =
                         if (raw.has("image_reading")) ImageReading.fromWire(raw.string("image_reading")) else ImageReading.INDEXED,
                     modelRedact = if (raw.has("model_redact")) raw.bool("model_redact") else true,

@@ -15,7 +15,7 @@ object SharedVectors {
         listOf(
             "locator/locate.json",
             "locator/mistakes.json",
-            "policy/uris.json",
+            "policy/files.json",
             "policy/options.json",
             "text/characters.json",
             "text/strings.json",
