@@ -166,7 +166,7 @@ class PipelineSettings(Frozen):
     when log P(PASS) − log P(FAIL) ≥ `pass_margin` (chosen on a dev set by `redacto eval
     validator`). Scoring needs an engine that can score (LiteRT-LM on the workstation); the
     phone's runtime cannot, so there the answer rule runs and, as on any engine that cannot
-    score, a PASS is not trusted (`ModelSettings.kt` carries that)."""
+    score, a PASS is not trusted (`phone_settings` in `redacto.model_policy`; `ModelPolicy.kt`)."""
     pass_margin: float | None = None
     """The scored rule's threshold on the margin; None: 0 (PASS when likelier than FAIL).
     A caller may raise it for a run, never lower it below the manifest's."""
