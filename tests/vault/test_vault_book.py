@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-import pytest
+import re
 
-from redacto.vault import Vault, VaultFull
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from redacto.vault import SHORT_VALUE, Vault, VaultFull
 
 
 def test_one_value_one_placeholder_numbered_per_label_in_order() -> None:
@@ -60,3 +64,69 @@ def test_a_book_taken_from_a_store_continues_its_numbering_and_reports_what_it_a
     assert book.placeholder_for("NAME", "Jane  Smith") == "[NAME_2]"  # a new spelling
     assert added == [("NAME", "Bob Ray", "[NAME_3]")]
     assert spelled == ["Jane  Smith"]
+
+
+def reference_find(spellings: dict[str, str], text: str) -> list[tuple[int, int, str]]:
+    """The vault's matching as it was, one regular expression of every spelling (longest
+    first, short ones as whole words): what the incremental index must still answer."""
+    if not spellings:
+        return []
+    parts = []
+    for value in sorted(spellings, key=len, reverse=True):
+        escaped = re.escape(value)
+        if len(value) < SHORT_VALUE:
+            escaped = rf"(?<![A-Za-z0-9]){escaped}(?![A-Za-z0-9])"
+        parts.append(escaped)
+    folded = {value.casefold(): token for value, token in reversed(spellings.items())}
+    pattern = re.compile("|".join(parts), re.IGNORECASE)
+    return [(m.start(), m.end(), folded[m.group().casefold()]) for m in pattern.finditer(text)]
+
+
+ASCII_TEXT = st.text(alphabet="abAB12 .-@x", max_size=60)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    values=st.lists(st.text(alphabet="abAB12 .-@", min_size=1, max_size=8), max_size=12),
+    text=ASCII_TEXT,
+)
+def test_the_index_finds_what_the_one_regex_found(values: list[str], text: str) -> None:
+    book = Vault()
+    spellings: dict[str, str] = {}
+    for value in values:
+        token = book.placeholder_for("ID", value)
+        spellings.setdefault(value, token)
+    assert book.hide_known(text) == reference_find(spellings, text)
+
+
+@pytest.mark.parametrize(
+    ("value", "text", "found"),
+    [
+        ("Müller", "herr MÜLLER kam", ["MÜLLER"]),
+        ("Straße", "STRASSE und Straße", ["Straße"]),  # per letter: ß is not ss
+        ("Ελένη Σωτηρίου", "η ελένη σωτηρίου ήρθε", ["ελένη σωτηρίου"]),
+        (
+            "jürgen.müller@bücher.de",
+            "an JÜRGEN.MÜLLER@BÜCHER.DE schreiben",
+            ["JÜRGEN.MÜLLER@BÜCHER.DE"],
+        ),
+        ("İstanbul Cad. 5", "İstanbul Cad. 5 ve istanbul cad. 5", ["İstanbul Cad. 5"]),
+    ],
+)
+def test_letters_beyond_ascii_fold_one_by_one(value: str, text: str, found: list[str]) -> None:
+    book = Vault()
+    book.placeholder_for("NAME", value)
+    assert [text[start:end] for start, end, _ in book.hide_known(text)] == found
+
+
+def test_ten_thousand_values_cost_no_more_to_look_up_than_one() -> None:
+    """Counted, not timed: the index asks at each position only the values filed under
+    the four characters found there."""
+    book = Vault(max_values=10_000)
+    for number in range(10_000):
+        book.placeholder_for("ID", f"value-{number:05d}")
+    text = "plain prose with nothing known in it, " * 30 + "value-04242"
+    assert [token for _, _, token in book.hide_known(text)] == ["[ID_4243]"]
+    index = book._known._long  # the index itself
+    assert list(index) == ["valu"] and list(index["valu"]) == [len("value-00000")]
+    assert len(index["valu"][len("value-00000")]) == 10_000  # one lookup finds any of them
