@@ -141,6 +141,11 @@ def test_a_long_policy_moves_the_sections_by_whole_blocks(sealed: Path):
         'content_sha256 "c"\nsurprise true\n',
         f'{POLICY_FORMAT}\nmanifest "m"\nquant "int8"\nfingerprint "f"\n'
         'content_sha256 "c"\ntrust_validator_pass "yes"\n',
+        *(
+            f'{POLICY_FORMAT}\nmanifest "m"\nquant "int8"\nfingerprint "f"\n'
+            f'content_sha256 "c"\npass_margin {margin}\n'
+            for margin in ("NaN", "Infinity", "-Infinity")
+        ),
     ],
 )
 def test_a_policy_this_version_cannot_read_is_refused(text: str):

@@ -167,9 +167,10 @@ class PipelineSettings(Frozen):
     validator`). Scoring needs an engine that can score (LiteRT-LM on the workstation); the
     phone's runtime cannot, so there the answer rule runs and, as on any engine that cannot
     score, a PASS is not trusted (`phone_settings` in `redacto.model_policy`; `ModelPolicy.kt`)."""
-    pass_margin: float | None = None
+    pass_margin: float | None = Field(default=None, allow_inf_nan=False)
     """The scored rule's threshold on the margin; None: 0 (PASS when likelier than FAIL).
-    A caller may raise it for a run, never lower it below the manifest's."""
+    A caller may raise it for a run, never lower it below the manifest's. Finite: a NaN or
+    −∞ margin (which JSON-ish policy text can spell) would pass everything or nothing."""
 
 
 class Manifest(Frozen):

@@ -97,7 +97,7 @@ data class ModelPolicy(
                 modelRedact = flag("model_redact", defaults.modelRedact),
                 constrainedDecoding = choice("constrained_decoding", defaults.constrainedDecoding, ConstrainedDecoding::fromWire),
                 validatorVerdict = choice("validator_verdict", defaults.validatorVerdict, ValidatorVerdict::fromWire),
-                passMargin = if (margin == null) null else margin as? Double ?: invalid("pass_margin"),
+                passMargin = if (margin == null) null else (margin as? Double)?.takeIf { it.isFinite() } ?: invalid("pass_margin"),
             )
         }
 
