@@ -308,10 +308,16 @@ def page_elements(
     factors: tuple[float, float],
     size: tuple[int, int],
 ) -> list[Element]:
-    """The last stretch every engine shares: grow boxes to the ink of the working image,
-    map them back to the original `size`, order the lines, number the words."""
+    """The last stretch every engine shares: grow boxes to the ink of the working image
+    and widen them to their own words' ink whatever its contrast (`ocr/align.py`), map
+    them back to the original `size`, order the lines, number the words."""
+    from redacto.ocr.align import align_to_ink  # it builds on this module's types
+
     ink = ink_mask(work)
-    rescaled = [rescale_line(grow_to_ink(line, ink), factors, size) for line in lines]
+    gray = np.asarray(work.convert("L"))
+    rescaled = [
+        rescale_line(align_to_ink(grow_to_ink(line, ink), gray), factors, size) for line in lines
+    ]
     return elements_from_lines(order_lines(rescaled))
 
 

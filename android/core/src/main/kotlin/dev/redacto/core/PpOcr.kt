@@ -90,7 +90,7 @@ class PpOcrReader(
 
     /**
      * Words of [image] (the working copy, see [workingSize]) with boxes in pixels of the
-     * [originalWidth]×[originalHeight] photo, padded and grown to the ink they touch.
+     * [originalWidth]×[originalHeight] photo, padded, grown to the ink they touch and widened to their own words' ink ([alignToInk]).
      */
     fun read(
         image: RgbImage,
@@ -98,12 +98,13 @@ class PpOcrReader(
         originalHeight: Int = image.height,
     ): List<Element> {
         val lines = readLines(image)
-        val ink = InkMask.of(image.gray(), image.width, image.height)
+        val gray = image.gray()
+        val ink = InkMask.of(gray, image.width, image.height)
         val fx = originalWidth.toDouble() / image.width
         val fy = originalHeight.toDouble() / image.height
         val placed =
             lines.mapNotNull { toWords(it, image.width, image.height) }.map { line ->
-                rescaleLine(growToInk(line, ink), fx, fy, originalWidth, originalHeight)
+                rescaleLine(alignToInk(growToInk(line, ink), gray, image.width), fx, fy, originalWidth, originalHeight)
             }
         return elementsFromLines(orderLines(placed))
     }

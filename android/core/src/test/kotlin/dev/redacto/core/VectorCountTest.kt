@@ -17,15 +17,17 @@ class VectorCountTest {
         val rules = Vectors.files("rules")
         val chunking = Vectors.files("chunking")
         val constraint = Vectors.files("constraint")
+        val ocr = Vectors.files("ocr")
         assertTrue(pipeline.isNotEmpty(), "no pipeline vectors")
         assertTrue(rules.isNotEmpty(), "no rule vectors")
         assertTrue(chunking.isNotEmpty(), "no chunking vectors")
         assertTrue(constraint.isNotEmpty(), "no constraint vectors")
+        assertTrue(ocr.isNotEmpty(), "no OCR vectors")
         val shared = SharedVectors.FILES.map { File(Vectors.root, it) }
         shared.forEach { assertTrue(it.isFile, "missing generated vector set $it") }
         assertEquals(
             Vectors.allJsonFiles().map { it.canonicalFile }.toSet(),
-            (pipeline + rules + chunking + constraint + shared).map { it.canonicalFile }.toSet(),
+            (pipeline + rules + chunking + constraint + ocr + shared).map { it.canonicalFile }.toSet(),
         )
     }
 }
