@@ -135,7 +135,7 @@ def test_an_unexpected_error_in_a_route_is_a_clean_500_logged_by_its_type_alone(
             monkeypatch.undo()
             response = exchange(server, list_jobs)
             assert status_of(response) == 200
-            assert json.loads(response.partition(b"\r\n\r\n")[2]) == {"jobs": []}
+            assert json.loads(response.partition(b"\r\n\r\n")[2])["jobs"] == []
     finally:
         logging.getLogger("redacto.serve").removeHandler(to_stderr)
     _, errors = capfd.readouterr()
