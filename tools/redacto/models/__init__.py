@@ -135,16 +135,25 @@ class ModelInspection:
     """The build on this machine whose recorded sha256 is the file's, if any."""
 
 
-def model_path(name_or_path: str) -> Path:
-    """The `.litertlm` file a built model name (`NAME`, `NAME@int4`) or a path means."""
+def _built_name(name_or_path: str) -> tuple[Manifest, str] | None:
+    """The manifest and quantisation a model name means, or None when it is a file's path
+    (a `.litertlm` name, or any file that exists)."""
     as_path = Path(name_or_path).expanduser()
     if as_path.suffix == ".litertlm" or as_path.is_file():
+        return None
+    return manifest_and_quant(name_or_path)
+
+
+def model_path(name_or_path: str) -> Path:
+    """The `.litertlm` file a built model name (`NAME`, `NAME@int4`) or a path means."""
+    named = _built_name(name_or_path)
+    if named is None:
+        as_path = Path(name_or_path).expanduser()
         if not as_path.is_file():
             raise ModelError(f"no model file at {as_path}")
         return as_path.resolve()
-    manifest, quant = manifest_and_quant(name_or_path)
     built_record(name_or_path)
-    return model_file(manifest.name, quant)
+    return model_file(named[0].name, named[1])
 
 
 def inspect_model(name_or_path: str) -> ModelInspection:
@@ -166,8 +175,6 @@ def verify_model(name_or_path: str, threads: int | None = None) -> VerifyFigures
     from redacto.model_manifest import VerifySettings
     from redacto.models.verify import verify_file
 
-    path = model_path(name_or_path)
-    as_name = Path(name_or_path).expanduser()
-    if as_name.suffix == ".litertlm" or as_name.is_file():
-        return verify_file(path, VerifySettings(), threads=threads)
-    return verify_file(path, load_manifest(name_or_path.partition("@")[0]).verify, threads=threads)
+    named = _built_name(name_or_path)
+    settings = VerifySettings() if named is None else named[0].verify
+    return verify_file(model_path(name_or_path), settings, threads=threads)
