@@ -49,6 +49,8 @@ class RejectReason(StrEnum):
     BAD_VERDICT = "no PASS/FAIL verdict"
     ALREADY_REDACTED = "already redacted"
     NOT_IN_DOCUMENT = "not in the document"
+    NOT_A_NAME = "not a name"
+    """A NAME whose value is a lone pronoun or function word (`redacto.not_names`)."""
 
 
 class Verdict(StrEnum):
@@ -129,6 +131,7 @@ class ReviewReason(StrEnum):
     NOTHING_USABLE = "validator failed without naming anything usable"
     NOT_LOCATED = "detections could not be located"
     PASS_NOT_TRUSTED = "this model's validator PASS is not trusted"
+    MODEL_OFF = "the model tier did not run: no validator read the output"
     DETECT_REJECTED = "a detect answer was rejected whole"
     """Every line of a detect call's answer was junk or named what is not on the page: that
     chunk was not read, and no validator PASS vouches for it."""

@@ -1,0 +1,81 @@
+"""Rampart's entity types as the pipeline's labels, per category (`labels.yaml` beside this).
+
+A type becomes the first of its labels the document's category allows; a type none of whose
+labels the category allows is dropped, as a model line naming a label outside the
+category's list is. A type with a `recognizer` is kept readable where that recognizer's
+preserve rules keep the value (`redacto.rules`: a toll-free number in a Financial page).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from functools import cache
+from importlib.resources import files
+from types import MappingProxyType
+
+import yaml
+
+from redacto.document import Category, Frozen
+
+ENTITY_TYPES = (
+    "GIVEN_NAME",
+    "SURNAME",
+    "EMAIL",
+    "PHONE",
+    "URL",
+    "TAX_ID",
+    "BANK_ACCOUNT",
+    "ROUTING_NUMBER",
+    "GOVERNMENT_ID",
+    "PASSPORT",
+    "DRIVERS_LICENSE",
+    "BUILDING_NUMBER",
+    "STREET_NAME",
+    "SECONDARY_ADDRESS",
+    "CITY",
+    "STATE",
+    "ZIP_CODE",
+)
+"""Rampart's entity types, in the order of its `config.json` (B-/I- pairs after `O`)."""
+
+LONE_NOT_AN_ADDRESS = frozenset({"CITY", "STATE"})
+"""A span made only of these is a city or region on its own, which prompts/labels.yaml
+says is no ADDRESS: it is dropped."""
+
+
+class EntityMapping(Frozen):
+    """One entity type's labels in order of preference, and the recognizer it is kept
+    readable with."""
+
+    labels: tuple[str, ...]
+    recognizer: str | None = None
+
+
+@cache
+def entity_mappings() -> Mapping[str, EntityMapping]:
+    """Every entity type's mapping, read from `labels.yaml`."""
+    text = files("redacto.ner").joinpath("labels.yaml").read_text(encoding="utf-8")
+    raw = yaml.safe_load(text)["entities"]
+    mappings = {name: EntityMapping.model_validate(entry) for name, entry in raw.items()}
+    if tuple(mappings) != ENTITY_TYPES:
+        raise ValueError(f"labels.yaml must map exactly {ENTITY_TYPES}, in that order")
+    return MappingProxyType(mappings)
+
+
+def label_for(entity: str, allowed: Collection[str]) -> str | None:
+    """The pipeline label `entity` takes in a category allowing `allowed`, or None."""
+    mapping = entity_mappings().get(entity)
+    if mapping is None:
+        return None
+    return next((label for label in mapping.labels if label in allowed), None)
+
+
+def preserved(entity: str, value: str, category: Category) -> bool:
+    """Whether `category`'s preserve rules keep this value readable (as for a rule hit)."""
+    mapping = entity_mappings().get(entity)
+    if mapping is None or mapping.recognizer is None:
+        return False
+    from redacto.rules import CATEGORY_RULES
+
+    rules = CATEGORY_RULES[Category(category)].preserve
+    return any(rule.keeps(mapping.recognizer, value) for rule in rules)
