@@ -15,7 +15,16 @@ import time
 from dataclasses import replace
 
 from redacto.corpus.schema import CorpusDocument, RenderedPage
-from redacto.document import ConstrainedDecoding, Document, Mode, Source, Step
+from redacto.document import (
+    ALL_DETECTORS,
+    ConstrainedDecoding,
+    Detector,
+    Document,
+    Mode,
+    Source,
+    Step,
+    detectors_text,
+)
 from redacto.engines import open_engine
 from redacto.evaluation.inputs import PageReader
 from redacto.evaluation.prediction import NamedItem, PredictedBox, PredictedSpan, Prediction
@@ -42,10 +51,12 @@ class PipelineSystem:
         image_reading: ImageReading | None = None,
         max_rounds: int = MAX_ROUNDS,
         constrained_decoding: ConstrainedDecoding | None = None,
+        detectors: frozenset[Detector] = ALL_DETECTORS,
     ) -> None:
         """`image_reading` and `constrained_decoding` None: the model manifest's choice
         (run_pipeline applies every manifest setting itself; `--image-reading` and
-        `--constrained-decoding` in the eval choose another)."""
+        `--constrained-decoding` in the eval choose another). `detectors`: the tiers that
+        read the pages; without the model, the engine is opened but never called."""
         self.engine = open_engine(engine_uri)
         self.prompts = PromptLibrary.load()
         self.reader = PageReader(ocr)
@@ -54,6 +65,7 @@ class PipelineSystem:
             image_reading=image_reading,
             max_rounds=max_rounds,
             constrained_decoding=constrained_decoding,
+            detectors=detectors,
         )
         self.gold_category = gold_category
         identity = self.engine.identity
@@ -72,6 +84,7 @@ class PipelineSystem:
             rounds += f"; constrained decoding: {constrained.value}"
         self.identity = (
             f"{identity.name}{sha} ({portable(engine_uri)}); rules {'on' if rules else 'off'}; "
+            f"detectors {detectors_text(detectors)}; "
             f"image read as {image_reading.value}{given}{untrusted}{no_redact_call}{rounds}"
         )
 
