@@ -115,6 +115,11 @@ class Detector(StrEnum):
 
 ALL_DETECTORS = frozenset(Detector)
 
+LIBRARY_DETECTORS = frozenset({Detector.RULES, Detector.MODEL})
+"""`PipelineOptions`' default until the Kotlin core has the NER tier: the shared pipeline
+vectors and the library's own tests pin rules + model. The faces that opt in to all three
+(`redacto redact`, `redacto eval run`) say so with `ALL_DETECTORS` (docs/ner.md)."""
+
 
 def detectors_text(detectors: frozenset[Detector]) -> str:
     """`rules,ner,model` in the fixed order, for run names and reports."""

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from redacto.document import (
-    ALL_DETECTORS,
+    LIBRARY_DETECTORS,
     Box,
     Category,
     ConstrainedDecoding,
@@ -57,10 +57,11 @@ class PipelineOptions:
 
     rules: bool = True
     """False turns the rules tier off whatever `detectors` says (`--no-rules`)."""
-    detectors: frozenset[Detector] = ALL_DETECTORS
-    """The tiers that read the page (`--detectors rules,ner,model`). Without the model no
-    classify, detect or validate call is made: the category is the given one or General,
-    the output is the located hits, and the run ends NEEDS_REVIEW (nothing validated it)."""
+    detectors: frozenset[Detector] = LIBRARY_DETECTORS
+    """The tiers that read the page (`--detectors rules,ner,model`; the CLI and the eval
+    default to all three, the library to rules + model: `LIBRARY_DETECTORS`). Without the
+    model no classify, detect or validate call is made: the category is the given one or
+    General, the output is the located hits, and the run ends NEEDS_REVIEW."""
     category: Category | None = None
     """Said by the user ("this is a medical record"): classify is skipped and this drives
     detect, the rules and validate. None: the model classifies."""

@@ -1,0 +1,65 @@
+"""Rampart's entity types as the pipeline's labels, per category, and what is preserved."""
+
+from __future__ import annotations
+
+import pytest
+
+from redacto.document import Category
+from redacto.ner.labels import ENTITY_TYPES, entity_mappings, label_for, preserved
+from redacto.prompts import PromptLibrary
+
+
+@pytest.fixture(scope="module")
+def prompts() -> PromptLibrary:
+    return PromptLibrary.load()
+
+
+@pytest.mark.parametrize(
+    ("entity", "category", "label"),
+    [
+        ("GIVEN_NAME", Category.GENERAL, "NAME"),
+        ("SURNAME", Category.MEDICAL, "NAME"),
+        ("EMAIL", Category.JOURNALISM, "EMAIL"),
+        ("PHONE", Category.FINANCIAL, "PHONE"),
+        ("URL", Category.GENERAL, "ID"),
+        ("TAX_ID", Category.FINANCIAL, "SSN"),
+        ("TAX_ID", Category.FIELD_SERVICE, "ID"),
+        ("GOVERNMENT_ID", Category.JOURNALISM, "ID"),
+        ("BANK_ACCOUNT", Category.FINANCIAL, "ACCOUNT"),
+        ("BANK_ACCOUNT", Category.TACTICAL, "ID"),
+        ("ROUTING_NUMBER", Category.LEGAL, "ACCOUNT"),
+        ("PASSPORT", Category.TACTICAL, "ID"),
+        ("DRIVERS_LICENSE", Category.LEGAL, "ID"),
+        ("STREET_NAME", Category.FIELD_SERVICE, "ADDRESS"),
+        ("ZIP_CODE", Category.MEDICAL, "ADDRESS"),
+        ("CITY", Category.GENERAL, "ADDRESS"),
+        ("NOT_A_TYPE", Category.GENERAL, None),
+    ],
+)
+def test_each_entity_takes_the_first_label_its_category_allows(prompts, entity, category, label):
+    assert label_for(entity, prompts.category_labels(category)) == label
+
+
+def test_every_entity_type_maps_onto_known_labels(prompts):
+    assert tuple(entity_mappings()) == ENTITY_TYPES
+    for mapping in entity_mappings().values():
+        assert set(mapping.labels) <= set(prompts.labels.names)
+
+
+def test_every_entity_type_has_a_label_in_the_general_category(prompts):
+    allowed = prompts.category_labels(Category.GENERAL)
+    assert all(label_for(entity, allowed) for entity in ENTITY_TYPES)
+
+
+@pytest.mark.parametrize(
+    ("entity", "value", "category", "kept"),
+    [
+        ("PHONE", "1-800-555-0199", Category.FINANCIAL, True),
+        ("PHONE", "(888) 555 0100", Category.FINANCIAL, True),
+        ("PHONE", "408-555-1234", Category.FINANCIAL, False),
+        ("PHONE", "1-800-555-0199", Category.MEDICAL, False),
+        ("GIVEN_NAME", "1-800-555-0199", Category.FINANCIAL, False),
+    ],
+)
+def test_a_category_preserve_rule_keeps_the_value_as_for_a_rule_hit(entity, value, category, kept):
+    assert preserved(entity, value, category) is kept
