@@ -15,11 +15,12 @@ onnxruntime until a detection is asked for.
 from __future__ import annotations
 
 from collections.abc import Collection
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from redacto.document import Category, Detection, Document, Mode, Source, Span
 from redacto.joined_elements import join_by_page
-from redacto.ner.decode import THRESHOLD, SpanHit, join_hits, word_hits
+from redacto.ner.decode import THRESHOLD, SpanHit, WordHit, join_hits, word_hits
 from redacto.ner.labels import LONE_NOT_AN_ADDRESS, label_for, preserved
 from redacto.ner.source import (
     Attribution,
@@ -31,17 +32,19 @@ from redacto.ner.source import (
 from redacto.not_names import is_not_a_name
 
 if TYPE_CHECKING:
-    from redacto.ner.runtime import NerSession
+    from redacto.ner.runtime import NerSession, Reading
 
 __all__ = [
     "Attribution",
     "NerManifest",
+    "NerTrace",
     "NerUnavailableError",
     "find_ner_detections",
     "find_ner_spans",
     "load_ner_manifest",
     "ner_files",
     "ner_session",
+    "trace_ner",
 ]
 
 ner_files = resolve_files
@@ -58,18 +61,36 @@ def ner_session(threads: int | None = None) -> NerSession:
     return open_session(load_ner_manifest(), threads)
 
 
-def find_ner_spans(text: str, category: Category, allowed_labels: Collection[str]) -> list[SpanHit]:
-    """The NER tier's spans in `text` under `category`: labels mapped, each category's
-    preserve rules applied, a lone city or a lone function word dropped."""
-    if not text.strip():
-        return []
+@dataclass(frozen=True)
+class NerTrace:
+    """Every stage of one text's reading, for the golden vectors and for debugging."""
+
+    reading: Reading
+    words: tuple[WordHit, ...]
+    joined: tuple[SpanHit, ...]
+    kept: tuple[SpanHit, ...]
+
+
+def trace_ner(text: str, category: Category, allowed_labels: Collection[str]) -> NerTrace:
+    """Read `text` and keep every stage: tokens and readings, word hits, joined spans, and
+    the spans kept after the category's filters (`find_ner_spans`)."""
     reading = ner_session().read(text)
 
     def to_label(entity: str) -> str | None:
         return label_for(entity, allowed_labels)
 
-    hits = word_hits(text, reading.tokens, reading.readings, to_label, THRESHOLD)
-    return [span for span in join_hits(text, hits, COMMA_JOINS) if _kept(text, span, category)]
+    words = word_hits(text, reading.tokens, reading.readings, to_label, THRESHOLD)
+    joined = join_hits(text, words, COMMA_JOINS)
+    kept = tuple(span for span in joined if _kept(text, span, category))
+    return NerTrace(reading, tuple(words), tuple(joined), kept)
+
+
+def find_ner_spans(text: str, category: Category, allowed_labels: Collection[str]) -> list[SpanHit]:
+    """The NER tier's spans in `text` under `category`: labels mapped, each category's
+    preserve rules applied, a lone city or a lone function word dropped."""
+    if not text.strip():
+        return []
+    return list(trace_ner(text, category, allowed_labels).kept)
 
 
 def _kept(text: str, span: SpanHit, category: Category) -> bool:

@@ -17,6 +17,9 @@ class VectorCountTest {
         val rules = Vectors.files("rules")
         val chunking = Vectors.files("chunking")
         val constraint = Vectors.files("constraint")
+        // The NER tier's vectors (issue 40): Python checks them (tests/ner/test_vectors.py);
+        // the Kotlin port of the tier is to run them, and then this line names its suite.
+        val ner = Vectors.files("ner")
         assertTrue(pipeline.isNotEmpty(), "no pipeline vectors")
         assertTrue(rules.isNotEmpty(), "no rule vectors")
         assertTrue(chunking.isNotEmpty(), "no chunking vectors")
@@ -25,7 +28,9 @@ class VectorCountTest {
         shared.forEach { assertTrue(it.isFile, "missing generated vector set $it") }
         assertEquals(
             Vectors.allJsonFiles().map { it.canonicalFile }.toSet(),
-            (pipeline + rules + chunking + constraint + shared).map { it.canonicalFile }.toSet(),
+            (pipeline + rules + chunking + constraint + ner + shared)
+                .map { it.canonicalFile }
+                .toSet(),
         )
     }
 }
