@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from redacto.document import Category
-from redacto.ner.labels import ENTITY_TYPES, entity_mappings, label_for, preserved
+from redacto.ner.labels import ENTITY_TYPES, entity_mappings, is_amount, label_for, preserved
 from redacto.prompts import PromptLibrary
 
 
@@ -63,3 +63,20 @@ def test_every_entity_type_has_a_label_in_the_general_category(prompts):
 )
 def test_a_category_preserve_rule_keeps_the_value_as_for_a_rule_hit(entity, value, category, kept):
     assert preserved(entity, value, category) is kept
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "amount"),
+    [
+        ("under 1687 EUR in total", "1687", True),
+        ("it costs $196 now", "196", True),
+        ("€ 318 each", "318", True),
+        ("about 2,500 euros.", "2,500", True),
+        ("lives at 1687 Main Street", "1687", False),
+        ("PSC 2322, Box 7750", "2322", False),
+        ("Account 1687 EUR", "Account", False),
+    ],
+)
+def test_a_bare_number_beside_a_currency_is_an_amount(text, value, amount):
+    start = text.index(value)
+    assert is_amount(text, start, start + len(value)) is amount

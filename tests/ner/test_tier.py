@@ -52,6 +52,7 @@ def test_names_addresses_and_contacts_are_found_by_word(text, expected):
         "Can you give me a recipe for a lemon tart?",
         "My meeting moved to the big room on the second floor.",
         "Je voudrais réserver une table pour deux personnes.",
+        "Plan three days in Lisbon for two people, under 1687 EUR in total.",
     ],
 )
 def test_a_text_with_nothing_to_find_gains_nothing(text):

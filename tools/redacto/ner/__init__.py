@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from redacto.document import Category, Detection, Document, Mode, Source, Span
 from redacto.joined_elements import join_by_page
 from redacto.ner.decode import THRESHOLD, SpanHit, WordHit, join_hits, word_hits
-from redacto.ner.labels import LONE_NOT_AN_ADDRESS, label_for, preserved
+from redacto.ner.labels import LONE_NOT_AN_ADDRESS, is_amount, label_for, preserved
 from redacto.ner.source import (
     Attribution,
     NerManifest,
@@ -97,7 +97,7 @@ def _kept(text: str, span: SpanHit, category: Category) -> bool:
     value = text[span.start : span.end]
     if set(span.entities) <= LONE_NOT_AN_ADDRESS:
         return False
-    if is_not_a_name(span.label, value):
+    if is_not_a_name(span.label, value) or is_amount(text, span.start, span.end):
         return False
     return not any(preserved(entity, value, category) for entity in set(span.entities))
 

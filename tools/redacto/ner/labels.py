@@ -42,6 +42,53 @@ LONE_NOT_AN_ADDRESS = frozenset({"CITY", "STATE"})
 """A span made only of these is a city or region on its own, which prompts/labels.yaml
 says is no ADDRESS: it is dropped."""
 
+CURRENCIES = frozenset(
+    {
+        "eur",
+        "euro",
+        "euros",
+        "usd",
+        "dollars",
+        "gbp",
+        "pounds",
+        "chf",
+        "cad",
+        "aud",
+        "jpy",
+        "inr",
+        "sek",
+        "dkk",
+        "nok",
+        "pln",
+        "czk",
+        "try",
+        "brl",
+        "cny",
+        "€",
+        "$",
+        "£",
+        "¥",
+        "₹",
+    }
+)
+"""Words and signs that make the number beside them an amount. Every category preserves
+amounts (prompts/categories.yaml); Rampart read "under 1687 EUR" as a building number on
+the outside set's texts with nothing to find, so a bare number beside one is dropped."""
+
+
+def is_amount(text: str, start: int, end: int) -> bool:
+    """Whether text[start:end] is a bare number written as an amount (`1687 EUR`, `€ 318`,
+    `$196`)."""
+    value = text[start:end]
+    if not value or not all(c.isdigit() or c in ".,'\u00a0 " for c in value):
+        return False
+    after = text[end:].split(maxsplit=1)
+    before = text[:start].split()
+    next_word = after[0].strip(".,;:!?)").casefold() if after else ""
+    previous = before[-1].casefold() if before else ""
+    glued = text[start - 1 : start] if start else ""
+    return next_word in CURRENCIES or previous in CURRENCIES or glued in CURRENCIES
+
 
 class EntityMapping(Frozen):
     """One entity type's labels in order of preference, and the recognizer it is kept
