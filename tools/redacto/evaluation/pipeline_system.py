@@ -16,7 +16,7 @@ from dataclasses import replace
 
 from redacto.corpus.schema import CorpusDocument, RenderedPage
 from redacto.document import (
-    ALL_DETECTORS,
+    LIBRARY_DETECTORS,
     ConstrainedDecoding,
     Detector,
     Document,
@@ -51,7 +51,7 @@ class PipelineSystem:
         image_reading: ImageReading | None = None,
         max_rounds: int = MAX_ROUNDS,
         constrained_decoding: ConstrainedDecoding | None = None,
-        detectors: frozenset[Detector] = ALL_DETECTORS,
+        detectors: frozenset[Detector] = LIBRARY_DETECTORS,
     ) -> None:
         """`image_reading` and `constrained_decoding` None: the model manifest's choice
         (run_pipeline applies every manifest setting itself; `--image-reading` and
