@@ -21,7 +21,13 @@ from typing import TYPE_CHECKING
 from redacto.document import Category, Detection, Document, Mode, Source, Span
 from redacto.joined_elements import join_by_page
 from redacto.ner.decode import THRESHOLD, SpanHit, WordHit, join_hits, word_hits
-from redacto.ner.labels import LONE_NOT_AN_ADDRESS, is_amount, label_for, preserved
+from redacto.ner.labels import (
+    LONE_NOT_AN_ADDRESS,
+    field_words,
+    is_amount,
+    label_for,
+    preserved,
+)
 from redacto.ner.source import (
     Attribution,
     NerManifest,
@@ -68,6 +74,7 @@ class NerTrace:
     reading: Reading
     words: tuple[WordHit, ...]
     joined: tuple[SpanHit, ...]
+    """Word hits joined, after the words that are no value are dropped (`word_is_value`)."""
     kept: tuple[SpanHit, ...]
 
 
@@ -80,9 +87,16 @@ def trace_ner(text: str, category: Category, allowed_labels: Collection[str]) ->
         return label_for(entity, allowed_labels)
 
     words = word_hits(text, reading.tokens, reading.readings, to_label, THRESHOLD)
-    joined = join_hits(text, words, COMMA_JOINS)
+    joined = join_hits(text, [w for w in words if word_is_value(text, w)], COMMA_JOINS)
     kept = tuple(span for span in joined if _kept(text, span, category))
     return NerTrace(reading, tuple(words), tuple(joined), kept)
+
+
+def word_is_value(text: str, hit: WordHit) -> bool:
+    """A word hit stands unless it names a field (`email:`) or is a word never a NAME
+    (`Coucou` of "Coucou Thérèse"): decisions are by word, so these go before words join."""
+    word = text[hit.start : hit.end]
+    return word.casefold() not in field_words() and not is_not_a_name(hit.label, word)
 
 
 def find_ner_spans(text: str, category: Category, allowed_labels: Collection[str]) -> list[SpanHit]:

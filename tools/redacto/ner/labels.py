@@ -99,10 +99,21 @@ class EntityMapping(Frozen):
 
 
 @cache
+def _labels_yaml() -> dict:
+    text = files("redacto.ner").joinpath("labels.yaml").read_text(encoding="utf-8")
+    return dict(yaml.safe_load(text))
+
+
+@cache
+def field_words() -> frozenset[str]:
+    """Words that name a field (`email`, `tél`): never a value (`labels.yaml`)."""
+    return frozenset(word.casefold() for word in _labels_yaml()["field_words"])
+
+
+@cache
 def entity_mappings() -> Mapping[str, EntityMapping]:
     """Every entity type's mapping, read from `labels.yaml`."""
-    text = files("redacto.ner").joinpath("labels.yaml").read_text(encoding="utf-8")
-    raw = yaml.safe_load(text)["entities"]
+    raw = _labels_yaml()["entities"]
     mappings = {name: EntityMapping.model_validate(entry) for name, entry in raw.items()}
     if tuple(mappings) != ENTITY_TYPES:
         raise ValueError(f"labels.yaml must map exactly {ENTITY_TYPES}, in that order")
