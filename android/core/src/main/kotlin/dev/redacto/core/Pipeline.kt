@@ -26,7 +26,8 @@ fun interface RuleDetector {
  *
  * The defaults are the product's behaviour, as in Python: the shipped rules run (unless
  * `options.rules` is false), and the model's manifest is applied to [options] first
- * ([forModel]), so no caller gets a PASS the manifest forbids.
+ * ([forModel]), so no caller gets a PASS the manifest forbids. The NER tier runs where
+ * `options.detectors` names it, on [ner] (an open [NerTier]; asking for it without one throws).
  */
 suspend fun runPipeline(
     document: Document,
@@ -34,10 +35,12 @@ suspend fun runPipeline(
     prompts: PromptBook = PromptBook.BUILT_IN,
     options: PipelineOptions = PipelineOptions(),
     rules: RuleDetector = Rules.DETECTOR,
+    ner: NerDetector? = null,
     onEvent: ((ProgressEvent) -> Unit)? = null,
 ): PipelineResult {
+    require(ner != null || Detector.NER !in options.detectors) { "the NER tier was asked for, but no NerDetector was given" }
     val context = StepContext(engine, prompts, options.forModel(engine.identity), onEvent)
-    val run = PipelineRun(document, context, rules)
+    val run = PipelineRun(document, context, rules, ner)
     return try {
         run.execute()
     } catch (error: EngineException) {
@@ -50,6 +53,7 @@ private class PipelineRun(
     val document: Document,
     val context: StepContext,
     val rules: RuleDetector,
+    val ner: NerDetector?,
 ) {
     var classification = Classification(Category.GENERAL, "", fallback = false)
     var detections: List<Detection> = emptyList()
@@ -66,13 +70,23 @@ private class PipelineRun(
         }
 
         // 1. Classify
-        classification = classify(document, context)
+        val model = context.options.runs(Detector.MODEL)
+        if (model) {
+            classification = classify(document, context)
+        } else {
+            context.options.category?.let { classification = Classification(it, "", fallback = false, given = true) }
+        }
         val category = classification.category
 
-        // 2. Detect (the checksum rules first; their hits are unioned, never subtracted)
-        val ruleHits = if (context.options.rules) rules.find(document, category) else emptyList()
-        detections = ruleHits
-        val modelHits = detect(document, category, context, already = ruleHits)
+        // 2. Detect (the rules and the NER tier first; every tier's hits are unioned by word,
+        // never subtracted)
+        detections = if (context.options.runs(Detector.RULES)) rules.find(document, category) else emptyList()
+        detections = unionDetections(detections, nerDetections(category)).first
+        if (!model) {
+            reasons.add(ReviewReason.MODEL_OFF)
+            return finished(redact(askModel = false), Verdict.FAIL)
+        }
+        val modelHits = detect(document, category, context, already = detections)
         detections = unionDetections(detections, modelHits).first
 
         // 3–4. Redact and validate, adding what the validator names, for at most N rounds
@@ -101,6 +115,11 @@ private class PipelineRun(
             }
         }
         return finished(checkNotNull(redaction) { "max_rounds must be at least 1" }, verdict)
+    }
+
+    fun nerDetections(category: Category): List<Detection> {
+        if (!context.options.runs(Detector.NER)) return emptyList()
+        return checkNotNull(ner).find(document, category, PipelinePrompts.categoryLabels(category))
     }
 
     suspend fun redact(

@@ -40,6 +40,7 @@ enum class ReviewReason(
     NOTHING_USABLE("validator failed without naming anything usable"),
     NOT_LOCATED("detections could not be located"),
     PASS_NOT_TRUSTED("this model's validator PASS is not trusted"),
+    MODEL_OFF("the model tier did not run: no validator read the output"),
 
     /** Every line of a detect answer was junk or named what is not on the page. */
     DETECT_REJECTED("a detect answer was rejected whole"),

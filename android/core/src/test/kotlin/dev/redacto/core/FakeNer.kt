@@ -42,10 +42,11 @@ internal class FakeNerModel(
         private set
 
     override fun logits(inputIds: IntArray): List<FloatArray> {
-        check(calls < windows.size) { "more model calls than stored windows (${windows.size})" }
-        val window = windows[calls++]
+        // Each reading of the text calls the windows again, in order.
+        val number = calls++ % windows.size
+        val window = windows[number]
         val expected = listOf(clsId) + tokenIds.subList(window.start, window.end) + sepId
-        check(inputIds.toList() == expected) { "window ${calls - 1}: the model was sent other ids than the vector's" }
+        check(inputIds.toList() == expected) { "window $number: the model was sent other ids than the vector's" }
         val rows = window.logits ?: window.best.map { (label, probability) -> rowFor(label, probability) }
         return listOf(FloatArray(labels.size)) + rows + listOf(FloatArray(labels.size))
     }
@@ -58,4 +59,23 @@ internal class FakeNerModel(
         val p = probability.coerceIn(1.0 / labels.size + 1e-6, 1.0 - 1e-9)
         return FloatArray(labels.size).also { it[label] = ln(p * (labels.size - 1) / (1 - p)).toFloat() }
     }
+}
+
+/** A vector's text, and a [NerTier] whose fake tokenizer and model replay that vector. */
+internal fun fakeNerTier(name: String): Pair<String, NerTier> {
+    val vector = Vectors.load(java.io.File(Vectors.root, "ner/$name.json"))
+    val settings = vector.obj("settings")
+    val labels = settings.array("labels").map { it.asString }
+    val tokens = vector.array("tokens").map { raw -> raw.asJsonArray.let { NerToken(it[0].asInt, it[1].asInt, it[2].asInt) } }
+    val windows =
+        vector.array("windows").map { raw ->
+            val window = raw.asJsonObject
+            val best = window["best"].asJsonArray.map { pair -> pair.asJsonArray.let { it[0].asInt to it[1].asDouble } }
+            StoredWindow(window["start"].asInt, window["end"].asInt, best, null)
+        }
+    val clsId = settings.int("cls_id")
+    val sepId = settings.int("sep_id")
+    val tokenizer = FakeNerTokenizer(Tokenized(tokens, vector.array("word_ids").map { it.asInt }), clsId, sepId)
+    val model = FakeNerModel(labels, windows, tokens.map { it.id }, clsId, sepId)
+    return vector.string("text") to NerTier(NerReader(tokenizer, model))
 }
