@@ -24,6 +24,25 @@ interface NerModel : AutoCloseable {
     override fun close() {}
 }
 
+/** What the tier reads of the model's `config.json`: its labels by id and its positions. */
+data class NerModelConfig(
+    val labels: List<String>,
+    val maxPositions: Int,
+) {
+    companion object {
+        /** Reads a Hugging Face `config.json` (`id2label`, `max_position_embeddings`). */
+        fun fromJson(json: String): NerModelConfig {
+            val root = TinyJson.parse(json) as? Map<*, *> ?: throw IllegalArgumentException("config.json is not an object")
+            val byId = root["id2label"] as? Map<*, *> ?: throw IllegalArgumentException("config.json has no id2label")
+            val labels = byId.indices().map { byId[it.toString()] as? String ?: throw IllegalArgumentException("config.json has no label $it") }
+            val positions = root["max_position_embeddings"] as? Long ?: throw IllegalArgumentException("config.json has no max_position_embeddings")
+            return NerModelConfig(labels, positions.toInt())
+        }
+
+        private fun Map<*, *>.indices(): IntRange = 0 until size
+    }
+}
+
 /** One window and the model's logits for its tokens (without [CLS] and [SEP]). */
 class NerWindowOutput(
     val window: NerWindow,
