@@ -42,6 +42,10 @@ if [ -z "$ner_dir" ]; then
       2>/dev/null) && break
   done
 fi
+if [ -z "$ner_dir" ]; then
+  echo "android/core/test.sh: Rampart's tokenizer.json not found (no venv with requirements/ner.txt, no" \
+    "REDACTO_NER_DIR): the real-tokenizer checks are skipped, JUnit counts them as aborted" >&2
+fi
 
 java -XX:+UseSerialGC -Dredacto.vectors="$root/tests/vectors" -Dredacto.ner.dir="${ner_dir:-}" \
   -jar "$junit" \

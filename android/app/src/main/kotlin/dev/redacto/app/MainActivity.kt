@@ -30,6 +30,7 @@ import androidx.compose.runtime.Composable
 import androidx.compose.runtime.getValue
 import androidx.compose.ui.Modifier
 import androidx.compose.ui.geometry.Offset
+import androidx.compose.ui.res.stringResource
 import androidx.compose.ui.geometry.Size
 import androidx.compose.ui.graphics.Color
 import androidx.compose.ui.graphics.asImageBitmap
@@ -94,6 +95,8 @@ fun RedactScreen(viewModel: RedactViewModel = viewModel()) {
                 enabled = !ui.busy && ui.saved != null,
             ) { Text("Share") }
         }
+        // The NER model's licence (CC BY 4.0) asks for this attribution wherever it ships.
+        Text(stringResource(R.string.ner_attribution), style = MaterialTheme.typography.bodySmall)
     }
 }
 
