@@ -89,13 +89,23 @@ def render(sets: dict[str, list[tuple[int, int]]]) -> str:
     for name, runs in sets.items():
         lines.append(f"    /** {DOCS[name]} */")
         lines.append(f"    val {name}: IntArray =")
-        lines.append("        intArrayOf(")
-        flat = [f"0x{value:X}" for run in runs for value in run]
-        for start in range(0, len(flat), 12):
-            lines.append("            " + ", ".join(flat[start : start + 12]) + ",")
+        lines.append("        pairs(")
+        lines.append('            """')
+        spelled = [f"{a:X}-{b:X}" if a != b else f"{a:X}" for a, b in runs]
+        for start in range(0, len(spelled), 12):
+            lines.append("            " + " ".join(spelled[start : start + 12]))
+        lines.append('            """,')
         lines.append("        )")
         lines.append("")
     lines += [
+        "    /** `1F-7F A0 …` (hex, inclusive runs) as [first, last] pairs. */",
+        "    private fun pairs(spelled: String): IntArray =",
+        "        spelled",
+        "            .trim()",
+        "            .split(Regex(\"\\\\s+\"))",
+        "            .flatMap { run -> run.split('-').map { it.toInt(16) }.let { listOf(it.first(), it.last()) } }",
+        "            .toIntArray()",
+        "",
         "    /** Whether [codePoint] lies in one of [table]'s inclusive pairs. */",
         "    fun contains(",
         "        table: IntArray,",

@@ -44,7 +44,12 @@ class OnnxNerModel(
                 val output = result.get(0) as OnnxTensor
                 val buffer = output.floatBuffer
                 val columns = output.info.shape[2].toInt()
-                return List(inputIds.size) { row -> FloatArray(columns).also { buffer.position(row * columns); buffer.get(it) } }
+                return List(inputIds.size) { row ->
+                    FloatArray(columns).also {
+                        buffer.position(row * columns)
+                        buffer.get(it)
+                    }
+                }
             }
         } finally {
             feed.values.forEach { it.close() }

@@ -152,7 +152,8 @@ class RedactViewModel(
             val redaction =
                 withContext(Dispatchers.Default) {
                     val options = PipelineOptions(detectors = Detector.ALL)
-                    dev.redacto.core.redact(input, llm, options = options, rules = live.rules(Rules.DETECTOR), ner = live.ner(tier)) { event ->
+                    val rules = live.rules(Rules.DETECTOR)
+                    dev.redacto.core.redact(input, llm, options = options, rules = rules, ner = live.ner(tier)) { event ->
                         live.onEvent(event)
                         state.update { it.copy(stage = event.describe(), boxes = live.boxes) }
                     }

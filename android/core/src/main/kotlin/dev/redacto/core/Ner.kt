@@ -34,8 +34,13 @@ data class NerModelConfig(
         fun fromJson(json: String): NerModelConfig {
             val root = TinyJson.parse(json) as? Map<*, *> ?: throw IllegalArgumentException("config.json is not an object")
             val byId = root["id2label"] as? Map<*, *> ?: throw IllegalArgumentException("config.json has no id2label")
-            val labels = byId.indices().map { byId[it.toString()] as? String ?: throw IllegalArgumentException("config.json has no label $it") }
-            val positions = root["max_position_embeddings"] as? Long ?: throw IllegalArgumentException("config.json has no max_position_embeddings")
+            val labels =
+                byId.indices().map {
+                    byId[it.toString()] as? String
+                        ?: throw IllegalArgumentException("config.json has no label $it")
+                }
+            val positions =
+                root["max_position_embeddings"] as? Long ?: throw IllegalArgumentException("config.json has no max_position_embeddings")
             return NerModelConfig(labels, positions.toInt())
         }
 
@@ -152,7 +157,13 @@ class NerTier(
         if (document.mode == Mode.TEXT) {
             val text = CodePointText(document.text)
             return findSpans(document.text, category, allowedLabels).map { span ->
-                Detection(label = span.label, source = Source.NER, round = 1, value = text.slice(span.start, span.end), span = Span(span.start, span.end))
+                Detection(
+                    label = span.label,
+                    source = Source.NER,
+                    round = 1,
+                    value = text.slice(span.start, span.end),
+                    span = Span(span.start, span.end),
+                )
             }
         }
         val byIndex = sortedMapOf<Int, Detection>()

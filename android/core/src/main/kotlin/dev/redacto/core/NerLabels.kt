@@ -5,7 +5,7 @@ import java.text.Normalizer
 /*
  * Rampart's entity types as the pipeline's labels, and the words that are never a value: the
  * same data as Python's `tools/redacto/ner/labels.yaml` and `tools/redacto/not_names.txt`
- * (NerDataTest fails when they part).
+ * (NerLabelsTest fails when they part).
  */
 
 /** One entity type's labels in order of preference, and the rule recognizer whose preserve rules also keep its values readable. */
@@ -40,11 +40,13 @@ object NerLabels {
 
     /** Words that name a field (`email`, `tél`): never a value (`labels.yaml`'s `field_words`, case-folded). */
     val FIELD_WORDS: Set<String> =
-        listOf(
-            "email", "e-mail", "mail", "courriel", "phone", "tel", "tél", "telephone", "téléphone", "mobile",
-            "portable", "fax", "iban", "bic", "swift", "address", "adresse", "url", "website", "site", "name", "nom",
-            "prénom", "surname", "passport", "passeport",
-        ).map { PyText.casefold(it) }.toSet()
+        wordList(
+            """
+            email, e-mail, mail, courriel, phone, tel, tél, telephone, téléphone, mobile,
+            portable, fax, iban, bic, swift, address, adresse, url, website, site,
+            name, nom, prénom, surname, passport, passeport,
+            """,
+        )
 
     /** A span made only of these is a city or region on its own, which is no ADDRESS: it is dropped. */
     val LONE_NOT_AN_ADDRESS: Set<String> = setOf("CITY", "STATE")
@@ -54,9 +56,12 @@ object NerLabels {
 
     /** Words and signs that make the number beside them an amount (every category preserves amounts). */
     val CURRENCIES: Set<String> =
-        setOf(
-            "eur", "euro", "euros", "usd", "dollars", "gbp", "pounds", "chf", "cad", "aud", "jpy", "inr", "sek",
-            "dkk", "nok", "pln", "czk", "try", "brl", "cny", "€", "$", "£", "¥", "₹",
+        wordList(
+            """
+            eur, euro, euros, usd, dollars, gbp, pounds, chf, cad, aud,
+            jpy, inr, sek, dkk, nok, pln, czk, try, brl, cny,
+            €, $, £, ¥, ₹,
+            """,
         )
 
     private val AMOUNT_MARKS: Set<Int> = ".,'\u00a0 ".codePoints().toArray().toSet()
@@ -75,7 +80,10 @@ object NerLabels {
         catalog: RuleCatalog = Rules.catalog,
     ): Boolean {
         val recognizer = ENTITIES[entity]?.recognizer ?: return false
-        return catalog.categories.getValue(category).preserve.any { it.keeps(recognizer, value) }
+        return catalog.categories
+            .getValue(category)
+            .preserve
+            .any { it.keeps(recognizer, value) }
     }
 
     /** Whether text[start, end) (code points) is a bare number written as an amount (`1687 EUR`, `€ 318`, `$196`). */
@@ -96,6 +104,17 @@ object NerLabels {
     }
 }
 
+/** Comma-separated words (a `#` line is a comment), case-folded: a word may hold a space (`kind regards`). */
+internal fun wordList(text: String): Set<String> =
+    text
+        .lines()
+        .filterNot { it.trim().startsWith("#") }
+        .joinToString(" ")
+        .split(",")
+        .map { PyText.casefold(it.trim()) }
+        .filter { it.isNotEmpty() }
+        .toSet()
+
 /**
  * Words no detector may name a NAME on their own: pronouns, function words, greetings and
  * openers of English and French (FINDINGS 3: `My`, `I`, `The` were redacted as names). Mirrors
@@ -106,40 +125,42 @@ object NotNames {
 
     /** `not_names.txt`, case-folded. */
     val WORDS: Set<String> =
-        listOf(
-            // English: pronouns and possessives
-            "i", "me", "my", "mine", "myself", "you", "your", "yours", "yourself", "he",
-            "him", "his", "himself", "she", "her", "hers", "herself", "it", "its", "itself",
-            "we", "us", "our", "ours", "they", "them", "their", "theirs", "one",
-            // English: determiners, conjunctions, prepositions, sentence openers
-            "a", "an", "the", "this", "that", "these", "those", "and", "or", "but",
-            "nor", "so", "yet", "if", "then", "than", "as", "at", "by", "for",
-            "from", "in", "into", "of", "on", "onto", "to", "with", "without", "about",
-            "after", "before", "dear", "hello", "hi", "hey", "thanks", "thank", "please", "yes",
-            "no", "not", "ok", "okay", "there", "here", "where", "when", "what", "which",
-            "who", "whom", "whose", "why", "how", "all", "any", "some", "each", "every",
-            // English: a pronoun with its verb, written as one word
-            "i'm", "i'll", "i'd", "i've", "you're", "you'll", "you've", "we're", "we'll", "it's",
-            "that's", "there's", "let's",
-            // English: greetings, closings and imperatives that open a message
-            "kind", "regards", "best", "cheers", "help", "call", "write", "send", "ask", "tell",
-            "sign", "order",
-            // English: auxiliaries and modal verbs that open questions
-            "am", "is", "are", "was", "were", "be", "been", "do", "does", "did",
-            "have", "has", "had", "can", "could", "shall", "should", "would", "must", "might",
-            "let",
-            // French: pronouns and possessives
-            "je", "j", "moi", "tu", "toi", "il", "elle", "on", "nous", "vous",
-            "ils", "elles", "lui", "leur", "leurs", "mon", "ma", "mes", "ton", "ta",
-            "tes", "son", "sa", "ses", "notre", "nos", "votre", "vos",
-            // French: determiners, conjunctions, prepositions, sentence openers
-            "le", "la", "les", "l", "un", "une", "des", "du", "de", "d",
-            "au", "aux", "ce", "cet", "cette", "ces", "et", "ou", "mais", "donc",
-            "car", "ni", "si", "que", "qui", "quoi", "quand", "comment", "pourquoi", "dans",
-            "avec", "sans", "pour", "par", "sur", "chez", "bonjour", "bonsoir", "salut", "coucou",
-            "cordialement", "bises", "merci", "madame", "monsieur", "oui", "non", "voici", "voilà", "est",
-            "sont", "peux", "peut", "pouvez",
-        ).map { PyText.casefold(it) }.toSet()
+        wordList(
+            """
+            # English: pronouns and possessives
+            i, me, my, mine, myself, you, your, yours, yourself, he,
+            him, his, himself, she, her, hers, herself, it, its, itself,
+            we, us, our, ours, they, them, their, theirs, one,
+            # English: determiners, conjunctions, prepositions, sentence openers
+            a, an, the, this, that, these, those, and, or, but,
+            nor, so, yet, if, then, than, as, at, by, for,
+            from, in, into, of, on, onto, to, with, without, about,
+            after, before, dear, hello, hi, hey, thanks, thank, please, yes,
+            no, not, ok, okay, there, here, where, when, what, which,
+            who, whom, whose, why, how, all, any, some, each, every,
+            # English: a pronoun with its verb, written as one word
+            i'm, i'll, i'd, i've, you're, you'll, you've, we're, we'll, it's,
+            that's, there's, let's,
+            # English: greetings, closings and imperatives that open a message
+            kind, regards, best, cheers, help, call, write, send, ask, tell,
+            sign, order,
+            # English: auxiliaries and modal verbs that open questions
+            am, is, are, was, were, be, been, do, does, did,
+            have, has, had, can, could, shall, should, would, must, might,
+            let,
+            # French: pronouns and possessives
+            je, j, moi, tu, toi, il, elle, on, nous, vous,
+            ils, elles, lui, leur, leurs, mon, ma, mes, ton, ta,
+            tes, son, sa, ses, notre, nos, votre, vos,
+            # French: determiners, conjunctions, prepositions, sentence openers
+            le, la, les, l, un, une, des, du, de, d,
+            au, aux, ce, cet, cette, ces, et, ou, mais, donc,
+            car, ni, si, que, qui, quoi, quand, comment, pourquoi, dans,
+            avec, sans, pour, par, sur, chez, bonjour, bonsoir, salut, coucou,
+            cordialement, bises, merci, madame, monsieur, oui, non, voici, voilà, est,
+            sont, peux, peut, pouvez,
+            """,
+        )
 
     /**
      * True when [value], named [label], is a lone word that is never a NAME (`My`, `Je`, `L'`):

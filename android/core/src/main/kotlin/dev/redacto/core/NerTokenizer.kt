@@ -157,7 +157,8 @@ class WordPieceTokenizer private constructor(
             val root = TinyJson.parse(json) as Map<String, Any?>
 
             @Suppress("UNCHECKED_CAST")
-            fun section(key: String): Map<String, Any?> = root[key] as? Map<String, Any?> ?: throw IllegalArgumentException("tokenizer.json has no $key")
+            fun section(key: String): Map<String, Any?> =
+                root[key] as? Map<String, Any?> ?: throw IllegalArgumentException("tokenizer.json has no $key")
             val normalizer = section("normalizer")
             val preTokenizer = section("pre_tokenizer")
             val model = section("model")
@@ -230,13 +231,26 @@ internal class BertNormalizer(
             if (stripAccents) {
                 chars =
                     chars
-                        .flatMap { Normalizer.normalize(String(Character.toChars(it)), Normalizer.Form.NFD).codePoints().toArray().toList() }
-                        .filterNot { NerUnicode.contains(NerUnicode.NONSPACING_MARK, it) }
+                        .flatMap {
+                            Normalizer
+                                .normalize(
+                                    String(Character.toChars(it)),
+                                    Normalizer.Form.NFD,
+                                ).codePoints()
+                                .toArray()
+                                .toList()
+                        }.filterNot { NerUnicode.contains(NerUnicode.NONSPACING_MARK, it) }
                         .toIntArray()
             }
             if (lowercase) {
                 // Rust's char::to_lowercase: the full mapping of one character, never contextual.
-                chars = chars.flatMap { String(Character.toChars(it)).lowercase(java.util.Locale.ROOT).codePoints().toArray().toList() }.toIntArray()
+                chars =
+                    chars
+                        .flatMap {
+                            String(
+                                Character.toChars(it),
+                            ).lowercase(java.util.Locale.ROOT).codePoints().toArray().toList()
+                        }.toIntArray()
             }
             for (char in chars) out.add(NormalizedChar(char, position, position + 1))
         }

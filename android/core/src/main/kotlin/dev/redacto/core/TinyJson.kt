@@ -93,7 +93,10 @@ internal object TinyJson {
                 require(position < text.length) { "unterminated string" }
                 val c = text[position++]
                 when {
-                    c == '"' -> return out.toString()
+                    c == '"' -> {
+                        return out.toString()
+                    }
+
                     c == '\\' -> {
                         when (val escaped = text[position++]) {
                             '"', '\\', '/' -> out.append(escaped)
@@ -106,8 +109,14 @@ internal object TinyJson {
                             else -> throw IllegalArgumentException("bad escape '\\$escaped' at $position")
                         }
                     }
-                    c < ' ' -> throw IllegalArgumentException("control character in a string at ${position - 1}")
-                    else -> out.append(c)
+
+                    c < ' ' -> {
+                        throw IllegalArgumentException("control character in a string at ${position - 1}")
+                    }
+
+                    else -> {
+                        out.append(c)
+                    }
                 }
             }
         }

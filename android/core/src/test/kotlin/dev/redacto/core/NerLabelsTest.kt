@@ -71,7 +71,27 @@ class NerLabelsTest {
 
     @Test
     fun `a lone function word is never a name`() {
-        val refused = listOf("My", "I", "The", "You", "She", "Can", "So", "There", "Dear", "Je", "Le", "Vous", "Elle", "L'", "J'", "Bonjour,", "  my. ", "MONSIEUR")
+        val refused =
+            listOf(
+                "My",
+                "I",
+                "The",
+                "You",
+                "She",
+                "Can",
+                "So",
+                "There",
+                "Dear",
+                "Je",
+                "Le",
+                "Vous",
+                "Elle",
+                "L'",
+                "J'",
+                "Bonjour,",
+                "  my. ",
+                "MONSIEUR",
+            )
         val kept = listOf("Will", "May", "Jean", "Ella", "My Lisa", "Le Pen", "")
         refused.forEach { assertEquals(true, NotNames.isNotAName("NAME", it), it) }
         kept.forEach { assertEquals(false, NotNames.isNotAName("NAME", it), it) }
@@ -83,7 +103,8 @@ class NerLabelsTest {
     @Test
     fun `the installed config json names the labels in ENTITIES' order and 512 positions`() {
         val dir = RampartFiles.dir
-        org.junit.jupiter.api.Assumptions.assumeTrue(dir != null, RampartFiles.ABSENT)
+        org.junit.jupiter.api.Assumptions
+            .assumeTrue(dir != null, RampartFiles.ABSENT)
         val config = NerModelConfig.fromJson(File(dir, "config.json").readText())
         assertEquals(listOf("O") + NerLabels.ENTITIES.keys.flatMap { listOf("B-$it", "I-$it") }, config.labels)
         assertEquals(512, config.maxPositions)
@@ -112,7 +133,12 @@ class NerLabelsTest {
             }
         assertEquals(NerLabels.ENTITIES.toList(), mappings.toList())
         val fieldBlock = yaml.substringAfter("field_words: [").substringBefore("]")
-        val fields = fieldBlock.split(",").map { PyText.casefold(it.trim()) }.filter { it.isNotEmpty() }.toSet()
+        val fields =
+            fieldBlock
+                .split(",")
+                .map { PyText.casefold(it.trim()) }
+                .filter { it.isNotEmpty() }
+                .toSet()
         assertEquals(fields, NerLabels.FIELD_WORDS)
     }
 }

@@ -127,11 +127,19 @@ class NerTierTest {
                         Step.VALIDATE to listOf("FAIL\nNAME: She\n"),
                     ),
                 )
-            val result = runPipeline(Document.fromText("My friend Anna called. She was late."), engine, rules = RuleDetector.NONE, options = PipelineOptions(maxRounds = 1))
+            val result =
+                runPipeline(
+                    Document.fromText("My friend Anna called. She was late."),
+                    engine,
+                    rules = RuleDetector.NONE,
+                    options = PipelineOptions(maxRounds = 1),
+                )
             assertEquals(listOf("Anna"), result.report.detections.map { it.value })
             assertEquals(
                 listOf(Step.DETECT to "NAME: My", Step.VALIDATE to "NAME: She"),
-                result.report.parseErrors.filter { it.reason == RejectReason.NOT_A_NAME }.map { it.step to it.line },
+                result.report.parseErrors
+                    .filter { it.reason == RejectReason.NOT_A_NAME }
+                    .map { it.step to it.line },
             )
         }
 

@@ -15,7 +15,28 @@ import java.security.MessageDigest
  * with Python's `tokenizers` when NerUnicode.kt was written (scripts/ner_unicode_tables.py).
  */
 class NerTokenizerTest {
-    private val vocab = listOf("[PAD]", "[UNK]", "[CLS]", "[SEP]", "jean", "-", "baptiste", "mor", "##el", ",", "élo", "e", "##lo", "##die", "日", "本", "$", "x", "ab")
+    private val vocab =
+        listOf(
+            "[PAD]",
+            "[UNK]",
+            "[CLS]",
+            "[SEP]",
+            "jean",
+            "-",
+            "baptiste",
+            "mor",
+            "##el",
+            ",",
+            "élo",
+            "e",
+            "##lo",
+            "##die",
+            "日",
+            "本",
+            "$",
+            "x",
+            "ab",
+        )
 
     private val tokenizer =
         WordPieceTokenizer.fromJson(
@@ -31,7 +52,11 @@ class NerTokenizerTest {
             """.trimIndent(),
         )
 
-    private fun ids(text: String): List<Pair<String, IntRange>> = tokenizer.tokenize(text).tokens.map { vocab[it.id] to (it.start until it.end) }
+    private fun ids(text: String): List<Pair<String, IntRange>> =
+        tokenizer.tokenize(text).tokens.map {
+            vocab[it.id] to
+                (it.start until it.end)
+        }
 
     @Test
     fun `words are lower-cased, stripped of accents and split on punctuation and into pieces`() {
@@ -74,7 +99,9 @@ class NerTokenizerTest {
     @Test
     fun `another normalizer or model is refused rather than read differently`() {
         assertThrows(IllegalArgumentException::class.java) {
-            WordPieceTokenizer.fromJson("""{"normalizer": {"type": "NFKC"}, "pre_tokenizer": {"type": "BertPreTokenizer"}, "model": {"type": "WordPiece"}}""")
+            WordPieceTokenizer.fromJson(
+                """{"normalizer": {"type": "NFKC"}, "pre_tokenizer": {"type": "BertPreTokenizer"}, "model": {"type": "WordPiece"}}""",
+            )
         }
     }
 
@@ -84,7 +111,12 @@ class NerTokenizerTest {
         assumeTrue(dir != null, RampartFiles.ABSENT)
         val manifest = File(Vectors.root, "../../models/ner/rampart.toml").readText()
         val pinned = Regex("""tokenizer = \{ path = "tokenizer.json", sha256 = "([0-9a-f]{64})" }""").find(manifest)?.groupValues?.get(1)
-        val digest = MessageDigest.getInstance("SHA-256").digest(File(dir, "tokenizer.json").readBytes()).joinToString("") { "%02x".format(it) }
+        val digest =
+            MessageDigest
+                .getInstance(
+                    "SHA-256",
+                ).digest(File(dir, "tokenizer.json").readBytes())
+                .joinToString("") { "%02x".format(it) }
         assertEquals(pinned, digest)
     }
 }

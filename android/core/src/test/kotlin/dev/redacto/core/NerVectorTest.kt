@@ -99,8 +99,17 @@ class NerVectorTest {
         val stored =
             vector.array("windows").mapIndexed { i, raw ->
                 val window = Fields(raw.asObjectStrict("$where.windows[$i]"), "$where.windows[$i]")
-                val best = window.array("best").map { pair -> pair.asJsonArray.let { it[0].asIntStrict("best") to it[1].asDoubleStrict("best") } }
-                val logits = window.rawOrNull("logits")?.asArrayStrict("logits")?.map { row -> row.asArrayStrict("logits").map { it.asDoubleStrict("logit").toFloat() }.toFloatArray() }
+                val best =
+                    window.array("best").map { pair ->
+                        pair.asJsonArray.let {
+                            it[0].asIntStrict("best") to
+                                it[1].asDoubleStrict("best")
+                        }
+                    }
+                val logits =
+                    window.rawOrNull("logits")?.asArrayStrict("logits")?.map { row ->
+                        row.asArrayStrict("logits").map { it.asDoubleStrict("logit").toFloat() }.toFloatArray()
+                    }
                 StoredWindow(window.int("start"), window.int("end"), best, logits).also { window.allRead() }
             }
         val model = FakeNerModel(labels, stored, tokens.map { it.id }, clsId, sepId)
@@ -119,9 +128,19 @@ class NerVectorTest {
         val expectedReadings =
             vector.array("readings").map { raw ->
                 val row = raw.asArrayStrict("$where.readings")
-                Triple(row[0].asStringStrict("label"), row[1].asDoubleStrict("probability"), row[2].takeUnless { it.isJsonNull }?.asStringStrict("entity"))
+                Triple(
+                    row[0].asStringStrict("label"),
+                    row[1].asDoubleStrict("probability"),
+                    row[2].takeUnless { it.isJsonNull }?.asStringStrict("entity"),
+                )
             }
-        assertEquals(expectedReadings.map { it.first to it.third }, reading.readings.map { it.label to it.entity(NER_THRESHOLD) }, "$where: readings")
+        assertEquals(
+            expectedReadings.map {
+                it.first to it.third
+            },
+            reading.readings.map { it.label to it.entity(NER_THRESHOLD) },
+            "$where: readings",
+        )
         expectedReadings.zip(reading.readings).forEach { (expected, got) ->
             assertTrue(abs(expected.second - got.score) <= 2e-3, "$where: probability ${got.score} vs ${expected.second}")
         }
@@ -134,11 +153,16 @@ class NerVectorTest {
             "$where: word hits",
         )
         assertEquals(
-            vector.array("joined").map { row -> row.asJsonArray.let { listOf(it[0].asInt, it[1].asInt, it[2].asString, it[3].asJsonArray.map(JsonElement::getAsString)) } },
+            vector.array("joined").map { row ->
+                row.asJsonArray.let { listOf(it[0].asInt, it[1].asInt, it[2].asString, it[3].asJsonArray.map(JsonElement::getAsString)) }
+            },
             trace.joined.map { listOf(it.start, it.end, it.label, it.entities) },
             "$where: joined",
         )
-        val spans = vector.array("spans").map { row -> row.asJsonArray.let { listOf(it[0].asInt, it[1].asInt, it[2].asString, it[3].asString) } }
+        val spans =
+            vector.array("spans").map { row ->
+                row.asJsonArray.let { listOf(it[0].asInt, it[1].asInt, it[2].asString, it[3].asString) }
+            }
         assertEquals(spans, trace.kept.map { listOf(it.start, it.end, it.label, points.slice(it.start, it.end)) }, "$where: spans")
         vector.allRead()
     }
