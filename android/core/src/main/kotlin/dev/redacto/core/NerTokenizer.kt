@@ -49,6 +49,10 @@ class WordPieceTokenizer private constructor(
     override val clsId: Int = addedTokens["[CLS]"] ?: vocab["[CLS]"] ?: throw IllegalArgumentException("the tokenizer has no [CLS]")
     override val sepId: Int = addedTokens["[SEP]"] ?: vocab["[SEP]"] ?: throw IllegalArgumentException("the tokenizer has no [SEP]")
 
+    private val addedContents: List<Pair<IntArray, Int>> = addedTokens.map { (content, id) -> content.codePoints().toArray() to id }
+    private val addedFirsts: Set<Int> = addedContents.mapNotNull { it.first.firstOrNull() }.toSet()
+    private val longestEntry: Int = vocab.keys.maxOf { it.removePrefix(prefix).codePointCount(0, it.removePrefix(prefix).length) }
+
     override fun tokenize(text: String): Tokenized {
         val codePoints = text.codePoints().toArray()
         val tokens = mutableListOf<NerToken>()
@@ -75,12 +79,15 @@ class WordPieceTokenizer private constructor(
     /** Leftmost, then longest, occurrences of the added tokens in the raw text. */
     private fun addedTokenMatches(codePoints: IntArray): List<Triple<Int, Int, Int>> {
         if (addedTokens.isEmpty()) return emptyList()
-        val contents = addedTokens.entries.map { (content, id) -> content.codePoints().toArray() to id }
         val matches = mutableListOf<Triple<Int, Int, Int>>()
         var position = 0
         while (position < codePoints.size) {
+            if (codePoints[position] !in addedFirsts) {
+                position++
+                continue
+            }
             val found =
-                contents
+                addedContents
                     .filter { (content, _) -> content.isNotEmpty() && regionMatches(codePoints, position, content) }
                     .maxByOrNull { it.first.size }
             if (found == null) {
@@ -133,7 +140,8 @@ class WordPieceTokenizer private constructor(
         val pieces = mutableListOf<NerToken>()
         var start = 0
         while (start < word.size) {
-            var end = word.size
+            // No entry is longer than the longest in the vocabulary: the same answer, sooner.
+            var end = minOf(word.size, start + longestEntry)
             var found: Int? = null
             while (start < end) {
                 val spelled = StringBuilder(if (start > 0) prefix else "")
@@ -226,35 +234,51 @@ internal class BertNormalizer(
                 if (codePoint == 0 || codePoint == 0xFFFD || isRustControl(codePoint)) continue
                 if (isRustWhitespace(codePoint)) codePoint = ' '.code
             }
-            var chars = intArrayOf(codePoint)
-            if (chineseChars && isChineseChar(codePoint)) chars = intArrayOf(' '.code, codePoint, ' '.code)
-            if (stripAccents) {
-                chars =
-                    chars
-                        .flatMap {
-                            Normalizer
-                                .normalize(
-                                    String(Character.toChars(it)),
-                                    Normalizer.Form.NFD,
-                                ).codePoints()
-                                .toArray()
-                                .toList()
-                        }.filterNot { NerUnicode.contains(NerUnicode.NONSPACING_MARK, it) }
-                        .toIntArray()
+            if (codePoint < 0x80) {
+                // ASCII has no accents and one lower case: the common case, without allocations.
+                val lower = if (lowercase && codePoint in 'A'.code..'Z'.code) codePoint + 32 else codePoint
+                out.add(NormalizedChar(lower, position, position + 1))
+                continue
             }
-            if (lowercase) {
-                // Rust's char::to_lowercase: the full mapping of one character, never contextual.
-                chars =
-                    chars
-                        .flatMap {
-                            String(
-                                Character.toChars(it),
-                            ).lowercase(java.util.Locale.ROOT).codePoints().toArray().toList()
-                        }.toIntArray()
-            }
+            val chars = mapped[codePoint] ?: map(codePoint).also { if (mapped.size < MAPPED_MAX) mapped[codePoint] = it }
             for (char in chars) out.add(NormalizedChar(char, position, position + 1))
         }
         return out
+    }
+
+    /** What one character (not ASCII, not cleaned away) becomes; the same every time, so kept (a few thousand at most). */
+    private val mapped = java.util.concurrent.ConcurrentHashMap<Int, IntArray>()
+
+    private companion object {
+        const val MAPPED_MAX = 4096
+    }
+
+    private fun map(codePoint: Int): IntArray {
+        var chars = intArrayOf(codePoint)
+        if (chineseChars && isChineseChar(codePoint)) chars = intArrayOf(' '.code, codePoint, ' '.code)
+        if (stripAccents) {
+            chars =
+                chars
+                    .flatMap {
+                        Normalizer
+                            .normalize(String(Character.toChars(it)), Normalizer.Form.NFD)
+                            .codePoints()
+                            .toArray()
+                            .toList()
+                    }.filterNot { NerUnicode.contains(NerUnicode.NONSPACING_MARK, it) }
+                    .toIntArray()
+        }
+        if (lowercase) {
+            // Rust's char::to_lowercase: the full mapping of one character, never contextual.
+            chars =
+                chars
+                    .flatMap {
+                        String(
+                            Character.toChars(it),
+                        ).lowercase(java.util.Locale.ROOT).codePoints().toArray().toList()
+                    }.toIntArray()
+        }
+        return chars
     }
 }
 
