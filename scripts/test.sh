@@ -23,6 +23,7 @@ say "generated Kotlin prompts, rules and model trust are up to date"
 redacto prompts kotlin --check
 redacto rules kotlin --check
 redacto model kotlin --check
+python scripts/ner_unicode_tables.py --check
 
 say "Python tests"
 pytest -q "$@"

@@ -3,12 +3,12 @@
 package dev.redacto.core
 
 /**
- * The character classes of Rust `tokenizers` (its `unicode_categories` tables, older than
- * the JVM's or Android's), as inclusive [first, last] pairs, so the Kotlin tokenizer splits
- * and strips exactly as the Python side does whatever Unicode the platform knows.
+ * The character classes of Rust `tokenizers` (its `unicode_categories` tables, older
+ * than the JVM's or Android's), as inclusive [first, last] pairs, so the Kotlin tokenizer
+ * splits and strips exactly as the Python side does whatever Unicode the platform knows.
  */
 internal object NerUnicode {
-    /** Removed by BertNormalizer's clean_text (its `is_control`: Cc, Cf, Co; not \t \n \r). */
+    /** Dropped by clean_text (its `is_control`: Cc, Cf, Co; not tab, CR or LF). */
     val CONTROL: IntArray =
         pairs(
             """
@@ -72,8 +72,10 @@ internal object NerUnicode {
         spelled
             .trim()
             .split(Regex("\\s+"))
-            .flatMap { run -> run.split('-').map { it.toInt(16) }.let { listOf(it.first(), it.last()) } }
-            .toIntArray()
+            .flatMap { run ->
+                val bounds = run.split('-').map { it.toInt(16) }
+                listOf(bounds.first(), bounds.last())
+            }.toIntArray()
 
     /** Whether [codePoint] lies in one of [table]'s inclusive pairs. */
     fun contains(
