@@ -107,12 +107,38 @@ class NerTierTest {
             val options = PipelineOptions(detectors = setOf(Detector.RULES, Detector.NER), category = Category.LEGAL)
             val result = runPipeline(Document.fromText(text), engine, options = options, ner = tier)
             assertEquals(0, engine.requests.size)
+            assertEquals(0, result.report.rounds)
+            assertEquals(emptyList<StepTrace>(), result.report.steps)
             assertEquals(Status.NEEDS_REVIEW, result.report.status)
             assertEquals(listOf(ReviewReason.MODEL_OFF), result.report.reviewReasons)
             assertEquals(Category.LEGAL, result.report.category)
             assertTrue(result.report.categoryGiven)
             assertEquals(listOf(Source.RULE, Source.NER, Source.NER), result.report.detections.map { it.source })
             assertFalse(checkNotNull(result.redactedText).contains("Brun"))
+        }
+
+    @Test
+    fun `the library default runs no NER tier, even with one given`(): Unit =
+        runBlocking {
+            val (text, _) = contact
+            val engine = ScriptedEngine(emptyMap())
+            val refuse = NerDetector { _, _, _ -> error("the NER tier ran") }
+            val options = PipelineOptions(detectors = setOf(Detector.RULES), category = Category.GENERAL)
+            val result = runPipeline(Document.fromText(text), engine, options = options, ner = refuse)
+            assertEquals(listOf(Source.RULE), result.report.detections.map { it.source })
+        }
+
+    @Test
+    fun `image mode without the model boxes every element the NER tier marks`(): Unit =
+        runBlocking {
+            val (text, tier) = contact
+            val words = text.split(" ")
+            val elements = words.mapIndexed { i, word -> Element(i, word, Box(i * 50.0, 0.0, i * 50.0 + 40, 20.0)) }
+            val options = PipelineOptions(detectors = setOf(Detector.NER), category = Category.GENERAL)
+            val result = runPipeline(Document.fromElements(elements), ScriptedEngine(emptyMap()), options = options, ner = tier)
+            assertEquals((0..7).toList() + (9..13).toList(), result.report.detections.map { it.index })
+            assertEquals(13, result.boxes.size)
+            assertEquals(result.boxes.size, result.report.countShown)
         }
 
     @Test
