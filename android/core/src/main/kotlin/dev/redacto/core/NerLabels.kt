@@ -104,7 +104,7 @@ object NerLabels {
     }
 }
 
-/** Comma-separated words (a `#` line is a comment), case-folded: a word may hold a space (`kind regards`). */
+/** Comma-separated words, case-folded; a line starting with `#` is a comment. */
 internal fun wordList(text: String): Set<String> =
     text
         .lines()
