@@ -5,7 +5,14 @@ from __future__ import annotations
 import pytest
 
 from redacto.document import Category
-from redacto.ner.labels import ENTITY_TYPES, entity_mappings, is_amount, label_for, preserved
+from redacto.ner.labels import (
+    ENTITY_TYPES,
+    entity_mappings,
+    has_role,
+    is_amount,
+    label_for,
+    preserved,
+)
 from redacto.prompts import PromptLibrary
 
 
@@ -80,3 +87,24 @@ def test_a_category_preserve_rule_keeps_the_value_as_for_a_rule_hit(entity, valu
 def test_a_bare_number_beside_a_currency_is_an_amount(text, value, amount):
     start = text.index(value)
     assert is_amount(text, start, start + len(value)) is amount
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "category", "kept"),
+    [
+        ("Units assigned: Sgt. Ann Cobb, badge 4097", "Ann Cobb", Category.TACTICAL, True),
+        ("Police case opened by Det. Tammy Young", "Tammy Young", Category.TACTICAL, True),
+        ("Assigned to: Hon. Belinda Orozco", "Hon. Belinda Orozco", Category.LEGAL, True),
+        ("the quote from Council Member Anna Parker", "Anna Parker", Category.JOURNALISM, True),
+        ("Inspector: Krista Castillo", "Krista Castillo", Category.FIELD_SERVICE, True),
+        ("Lennox furnace, serial SN33630363", "SN33630363", Category.FIELD_SERVICE, True),
+        # The role must be the category's, and on the same line, within three words.
+        ("Units assigned: Sgt. Ann Cobb", "Ann Cobb", Category.MEDICAL, False),
+        ("Inspector:\nKrista Castillo", "Krista Castillo", Category.FIELD_SERVICE, False),
+        ("Officer on duty said that the victim Jane Roe", "Jane Roe", Category.TACTICAL, False),
+        ("Witness Omar Haddad", "Omar Haddad", Category.TACTICAL, False),
+    ],
+)
+def test_a_role_the_category_preserves_keeps_the_span_readable(text, value, category, kept):
+    start = text.index(value)
+    assert has_role(text, start, start + len(value), category) is kept

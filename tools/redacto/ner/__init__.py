@@ -24,6 +24,7 @@ from redacto.ner.decode import THRESHOLD, SpanHit, WordHit, join_hits, word_hits
 from redacto.ner.labels import (
     LONE_NOT_AN_ADDRESS,
     field_words,
+    has_role,
     is_amount,
     label_for,
     preserved,
@@ -112,6 +113,8 @@ def _kept(text: str, span: SpanHit, category: Category) -> bool:
     if set(span.entities) <= LONE_NOT_AN_ADDRESS:
         return False
     if is_not_a_name(span.label, value) or is_amount(text, span.start, span.end):
+        return False
+    if has_role(text, span.start, span.end, category):
         return False
     return not any(preserved(entity, value, category) for entity in set(span.entities))
 

@@ -128,6 +128,35 @@ def label_for(entity: str, allowed: Collection[str]) -> str | None:
     return next((label for label in mapping.labels if label in allowed), None)
 
 
+ROLE_WINDOW = 3
+"""Words before a span where its category's role words are looked for."""
+
+
+@cache
+def preserve_roles() -> Mapping[Category, frozenset[str]]:
+    """Each category's role words (`labels.yaml`): a span beside one is kept readable."""
+    raw = _labels_yaml()["preserve_roles"]
+    return MappingProxyType(
+        {Category(name): frozenset(w.casefold() for w in words) for name, words in raw.items()}
+    )
+
+
+def _bare(word: str) -> str:
+    return word.strip(".,;:!?()[]\"'«»").casefold()
+
+
+def has_role(text: str, start: int, end: int, category: Category) -> bool:
+    """Whether a role word the category preserves stands among the `ROLE_WINDOW` words before
+    text[start:end] on its line, or is the span's own first word (`Hon. Jaclyn Key`)."""
+    roles = preserve_roles().get(Category(category))
+    if not roles:
+        return False
+    line_start = text.rfind("\n", 0, start) + 1
+    before = text[line_start:start].split()[-ROLE_WINDOW:]
+    own = text[start:end].split()[:1]
+    return any(_bare(word) in roles for word in [*before, *own])
+
+
 def preserved(entity: str, value: str, category: Category) -> bool:
     """Whether `category`'s preserve rules keep this value readable (as for a rule hit)."""
     mapping = entity_mappings().get(entity)
