@@ -66,6 +66,55 @@ object NerLabels {
 
     private val AMOUNT_MARKS: Set<Int> = ".,'\u00a0 ".codePoints().toArray().toSet()
 
+    /** Words before a span where its category's role words are looked for. */
+    const val ROLE_WINDOW = 3
+
+    /**
+     * Each category's role words (`labels.yaml`'s `preserve_roles`, from prompts/categories.yaml's
+     * preserve lists): officers in Tactical, officials and reporters in Journalism, judges in
+     * Legal, technicians and serial numbers in Field Service. The model reads the role from
+     * context; the NER tier cannot, so a span beside one is kept readable.
+     */
+    val PRESERVE_ROLES: Map<Category, Set<String>> =
+        mapOf(
+            Category.TACTICAL to
+                wordList(
+                    """
+                    officer, ofc, sgt, sergeant, det, detective, cpl, corporal, lt, lieutenant, capt,
+                    captain, deputy, trooper, guard, patrolman, agent, chief,
+                    """,
+                ),
+            Category.JOURNALISM to
+                wordList(
+                    """
+                    reporter, correspondent, editor, byline, senator, representative, rep, mayor,
+                    governor, superintendent, councilmember, councillor, commissioner, minister,
+                    secretary, spokesperson, spokesman, spokeswoman, president, chief, member,
+                    """,
+                ),
+            Category.LEGAL to wordList("hon, honorable, honourable, judge, justice, magistrate"),
+            Category.FIELD_SERVICE to wordList("tech, technician, inspector, installer, engineer, serial, s/n, sn, model"),
+        )
+
+    /**
+     * Whether a role word [category] preserves stands among the [ROLE_WINDOW] words before
+     * text[start, end) (code points) on its line, or is the span's own first word (`Hon. Jaclyn Key`).
+     */
+    fun hasRole(
+        text: String,
+        start: Int,
+        end: Int,
+        category: Category,
+    ): Boolean {
+        val roles = PRESERVE_ROLES[category] ?: return false
+        val points = CodePointText(text)
+        var lineStart = start
+        while (lineStart > 0 && points[lineStart - 1] != '\n'.code) lineStart--
+        val before = PyText.splitWhitespace(points.slice(lineStart, start)).takeLast(ROLE_WINDOW)
+        val own = PyText.splitWhitespace(points.slice(start, end)).take(1)
+        return (before + own).any { PyText.casefold(PyText.strip(it, ".,;:!?()[]\"'«»")) in roles }
+    }
+
     /** The pipeline label [entity] takes in a category allowing [allowed], or null (dropped). */
     fun labelFor(
         entity: String,

@@ -70,6 +70,30 @@ class NerLabelsTest {
     }
 
     @Test
+    fun `a role the category preserves keeps the span readable`() {
+        val table =
+            listOf(
+                Triple("Units assigned: Sgt. Ann Cobb, badge 4097", "Ann Cobb", Category.TACTICAL) to true,
+                Triple("Police case opened by Det. Tammy Young", "Tammy Young", Category.TACTICAL) to true,
+                Triple("Assigned to: Hon. Belinda Orozco", "Hon. Belinda Orozco", Category.LEGAL) to true,
+                Triple("the quote from Council Member Anna Parker", "Anna Parker", Category.JOURNALISM) to true,
+                Triple("Inspector: Krista Castillo", "Krista Castillo", Category.FIELD_SERVICE) to true,
+                Triple("Lennox furnace, serial SN33630363", "SN33630363", Category.FIELD_SERVICE) to true,
+                // The role must be the category's, and on the same line, within three words.
+                Triple("Units assigned: Sgt. Ann Cobb", "Ann Cobb", Category.MEDICAL) to false,
+                Triple("Inspector:\nKrista Castillo", "Krista Castillo", Category.FIELD_SERVICE) to false,
+                Triple("Officer on duty said that the victim Jane Roe", "Jane Roe", Category.TACTICAL) to false,
+                Triple("Witness Omar Haddad", "Omar Haddad", Category.TACTICAL) to false,
+                Triple("\uD83D\uDC6E Sgt. Ann Cobb", "Ann Cobb", Category.TACTICAL) to true,
+            )
+        for ((case, kept) in table) {
+            val (text, value, category) = case
+            val start = text.codePointCount(0, text.indexOf(value))
+            assertEquals(kept, NerLabels.hasRole(text, start, start + value.codePointCount(0, value.length), category), text)
+        }
+    }
+
+    @Test
     fun `a lone function word is never a name`() {
         val refused =
             listOf(
@@ -123,7 +147,7 @@ class NerLabelsTest {
     }
 
     @Test
-    fun `entity mappings and field words are Python's labels yaml`() {
+    fun `entity mappings, field words and role words are Python's labels yaml`() {
         val yaml = File(tools, "ner/labels.yaml").readText()
         val entity = Regex("""^  ([A-Z_]+): \{labels: \[([A-Z, ]+)\](?:, recognizer: ([a-z_]+))?\}$""", RegexOption.MULTILINE)
         val mappings =
@@ -140,5 +164,18 @@ class NerLabelsTest {
                 .filter { it.isNotEmpty() }
                 .toSet()
         assertEquals(fields, NerLabels.FIELD_WORDS)
+        val roles =
+            Regex("""^ {2}([A-Za-z ]+): \[([^\]]*)\]""", RegexOption.MULTILINE)
+                .findAll(yaml.substringAfter("preserve_roles:"))
+                .associate { match ->
+                    val category = checkNotNull(Category.fromLabel(match.groupValues[1])) { match.groupValues[1] }
+                    category to
+                        match.groupValues[2]
+                            .split(",")
+                            .map { PyText.casefold(it.trim()) }
+                            .filter { it.isNotEmpty() }
+                            .toSet()
+                }
+        assertEquals(roles, NerLabels.PRESERVE_ROLES)
     }
 }
