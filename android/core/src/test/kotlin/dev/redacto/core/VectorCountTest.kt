@@ -17,7 +17,7 @@ class VectorCountTest {
         val rules = Vectors.files("rules")
         val chunking = Vectors.files("chunking")
         val constraint = Vectors.files("constraint")
-        // The NER tier's vectors (issue 40): Python checks them (tests/ner/test_vectors.py);
+        // The NER tier's vectors (issue 40): Python checks them (tests/ner/test_ner_vectors.py);
         // the Kotlin port of the tier is to run them, and then this line names its suite.
         val ner = Vectors.files("ner")
         assertTrue(pipeline.isNotEmpty(), "no pipeline vectors")
