@@ -17,7 +17,7 @@ import kotlin.math.abs
  * [FakeNerModel] through [NerReader] and [NerTier.decide], must give the stored windows,
  * readings, word hits, joined spans and final spans exactly (probabilities within 0.002, as the
  * README says); and where Rampart's tokenizer.json is installed, [WordPieceTokenizer] must give
- * the stored token ids, offsets and words. tests/ner/test_vectors.py checks the same in Python.
+ * the stored token ids, offsets and words. tests/ner/test_ner_vectors.py checks the same in Python.
  */
 class NerVectorTest {
     @TestFactory
