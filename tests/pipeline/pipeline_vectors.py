@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from redacto.document import Box, Category, Document, Element, Mode, Step
+from redacto.document import Box, Category, Detector, Document, Element, Mode, Step
 from redacto.engines.scripted import ScriptedEngine
 from redacto.pipeline import PipelineOptions, PipelineResult, run_pipeline
 from redacto.pipeline.page_text import PageText
@@ -69,6 +69,8 @@ def run_vector(vector: Vector, prompts: PromptLibrary) -> tuple[PipelineResult, 
     category = Category(raw["category"]) if "category" in raw else None
     options = PipelineOptions(
         rules=raw.get("rules", False),
+        # The Kotlin core has no NER tier yet: the shared vectors pin the rules and the model.
+        detectors=frozenset({Detector.RULES, Detector.MODEL}),
         category=category,
         chunk_size=raw.get("chunk_size", 150),
         image_reading=ImageReading(raw.get("image_reading", ImageReading.INDEXED.value)),

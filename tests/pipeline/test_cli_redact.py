@@ -47,7 +47,9 @@ def test_pass_writes_redacted_text_and_report_and_exits_0(tmp_path, note):
     for key in ("detections", "boxes", "count_shown", "parse_errors", "ocr", "document_type"):
         assert key in report
     assert digest(note) == before
-    assert "Step 2/4: Detecting Medical identifiers… 4 found" in result.output
+    # The four the model names, and the NER tier's "Chen" (a value of its own; redact
+    # places it inside "Mrs. Chen", so the text is the same).
+    assert "Step 2/4: Detecting Medical identifiers… 5 found" in result.output
     assert "Mrs. Chen" not in result.stderr
 
 
@@ -266,4 +268,4 @@ def test_a_given_category_is_used_without_asking_the_model(tmp_path, note):
     report = json.loads((out / "report.json").read_text(encoding="utf-8"))
     assert report["category"] == "Legal" and report["category_given"] is True
     assert "classify" not in {step["step"] for step in report["steps"]}
-    assert "Step 2/4: Detecting Legal identifiers… 4 found" in result.output
+    assert "Step 2/4: Detecting Legal identifiers… 5 found" in result.output

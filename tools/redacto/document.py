@@ -82,13 +82,48 @@ class Step(StrEnum):
 
 
 class Source(StrEnum):
-    """Who found a detection: a checksum rule, the detector, the validator, or a person
-    reviewing the run (`redacto serve`)."""
+    """Who found a detection: a checksum rule, the NER tier (`redacto.ner`), the detector,
+    the validator, or a person reviewing the run (`redacto serve`)."""
 
     RULE = "rule"
+    NER = "ner"
     DETECT = "detect"
     VALIDATE = "validate"
     REVIEWER = "reviewer"
+
+
+class Detector(StrEnum):
+    """The three kinds of reader a run can use (`PipelineOptions.detectors`): the checksum
+    rules, the NER token classifier, the LLM (classify, detect, validate). Their hits are
+    unioned by word, never subtracted (DESIGN.md, "Three detectors, one answer")."""
+
+    RULES = "rules"
+    NER = "ner"
+    MODEL = "model"
+
+    @classmethod
+    def parse_list(cls, text: str) -> frozenset[Detector]:
+        """`rules,ner,model` (any subset, any order) as a set; unknown names raise
+        ValueError naming the known ones."""
+        names = [name.strip().lower() for name in text.split(",") if name.strip()]
+        known = ", ".join(detector.value for detector in cls)
+        unknown = [name for name in names if name not in {d.value for d in cls}]
+        if unknown or not names:
+            raise ValueError(f"unknown detectors {unknown or [text]}; choose from {known}")
+        return frozenset(cls(name) for name in names)
+
+
+ALL_DETECTORS = frozenset(Detector)
+
+LIBRARY_DETECTORS = frozenset({Detector.RULES, Detector.MODEL})
+"""`PipelineOptions`' default until the Kotlin core has the NER tier: the shared pipeline
+vectors and the library's own tests pin rules + model. The faces that opt in to all three
+(`redacto redact`, `redacto eval run`) say so with `ALL_DETECTORS` (docs/ner.md)."""
+
+
+def detectors_text(detectors: frozenset[Detector]) -> str:
+    """`rules,ner,model` in the fixed order, for run names and reports."""
+    return ",".join(detector.value for detector in Detector if detector in detectors)
 
 
 class Status(StrEnum):

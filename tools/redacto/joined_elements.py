@@ -10,6 +10,7 @@ this is that shared type, kept below both so that neither reaches into the other
 from __future__ import annotations
 
 import bisect
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from redacto.document import Element
@@ -35,3 +36,25 @@ class JoinedElements:
                 indices.append(element.index)
             position += 1
         return tuple(indices)
+
+
+def join_by_page(elements: Sequence[Element]) -> list[JoinedElements]:
+    """One joined text per run of consecutive elements on the same page.
+
+    Identifiers are matched across neighbouring words but never across a page break.
+    """
+    pages: list[list[Element]] = []
+    for element in elements:
+        if pages and pages[-1][-1].page == element.page:
+            pages[-1].append(element)
+        else:
+            pages.append([element])
+    joined = []
+    for page in pages:
+        starts, offset = [], 0
+        for element in page:
+            starts.append(offset)
+            offset += len(element.text) + 1
+        text = " ".join(element.text for element in page)
+        joined.append(JoinedElements(text, tuple(page), tuple(starts)))
+    return joined

@@ -49,6 +49,8 @@ class RejectReason(StrEnum):
     BAD_VERDICT = "no PASS/FAIL verdict"
     ALREADY_REDACTED = "already redacted"
     NOT_IN_DOCUMENT = "not in the document"
+    NOT_A_NAME = "not a name"
+    """A NAME whose value is a lone pronoun or function word (`redacto.not_names`)."""
 
 
 class Verdict(StrEnum):
@@ -160,6 +162,7 @@ class ReviewReason(StrEnum):
     MODEL_NOT_MEASURED = "this model's validator has not been measured"
     """The model carries no verified policy (a foreign or edited file): its PASS is not
     trusted, whatever its file is called."""
+    MODEL_OFF = "the model tier did not run: no validator read the output"
     DETECT_REJECTED = "a detect answer was rejected whole"
     """Every line of a detect call's answer was junk or named what is not on the page: that
     chunk was not read, and no validator PASS vouches for it."""

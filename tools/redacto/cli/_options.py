@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from redacto.document import Category
+from redacto.document import ALL_DETECTORS, Category, Detector, detectors_text
 
 
 class OcrChoice(StrEnum):
@@ -29,6 +29,25 @@ OcrOption = Annotated[
 NoRulesOption = Annotated[
     bool, typer.Option("--no-rules", help="Skip the checksum-validated rules.")
 ]
+DetectorsOption = Annotated[
+    str,
+    typer.Option(
+        "--detectors",
+        help="The tiers that read the page, any of rules,ner,model (comma-separated). "
+        "Without model nothing is classified or validated: the run ends NEEDS_REVIEW.",
+    ),
+]
+DEFAULT_DETECTORS = detectors_text(ALL_DETECTORS)
+
+
+def parse_detectors(text: str) -> frozenset[Detector]:
+    """`--detectors`' value as a set, or a usage error naming the known tiers."""
+    try:
+        return Detector.parse_list(text)
+    except ValueError as error:
+        raise typer.BadParameter(str(error), param_hint="--detectors") from None
+
+
 CategoryOption = Annotated[
     Category | None,
     typer.Option(

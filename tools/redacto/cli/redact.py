@@ -15,13 +15,17 @@ from rich.console import Console
 
 from redacto.cli._app import app
 from redacto.cli._options import (
+    DEFAULT_DETECTORS,
     CategoryOption,
+    DetectorsOption,
     ModelOption,
     NoRulesOption,
     OcrChoice,
     OcrOption,
+    parse_detectors,
 )
 from redacto.inputs import EXIT_BAD_INPUT, EXIT_CODES, BadInputError, ReadOptions, redact_path
+from redacto.ner import NerUnavailableError
 from redacto.pipeline import Phase, PipelineOptions, ProgressEvent
 from redacto.report import Status
 
@@ -71,6 +75,7 @@ def redact_command(
         typer.Option("--out", help="Output folder (default: out/<input name>)."),
     ] = None,
     no_rules: NoRulesOption = False,
+    detectors: DetectorsOption = DEFAULT_DETECTORS,
     category: CategoryOption = None,
 ) -> None:
     """Redact INPUT: classify, detect, redact, validate; write redacted file and report.json."""
@@ -78,7 +83,9 @@ def redact_command(
     out_dir = out if out is not None else Path("out") / input_path.stem
     # The model's manifest (validator trust and the other `[pipeline]` settings) is applied
     # by the library itself, for every caller: see redacto.pipeline.policy.
-    options = PipelineOptions(rules=not no_rules, category=category)
+    options = PipelineOptions(
+        rules=not no_rules, detectors=parse_detectors(detectors), category=category
+    )
     try:
         with _Progress(console) as progress:
             outcome = redact_path(
@@ -92,6 +99,9 @@ def redact_command(
     except BadInputError as error:
         console.print(f"[red]bad input:[/red] {error}", highlight=False)
         raise typer.Exit(EXIT_BAD_INPUT) from None
+    except NerUnavailableError as error:
+        console.print(f"[red]error:[/red] {error}", highlight=False)
+        raise typer.Exit(EXIT_CODES[Status.ERROR]) from None
     except OSError as error:
         console.print(f"[red]error:[/red] cannot write to {out_dir}: {error}", highlight=False)
         raise typer.Exit(EXIT_CODES[Status.ERROR]) from None

@@ -15,7 +15,16 @@ import time
 from dataclasses import replace
 
 from redacto.corpus.schema import CorpusDocument, RenderedPage
-from redacto.document import ConstrainedDecoding, Document, Mode, Source, Step
+from redacto.document import (
+    LIBRARY_DETECTORS,
+    ConstrainedDecoding,
+    Detector,
+    Document,
+    Mode,
+    Source,
+    Step,
+    detectors_text,
+)
 from redacto.evaluation.inputs import PageReader
 from redacto.evaluation.prediction import NamedItem, PredictedBox, PredictedSpan, Prediction
 from redacto.evaluation.results import OcrChoice
@@ -42,11 +51,13 @@ class PipelineSystem:
         image_reading: ImageReading | None = None,
         max_rounds: int = MAX_ROUNDS,
         constrained_decoding: ConstrainedDecoding | None = None,
+        detectors: frozenset[Detector] = LIBRARY_DETECTORS,
     ) -> None:
         """`engine_uri`: what `redacto.models.open_model` opens. `image_reading` and
         `constrained_decoding` None: the model's own choice (run_pipeline applies every
-        setting of its policy itself; `--image-reading` and
-        `--constrained-decoding` in the eval choose another)."""
+        setting of its policy itself; `--image-reading` and `--constrained-decoding` in
+        the eval choose another). `detectors`: the tiers that read the pages; without
+        the model, the engine is opened but never called."""
         self.engine = open_model(engine_uri)
         self.prompts = PromptLibrary.load()
         self.reader = PageReader(ocr)
@@ -55,6 +66,7 @@ class PipelineSystem:
             image_reading=image_reading,
             max_rounds=max_rounds,
             constrained_decoding=constrained_decoding,
+            detectors=detectors,
         )
         self.gold_category = gold_category
         identity = self.engine.identity
@@ -75,6 +87,7 @@ class PipelineSystem:
             rounds += f"; constrained decoding: {constrained.value}"
         self.identity = (
             f"{identity.name}{sha} ({portable(engine_uri)}); rules {'on' if rules else 'off'}; "
+            f"detectors {detectors_text(detectors)}; "
             f"image read as {image_reading.value}{given}{untrusted}{no_redact_call}{rounds}"
         )
 

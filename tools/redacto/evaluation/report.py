@@ -155,7 +155,7 @@ def _config_line(summary: RunSummary) -> str:
     return (
         f"suite `{config.suite}`, system `{config.system}`, modes {modes}, {pages}"
         f"OCR `{config.ocr}`, "
-        f"rules {'on' if config.rules else 'off'}, "
+        f"rules {'on' if config.rules else 'off'}, detectors {config.detectors}, "
         f"{'gold category given (classify skipped), ' if config.gold_category else ''}"
         f"{summary.documents} documents, "
         f"{summary.wall_s:,.1f} s of system time, started {summary.info.started}"

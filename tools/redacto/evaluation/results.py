@@ -45,6 +45,9 @@ class RunConfig(Frozen):
     modes: tuple[Mode, ...]
     ocr: OcrChoice = "gold"
     rules: bool = True
+    detectors: str = "rules,model"
+    """The tiers that read the pages (`--detectors`), in `rules,ner,model` order; a run
+    recorded before the NER tier existed had the rules and the model."""
     gold_category: bool = False
     """Each document's own category is given to the pipeline (classify skipped), to measure
     detect, rules and validate apart from classification."""

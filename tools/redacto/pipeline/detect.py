@@ -19,7 +19,12 @@ from redacto.document import Category, Detection, Document, Mode, Source, Step
 from redacto.engines import ReplyConstraint
 from redacto.pipeline.chunking import chunk_elements, chunk_text, format_elements
 from redacto.pipeline.constraint import ReplyShape
-from redacto.pipeline.detections import SaidInAnswer, detection_key, item_detections
+from redacto.pipeline.detections import (
+    SaidInAnswer,
+    detection_key,
+    item_detections,
+    names_no_name,
+)
 from redacto.pipeline.locator import Locator
 from redacto.pipeline.page_text import PageText
 from redacto.pipeline.parsing import (
@@ -47,6 +52,8 @@ class _Findings:
     """The page as text, when an image is read as text: where values are placed."""
     locator: Locator | None = None
     """Where `LABEL: value` answers are looked for (the text, or the page as text)."""
+    words: tuple[str, ...] = ()
+    """The elements' texts (image mode), to read what an `INDEX:LABEL` item names."""
 
     def progress(self, phase: Phase, chunk: int | None = None, index: int | None = None) -> None:
         """A PROGRESS event names the element just detected (`index`), so its box can be
@@ -77,6 +84,9 @@ class _Findings:
             return []
         if isinstance(item, TextItem) and self.invented(item.value):
             rejected.append(LineRejected(line, RejectReason.NOT_IN_DOCUMENT))
+            return []
+        if names_no_name(item, self.words):
+            rejected.append(LineRejected(line, RejectReason.NOT_A_NAME))
             return []
         fresh: list[Detection] = []
         said_before = False
@@ -112,6 +122,7 @@ def detect(
     one of them again is not counted as an error.
     """
     findings = _Findings(context, category, {detection_key(d) for d in already})
+    findings.words = tuple(element.text for element in document.elements)
     if document.mode is Mode.IMAGE and context.options.image_reading is not ImageReading.TEXT:
         template = context.prompts.prompt(Step.DETECT, Mode.IMAGE, category)
         labels = frozenset(template.labels)

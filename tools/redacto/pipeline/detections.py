@@ -5,9 +5,11 @@ adding without removing (`union_detections`), what a parsed item stands for, and
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from redacto.document import Detection, Source
+from redacto.not_names import is_not_a_name
 from redacto.pipeline.page_text import PageText
 from redacto.pipeline.parsing import IndexItem, TextItem
 from redacto.pipeline.placeholders import value_key
@@ -56,6 +58,15 @@ def item_detections(
         Detection(label=item.label, source=source, round=round_number, index=i, value=item.value)
         for i in indices
     ]
+
+
+def names_no_name(item: IndexItem | TextItem, words: Sequence[str] = ()) -> bool:
+    """The item names a lone pronoun or function word a NAME (`My`, `Je`: FINDINGS 3);
+    `words` are the elements' texts, for an `INDEX:LABEL` item."""
+    if isinstance(item, TextItem):
+        return is_not_a_name(item.label, item.value)
+    word = words[item.index] if 0 <= item.index < len(words) else None
+    return is_not_a_name(item.label, word)
 
 
 def item_key(item: IndexItem | TextItem) -> int | str:

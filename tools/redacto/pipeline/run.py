@@ -7,7 +7,7 @@ and an engine failure ends ERROR with no redacted output claimed.
 
 from __future__ import annotations
 
-from redacto.document import Category, Detection, Document, Mode, Span, Status
+from redacto.document import Category, Detection, Detector, Document, Mode, Span, Status
 from redacto.engines import Engine, EngineError
 from redacto.pipeline.classify import Classification, classify
 from redacto.pipeline.detect import detect
@@ -21,7 +21,13 @@ from redacto.pipeline.redact import (
     redact_text,
     redaction_result,
 )
-from redacto.pipeline.state import OnEvent, PipelineOptions, PipelineResult, StepContext
+from redacto.pipeline.state import (
+    OnEvent,
+    PipelineOptions,
+    PipelineResult,
+    StepContext,
+    runs,
+)
 from redacto.pipeline.validate import validate
 from redacto.prompts import PromptLibrary
 from redacto.report import ReviewReason, RunReport, describe_error
@@ -69,13 +75,23 @@ class _Run:
             return self.finished(self.redact(ask_model=False), Verdict.FAIL)
 
         # 1. Classify
-        self.classification = classify(self.document, self.context)
+        model = runs(self.context.options, Detector.MODEL)
+        if model:
+            self.classification = classify(self.document, self.context)
+        elif self.context.options.category is not None:
+            self.classification = Classification(
+                self.context.options.category, "", fallback=False, given=True
+            )
         category = self.classification.category
 
-        # 2. Detect (the checksum rules first; their hits are unioned, never subtracted)
-        rule_hits = self.rule_detections(category)
-        self.detections = rule_hits
-        model_hits = detect(self.document, category, self.context, already=rule_hits)
+        # 2. Detect (the rules and the NER tier first; every tier's hits are unioned by
+        # word, never subtracted)
+        self.detections = self.rule_detections(category)
+        self.detections, _ = union_detections(self.detections, self.ner_detections(category))
+        if not model:
+            self.reasons.append(ReviewReason.MODEL_OFF)
+            return self.finished(self.redact(ask_model=False), Verdict.FAIL)
+        model_hits = detect(self.document, category, self.context, already=self.detections)
         self.detections, _ = union_detections(self.detections, model_hits)
 
         # 3–4. Redact and validate, adding what the validator names, for at most N rounds
@@ -110,11 +126,19 @@ class _Run:
         return ReviewReason.MODEL_NOT_MEASURED
 
     def rule_detections(self, category: Category) -> list[Detection]:
-        if not self.context.options.rules:
+        if not runs(self.context.options, Detector.RULES):
             return []
         from redacto.rules import find_rule_detections
 
         return list(find_rule_detections(self.document, category))
+
+    def ner_detections(self, category: Category) -> list[Detection]:
+        if not runs(self.context.options, Detector.NER):
+            return []
+        from redacto.ner import find_ner_detections
+
+        allowed = self.context.prompts.category_labels(category)
+        return find_ner_detections(self.document, category, allowed)
 
     def redact(
         self, round_number: int = 1, *, ask_model: bool = True

@@ -13,9 +13,11 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from redacto.document import (
+    LIBRARY_DETECTORS,
     Box,
     Category,
     ConstrainedDecoding,
+    Detector,
     Element,
     ImageReading,
     Step,
@@ -54,6 +56,12 @@ class PipelineOptions:
     """Knobs of one run. The defaults are the product's behaviour."""
 
     rules: bool = True
+    """False turns the rules tier off whatever `detectors` says (`--no-rules`)."""
+    detectors: frozenset[Detector] = LIBRARY_DETECTORS
+    """The tiers that read the page (`--detectors rules,ner,model`; the CLI and the eval
+    default to all three, the library to rules + model: `LIBRARY_DETECTORS`). Without the
+    model no classify, detect or validate call is made: the category is the given one or
+    General, the output is the located hits, and the run ends NEEDS_REVIEW."""
     category: Category | None = None
     """Said by the user ("this is a medical record"): classify is skipped and this drives
     detect, the rules and validate. None: the model classifies."""
@@ -83,6 +91,13 @@ class PipelineOptions:
     pass_margin: float | None = None
     """The scored verdict's threshold on log P(PASS) − log P(FAIL) (the manifest's
     `[pipeline] pass_margin`). None: the manifest's, else 0."""
+
+
+def runs(options: PipelineOptions, detector: Detector) -> bool:
+    """Whether `detector` reads the page in a run with these options."""
+    if detector is Detector.RULES and not options.rules:
+        return False
+    return detector in options.detectors
 
 
 class Phase(StrEnum):

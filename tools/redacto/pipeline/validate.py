@@ -30,6 +30,7 @@ from redacto.pipeline.detections import (
     item_detections,
     item_key,
     item_line,
+    names_no_name,
 )
 from redacto.pipeline.locator import Locator
 from redacto.pipeline.page_text import PageText, redacted_page
@@ -87,6 +88,8 @@ class _Judge(ABC):
     call_start: int = 0
     """Where this call's items begin in `outcome.missed`; earlier ones came from other chunks."""
     said: SaidInAnswer = field(default_factory=SaidInAnswer)
+    words: tuple[str, ...] = ()
+    """The elements' texts (image mode), to read what an `INDEX:LABEL` item names."""
     """What this call's answer has named (a second naming is a duplicate)."""
 
     def progress(self, phase: Phase, chunk: int | None = None) -> None:
@@ -139,7 +142,8 @@ class _Judge(ABC):
             self.outcome.named.append(item_line(item))
             if self._missed_in_earlier_chunk(item):
                 return  # a value that recurs in a long text, still readable here too
-            reason = self._admit(item)
+            reason = RejectReason.NOT_A_NAME if names_no_name(item, self.words) else None
+            reason = reason or self._admit(item)
             if reason is not None:
                 rejected.append(LineRejected(line, reason))
             else:
@@ -297,6 +301,7 @@ def validate(
         labels = frozenset(template.labels)
         chunks = chunk_elements(redaction.elements, context.options.chunk_size)
         judge = _ImageJudge(context, category, round_number, known, len(chunks))
+        judge.words = tuple(element.text for element in document.elements)
         judge.progress(Phase.START, 0)
         for chunk in chunks:
             system, user = template.render(elements=format_elements(chunk.elements, {}))

@@ -19,6 +19,7 @@ from collections.abc import Collection, Mapping
 from types import MappingProxyType
 
 from redacto.document import Category, Detection, Document, Frozen, Mode, Source, Span
+from redacto.joined_elements import join_by_page
 from redacto.rules.catalog import (
     CategoryRuleSet,
     PreserveRule,
@@ -26,7 +27,7 @@ from redacto.rules.catalog import (
     RulesConfigError,
     load_catalog,
 )
-from redacto.rules.matching import TextMatch, join_by_page, scan_text
+from redacto.rules.matching import TextMatch, scan_text
 from redacto.rules.validators import VALIDATORS
 
 __all__ = [

@@ -19,8 +19,6 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
-from redacto.document import Element
-from redacto.joined_elements import JoinedElements
 from redacto.rules.catalog import CONTEXT_WORD, Pattern, PreserveRule, Recognizer
 from redacto.rules.prefilter import patterns_that_could_match
 
@@ -400,25 +398,3 @@ def scan_text(
             rule.keeps(match.recognizer, searched[match.start : match.end]) for rule in preserve
         )
     ]
-
-
-def join_by_page(elements: Sequence[Element]) -> list[JoinedElements]:
-    """One joined text per run of consecutive elements on the same page.
-
-    Identifiers are matched across neighbouring words but never across a page break.
-    """
-    pages: list[list[Element]] = []
-    for element in elements:
-        if pages and pages[-1][-1].page == element.page:
-            pages[-1].append(element)
-        else:
-            pages.append([element])
-    joined = []
-    for page in pages:
-        starts, offset = [], 0
-        for element in page:
-            starts.append(offset)
-            offset += len(element.text) + 1
-        text = " ".join(element.text for element in page)
-        joined.append(JoinedElements(text, tuple(page), tuple(starts)))
-    return joined

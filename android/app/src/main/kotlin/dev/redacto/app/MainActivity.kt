@@ -34,6 +34,7 @@ import androidx.compose.ui.geometry.Size
 import androidx.compose.ui.graphics.Color
 import androidx.compose.ui.graphics.asImageBitmap
 import androidx.compose.ui.layout.ContentScale
+import androidx.compose.ui.res.stringResource
 import androidx.compose.ui.text.font.FontWeight
 import androidx.compose.ui.unit.dp
 import androidx.lifecycle.compose.collectAsStateWithLifecycle
@@ -94,6 +95,8 @@ fun RedactScreen(viewModel: RedactViewModel = viewModel()) {
                 enabled = !ui.busy && ui.saved != null,
             ) { Text("Share") }
         }
+        // The NER model's licence (CC BY 4.0) asks for this attribution wherever it ships.
+        Text(stringResource(R.string.ner_attribution), style = MaterialTheme.typography.bodySmall)
     }
 }
 

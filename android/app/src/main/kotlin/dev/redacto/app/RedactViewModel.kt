@@ -9,11 +9,14 @@ import androidx.lifecycle.AndroidViewModel
 import androidx.lifecycle.SavedStateHandle
 import androidx.lifecycle.viewModelScope
 import dev.redacto.core.Box
+import dev.redacto.core.Detector
 import dev.redacto.core.EngineException
 import dev.redacto.core.ImageInput
 import dev.redacto.core.InputRedaction
 import dev.redacto.core.LiveBoxes
+import dev.redacto.core.NerTier
 import dev.redacto.core.OcrException
+import dev.redacto.core.PipelineOptions
 import dev.redacto.core.PpOcrReader
 import dev.redacto.core.Rules
 import dev.redacto.core.Status
@@ -52,7 +55,8 @@ data class RedactUiState(
 
 /**
  * One screen, one flow: photo → OCR ([ImageInput.read]: [PpOcrReader] on [OnnxPpOcrModels]) →
- * core's [dev.redacto.core.redact] on [LiteRtLmEngine] (boxes drawn as [LiveBoxes] sees them)
+ * core's [dev.redacto.core.redact] on [LiteRtLmEngine], with the rules and the NER tier
+ * ([OnnxNerModel]) beside it (boxes drawn as [LiveBoxes] sees them)
  * → its pixels burned into a copy → a new PNG. The photo is only ever read. Core decides what
  * is burned; this class does the Android I/O. Files and bitmaps are handled off the main
  * thread; the pending camera capture survives the process being killed ([SavedStateHandle]).
@@ -68,6 +72,8 @@ class RedactViewModel(
 
     private var reader: PpOcrReader? = null
     private var ocrModels: OnnxPpOcrModels? = null
+    private var ner: NerTier? = null
+    private var nerModel: OnnxNerModel? = null
     private var engine: LiteRtLmEngine? = null
 
     /** The jobs that may be using the engine or the OCR sessions; [onCleared] waits for them. */
@@ -137,14 +143,18 @@ class RedactViewModel(
             state.update { it.copy(stage = "Loading the model…") }
             val llm = withContext(Dispatchers.IO) { engine ?: loadEngine(model).also { engine = it } }
             state.update { it.copy(backend = llm.backend) }
+            val tier = withContext(Dispatchers.IO) { ner ?: openNer() }
             val live = LiveBoxes(input.document)
             // Core's redact runs runPipeline, which applies the settings the engine carries (the
             // file's own verified policy, else the fail-closed defaults): an untrusted or
             // unmeasured validator's PASS ends NEEDS_REVIEW, never PASS (core ModelPolicy.kt).
+            // All three tiers read the page: rules, NER (Rampart on ONNX Runtime), the LLM.
             // Qualified: this class's own redact() takes no arguments.
             val redaction =
                 withContext(Dispatchers.Default) {
-                    dev.redacto.core.redact(input, llm, rules = live.rules(Rules.DETECTOR)) { event ->
+                    val options = PipelineOptions(detectors = Detector.ALL)
+                    val rules = live.rules(Rules.DETECTOR)
+                    dev.redacto.core.redact(input, llm, options = options, rules = rules, ner = live.ner(tier)) { event ->
                         live.onEvent(event)
                         state.update { it.copy(stage = event.describe(), boxes = live.boxes) }
                     }
@@ -178,7 +188,14 @@ class RedactViewModel(
         return ImageInput.read(workingCopy(photo), photo.width, photo.height, ocr)
     }
 
-    private fun loadEngine(model: ModelFile): LiteRtLmEngine = LiteRtLmEngine.open(model, File(app.cacheDir, "litertlm").apply { mkdirs() })
+    private fun openNer(): NerTier {
+        val (tier, model) = OnnxNerModel.openTier(app.assets)
+        nerModel = model
+        return tier.also { ner = it }
+    }
+
+    private fun loadEngine(model: ModelFile): LiteRtLmEngine =
+        LiteRtLmEngine.open(model, File(app.cacheDir, "litertlm").apply { mkdirs() })
 
     private suspend fun finish(
         photo: Bitmap,
@@ -255,10 +272,12 @@ class RedactViewModel(
         val running = synchronized(jobs) { jobs.toList() }
         val llm = engine
         val ocr = ocrModels
+        val classifier = nerModel
         CoroutineScope(SupervisorJob() + Dispatchers.IO).launch {
             running.joinAll()
             llm?.close()
             ocr?.close()
+            classifier?.close()
         }
     }
 

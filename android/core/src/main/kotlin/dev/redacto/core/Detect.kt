@@ -71,6 +71,20 @@ fun itemDetections(
         }
     }
 
+/**
+ * The item names a lone pronoun or function word a NAME (`My`, `Je`: FINDINGS 3); [words] are
+ * the elements' texts by position, for an `INDEX:LABEL` item.
+ */
+fun namesNoName(
+    item: ParsedLine,
+    words: List<String> = emptyList(),
+): Boolean =
+    when (item) {
+        is TextItem -> NotNames.isNotAName(item.label, item.value)
+        is IndexItem -> NotNames.isNotAName(item.label, words.getOrNull(item.index))
+        is LineRejected -> false
+    }
+
 /** The [detectionKey] the item's detection will have. */
 fun itemKey(item: IndexItem): DetectionKey = DetectionKey.ByIndex(item.index)
 
@@ -116,6 +130,9 @@ private class Findings(
     /** Where `LABEL: value` answers are looked for (the text, or the page as text). */
     var locator: Locator? = null
 
+    /** The elements' texts (image mode), to read what an `INDEX:LABEL` item names. */
+    var words: List<String> = emptyList()
+
     /**
      * A value with no trace in the text (FINDINGS 2: mostly the prompt's own examples) cannot
      * leak: it is dropped as noise, not kept as a detection that is not located. A near miss
@@ -143,6 +160,10 @@ private class Findings(
             }
 
             else -> {}
+        }
+        if (namesNoName(item, words)) {
+            rejected.add(LineRejected(line, RejectReason.NOT_A_NAME))
+            return emptyList()
         }
         val fresh = mutableListOf<Detection>()
         var saidBefore = false
@@ -176,6 +197,7 @@ suspend fun detect(
     already: List<Detection>,
 ): List<Detection> {
     val findings = Findings(context, category, already.map(::detectionKey).toMutableSet())
+    findings.words = document.elements.map { it.text }
     val calls =
         if (document.mode == Mode.IMAGE && context.options.imageReading != ImageReading.TEXT) {
             val template = context.prompts.template(Step.DETECT, Mode.IMAGE, category)

@@ -62,6 +62,9 @@ enum class Source(
     val wire: String,
 ) {
     RULE("rule"),
+
+    /** The NER tier ([NerTier]). */
+    NER("ner"),
     DETECT("detect"),
     VALIDATE("validate"),
     REVIEWER("reviewer"),

@@ -33,9 +33,9 @@ data class InputRedaction(
  * ([EngineException]) is an ERROR report there. Python also turns any other exception inside
  * the pipeline into an ERROR report; here anything else (a bug, [OutOfMemoryError],
  * cancellation) reaches the caller, so a coroutine's cancellation is never swallowed and the
- * app keeps telling "the model failed" apart from "something went wrong". [rules] and
- * [onEvent] are [runPipeline]'s: pass [LiveBoxes.rules] and [LiveBoxes.onEvent] to draw boxes
- * as they are found.
+ * app keeps telling "the model failed" apart from "something went wrong". [rules], [ner] and
+ * [onEvent] are [runPipeline]'s: pass [LiveBoxes.rules], [LiveBoxes.ner] and
+ * [LiveBoxes.onEvent] to draw boxes as they are found.
  */
 suspend fun redact(
     input: ImageInput,
@@ -43,8 +43,9 @@ suspend fun redact(
     prompts: PromptBook = PromptBook.BUILT_IN,
     options: PipelineOptions = PipelineOptions(),
     rules: RuleDetector = Rules.DETECTOR,
+    ner: NerDetector? = null,
     onEvent: ((ProgressEvent) -> Unit)? = null,
-): InputRedaction = finish(input, runPipeline(input.document, engine, prompts, options, rules, onEvent))
+): InputRedaction = finish(input, runPipeline(input.document, engine, prompts, options, rules, ner, onEvent))
 
 /**
  * A pipeline result on [input] as a redaction: the report names the input's OCR, and a run

@@ -3,7 +3,7 @@ package dev.redacto.core
 /**
  * The boxes a screen shows while an image-mode run streams, and the count beside them.
  *
- * Rule hits appear first (pass [rules] to [redact] or [runPipeline]), then each element as
+ * Rule and NER hits appear first (pass [rules] and [ner] to [redact] or [runPipeline]), then each element as
  * the detector or the validator names it ([onEvent]). The count is always the number of boxes
  * drawn; when the run ends, [finish] replaces them with the result's boxes, which are what
  * gets burned, so the final count is the report's `countShown`.
@@ -23,6 +23,10 @@ class LiveBoxes(
     /** [inner], reporting each hit here as it is returned to the pipeline. */
     fun rules(inner: RuleDetector): RuleDetector =
         RuleDetector { document, category -> inner.find(document, category).also { hits -> hits.forEach { add(it.index) } } }
+
+    /** [inner], reporting each NER hit here as it is returned to the pipeline. */
+    fun ner(inner: NerDetector): NerDetector =
+        NerDetector { document, category, labels -> inner.find(document, category, labels).also { hits -> hits.forEach { add(it.index) } } }
 
     /** Draws the element a PROGRESS event names; true if a new box appeared. */
     fun onEvent(event: ProgressEvent): Boolean = event.phase == Phase.PROGRESS && add(event.index)

@@ -23,6 +23,9 @@ enum class RejectReason(
     BAD_VERDICT("no PASS/FAIL verdict"),
     ALREADY_REDACTED("already redacted"),
     NOT_IN_DOCUMENT("not in the document"),
+
+    /** A NAME whose value is a lone pronoun or function word ([NotNames]). */
+    NOT_A_NAME("not a name"),
 }
 
 /** The result of parsing one item line of either mode. */

@@ -28,6 +28,8 @@ fun interface RuleDetector {
  * `options.rules` is false), and the settings the engine's model carries are applied to
  * [options] first ([forModel]: a built file's verified policy, else the fail-closed
  * defaults), so no caller gets a PASS the model's own policy forbids.
+ * The NER tier runs where `options.detectors` names it, on [ner] (an open [NerTier];
+ * asking for it without one throws).
  */
 suspend fun runPipeline(
     document: Document,
@@ -35,10 +37,14 @@ suspend fun runPipeline(
     prompts: PromptBook = PromptBook.BUILT_IN,
     options: PipelineOptions = PipelineOptions(),
     rules: RuleDetector = Rules.DETECTOR,
+    ner: NerDetector? = null,
     onEvent: ((ProgressEvent) -> Unit)? = null,
 ): PipelineResult {
+    require(ner != null || Detector.NER !in options.detectors) {
+        "the NER tier was asked for, but no NerDetector was given"
+    }
     val context = StepContext(engine, prompts, options.forModel(engine), onEvent)
-    val run = PipelineRun(document, context, rules)
+    val run = PipelineRun(document, context, rules, ner)
     return try {
         run.execute()
     } catch (error: EngineException) {
@@ -51,6 +57,7 @@ private class PipelineRun(
     val document: Document,
     val context: StepContext,
     val rules: RuleDetector,
+    val ner: NerDetector?,
 ) {
     var classification = Classification(Category.GENERAL, "", fallback = false)
     var detections: List<Detection> = emptyList()
@@ -67,13 +74,23 @@ private class PipelineRun(
         }
 
         // 1. Classify
-        classification = classify(document, context)
+        val model = context.options.runs(Detector.MODEL)
+        if (model) {
+            classification = classify(document, context)
+        } else {
+            context.options.category?.let { classification = Classification(it, "", fallback = false, given = true) }
+        }
         val category = classification.category
 
-        // 2. Detect (the checksum rules first; their hits are unioned, never subtracted)
-        val ruleHits = if (context.options.rules) rules.find(document, category) else emptyList()
-        detections = ruleHits
-        val modelHits = detect(document, category, context, already = ruleHits)
+        // 2. Detect (the rules and the NER tier first; every tier's hits are unioned by word,
+        // never subtracted)
+        detections = if (context.options.runs(Detector.RULES)) rules.find(document, category) else emptyList()
+        detections = unionDetections(detections, nerDetections(category)).first
+        if (!model) {
+            reasons.add(ReviewReason.MODEL_OFF)
+            return finished(redact(askModel = false), Verdict.FAIL)
+        }
+        val modelHits = detect(document, category, context, already = detections)
         detections = unionDetections(detections, modelHits).first
 
         // 3–4. Redact and validate, adding what the validator names, for at most N rounds
@@ -110,6 +127,11 @@ private class PipelineRun(
      */
     fun untrustedPassReason(): ReviewReason =
         if (context.engine.identity.policy.trusted) ReviewReason.PASS_NOT_TRUSTED else ReviewReason.MODEL_NOT_MEASURED
+
+    fun nerDetections(category: Category): List<Detection> {
+        if (!context.options.runs(Detector.NER)) return emptyList()
+        return checkNotNull(ner).find(document, category, PipelinePrompts.categoryLabels(category))
+    }
 
     suspend fun redact(
         round: Int = 1,

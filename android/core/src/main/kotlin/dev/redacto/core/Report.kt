@@ -41,6 +41,7 @@ enum class ReviewReason(
     NOT_LOCATED("detections could not be located"),
     /** The model's verified policy says its validator was measured passing leaky pages. */
     PASS_NOT_TRUSTED("this model's validator PASS is not trusted"),
+    MODEL_OFF("the model tier did not run: no validator read the output"),
 
     /** The model carries no verified policy (a foreign or edited file): its PASS is not trusted, whatever its name. */
     MODEL_NOT_MEASURED("this model's validator has not been measured"),

@@ -26,9 +26,51 @@ data class OutputBudget(
         }
 }
 
+/**
+ * The three kinds of reader a run can use ([PipelineOptions.detectors]): the checksum rules, the
+ * NER token classifier, the LLM (classify, detect, validate). Their hits are unioned by word,
+ * never subtracted (DESIGN.md, "Three detectors, one answer"). Mirrors Python's `Detector`.
+ */
+enum class Detector(
+    val wire: String,
+) {
+    RULES("rules"),
+    NER("ner"),
+    MODEL("model"),
+    ;
+
+    companion object {
+        /** `rules,ner,model` (any subset, any order); unknown names throw, naming the known ones. */
+        fun parseList(text: String): Set<Detector> {
+            val names = text.split(",").map { it.trim().lowercase() }.filter { it.isNotEmpty() }
+            val unknown = names.filter { name -> entries.none { it.wire == name } }
+            require(unknown.isEmpty() && names.isNotEmpty()) {
+                "unknown detectors ${unknown.ifEmpty { listOf(text) }}; choose from ${entries.joinToString { it.wire }}"
+            }
+            return names.map { name -> entries.first { it.wire == name } }.toSet()
+        }
+
+        /** Every tier. */
+        val ALL: Set<Detector> = entries.toSet()
+
+        /**
+         * [PipelineOptions]' default, as in Python's library (`LIBRARY_DETECTORS`): the rules and
+         * the model. A caller that has opened a [NerDetector] asks for [ALL].
+         */
+        val LIBRARY: Set<Detector> = setOf(RULES, MODEL)
+    }
+}
+
 /** Knobs of one run. The defaults are the product's behaviour. */
 data class PipelineOptions(
+    /** False turns the rules tier off whatever [detectors] says. */
     val rules: Boolean = true,
+    /**
+     * The tiers that read the page. Without [Detector.MODEL] no classify, detect or validate
+     * call is made: the category is the given one or General, the output is the located hits,
+     * and the run ends NEEDS_REVIEW. [Detector.NER] needs a [NerDetector] ([runPipeline]).
+     */
+    val detectors: Set<Detector> = Detector.LIBRARY,
     /**
      * Said by the user ("this is a medical record"): classify is skipped and this drives
      * detect, the rules and validate. Null: the model classifies.
@@ -63,6 +105,9 @@ data class PipelineOptions(
      */
     val constrainedDecoding: ConstrainedDecoding? = null,
 )
+
+/** Whether [detector] reads the page in a run with these options. */
+fun PipelineOptions.runs(detector: Detector): Boolean = (detector != Detector.RULES || rules) && detector in detectors
 
 enum class Phase { START, PROGRESS, END }
 

@@ -28,6 +28,9 @@ private abstract class Judge(
 ) {
     val outcome = Validation()
 
+    /** The elements' texts (image mode), to read what an `INDEX:LABEL` item names. */
+    var words: List<String> = emptyList()
+
     /** Where this call's items begin in `outcome.missed`; earlier ones came from other chunks. */
     protected var callStart = 0
         private set
@@ -76,7 +79,7 @@ private abstract class Judge(
                         outcome.named.add(if (item is IndexItem) itemLine(item) else itemLine(item as TextItem))
                         // A value that recurs in a long text, named for an earlier chunk: still readable here too.
                         if (missedInEarlierChunk(item)) return@callLines
-                        val reason = admit(item)
+                        val reason = if (namesNoName(item, words)) RejectReason.NOT_A_NAME else admit(item)
                         if (reason != null) rejected.add(LineRejected(line, reason)) else progress(Phase.PROGRESS, chunk)
                     }
                 }
@@ -197,6 +200,7 @@ suspend fun validate(
         val labels = template.labels.toSet()
         val chunks = chunkElements(redaction.elements, context.options.chunkSize)
         val judge = ImageJudge(context, category, round, known, chunks.size)
+        judge.words = document.elements.map { it.text }
         judge.progress(Phase.START, 0)
         for (chunk in chunks) {
             val (system, user) = template.render(mapOf("elements" to formatElements(chunk.elements)))

@@ -18,6 +18,8 @@ class VectorCountTest {
         val chunking = Vectors.files("chunking")
         val constraint = Vectors.files("constraint")
         val ocr = Vectors.files("ocr")
+        val ner = Vectors.files("ner") // NerVectorTest
+        assertTrue(ner.isNotEmpty(), "no NER vectors")
         assertTrue(pipeline.isNotEmpty(), "no pipeline vectors")
         assertTrue(rules.isNotEmpty(), "no rule vectors")
         assertTrue(chunking.isNotEmpty(), "no chunking vectors")
@@ -27,7 +29,9 @@ class VectorCountTest {
         shared.forEach { assertTrue(it.isFile, "missing generated vector set $it") }
         assertEquals(
             Vectors.allJsonFiles().map { it.canonicalFile }.toSet(),
-            (pipeline + rules + chunking + constraint + ocr + shared).map { it.canonicalFile }.toSet(),
+            (pipeline + rules + chunking + constraint + ocr + ner + shared)
+                .map { it.canonicalFile }
+                .toSet(),
         )
     }
 }

@@ -1,0 +1,233 @@
+package dev.redacto.core
+
+import java.text.Normalizer
+
+/*
+ * Rampart's entity types as the pipeline's labels, and the words that are never a value: the
+ * same data as Python's `tools/redacto/ner/labels.yaml` and `tools/redacto/not_names.txt`
+ * (NerLabelsTest fails when they part).
+ */
+
+/** One entity type's labels in order of preference, and the rule recognizer whose preserve rules also keep its values readable. */
+data class EntityMapping(
+    val labels: List<String>,
+    val recognizer: String? = null,
+)
+
+/** What the NER tier knows besides the model: label mapping, field words, amounts, preserve rules. */
+object NerLabels {
+    /** Rampart's entity types, in the order of its `config.json`, and their pipeline labels (`labels.yaml`). */
+    val ENTITIES: Map<String, EntityMapping> =
+        linkedMapOf(
+            "GIVEN_NAME" to EntityMapping(listOf("NAME")),
+            "SURNAME" to EntityMapping(listOf("NAME")),
+            "EMAIL" to EntityMapping(listOf("EMAIL")),
+            "PHONE" to EntityMapping(listOf("PHONE"), recognizer = "phone"),
+            "URL" to EntityMapping(listOf("ID")),
+            "TAX_ID" to EntityMapping(listOf("SSN", "ID")),
+            "BANK_ACCOUNT" to EntityMapping(listOf("ACCOUNT", "ID")),
+            "ROUTING_NUMBER" to EntityMapping(listOf("ACCOUNT", "ID")),
+            "GOVERNMENT_ID" to EntityMapping(listOf("SSN", "ID")),
+            "PASSPORT" to EntityMapping(listOf("ID")),
+            "DRIVERS_LICENSE" to EntityMapping(listOf("ID")),
+            "BUILDING_NUMBER" to EntityMapping(listOf("ADDRESS")),
+            "STREET_NAME" to EntityMapping(listOf("ADDRESS")),
+            "SECONDARY_ADDRESS" to EntityMapping(listOf("ADDRESS")),
+            "CITY" to EntityMapping(listOf("ADDRESS")),
+            "STATE" to EntityMapping(listOf("ADDRESS")),
+            "ZIP_CODE" to EntityMapping(listOf("ADDRESS")),
+        )
+
+    /** Words that name a field (`email`, `tél`): never a value (`labels.yaml`'s `field_words`, case-folded). */
+    val FIELD_WORDS: Set<String> =
+        wordList(
+            """
+            email, e-mail, mail, courriel, phone, tel, tél, telephone, téléphone, mobile,
+            portable, fax, iban, bic, swift, address, adresse, url, website, site,
+            name, nom, prénom, surname, passport, passeport,
+            """,
+        )
+
+    /** A span made only of these is a city or region on its own, which is no ADDRESS: it is dropped. */
+    val LONE_NOT_AN_ADDRESS: Set<String> = setOf("CITY", "STATE")
+
+    /** Labels whose words join across a comma: `Via Pasquale Scura 127, Napoli` is one address. */
+    val COMMA_JOINS: Set<String> = setOf("ADDRESS")
+
+    /** Words and signs that make the number beside them an amount (every category preserves amounts). */
+    val CURRENCIES: Set<String> =
+        wordList(
+            """
+            eur, euro, euros, usd, dollars, gbp, pounds, chf, cad, aud,
+            jpy, inr, sek, dkk, nok, pln, czk, try, brl, cny,
+            €, $, £, ¥, ₹,
+            """,
+        )
+
+    private val AMOUNT_MARKS: Set<Int> = ".,'\u00a0 ".codePoints().toArray().toSet()
+
+    /** Words before a span where its category's role words are looked for. */
+    const val ROLE_WINDOW = 3
+
+    /**
+     * Each category's role words (`labels.yaml`'s `preserve_roles`, from prompts/categories.yaml's
+     * preserve lists): officers in Tactical, officials and reporters in Journalism, judges in
+     * Legal, technicians and serial numbers in Field Service. The model reads the role from
+     * context; the NER tier cannot, so a span beside one is kept readable.
+     */
+    val PRESERVE_ROLES: Map<Category, Set<String>> =
+        mapOf(
+            Category.TACTICAL to
+                wordList(
+                    """
+                    officer, ofc, sgt, sergeant, det, detective, cpl, corporal, lt, lieutenant, capt,
+                    captain, deputy, trooper, guard, patrolman, agent, chief,
+                    """,
+                ),
+            Category.JOURNALISM to
+                wordList(
+                    """
+                    reporter, correspondent, editor, byline, senator, representative, rep, mayor,
+                    governor, superintendent, councilmember, councillor, commissioner, minister,
+                    secretary, spokesperson, spokesman, spokeswoman, president, chief, member,
+                    """,
+                ),
+            Category.LEGAL to wordList("hon, honorable, honourable, judge, justice, magistrate"),
+            Category.FIELD_SERVICE to wordList("tech, technician, inspector, installer, engineer, serial, s/n, sn, model"),
+        )
+
+    /**
+     * Whether a role word [category] preserves stands among the [ROLE_WINDOW] words before
+     * text[start, end) (code points) on its line, or is the span's own first word (`Hon. Jaclyn Key`).
+     */
+    fun hasRole(
+        text: String,
+        start: Int,
+        end: Int,
+        category: Category,
+    ): Boolean {
+        val roles = PRESERVE_ROLES[category] ?: return false
+        val points = CodePointText(text)
+        var lineStart = start
+        while (lineStart > 0 && points[lineStart - 1] != '\n'.code) lineStart--
+        val before = PyText.splitWhitespace(points.slice(lineStart, start)).takeLast(ROLE_WINDOW)
+        val own = PyText.splitWhitespace(points.slice(start, end)).take(1)
+        return (before + own).any { PyText.casefold(PyText.strip(it, ".,;:!?()[]\"'«»")) in roles }
+    }
+
+    /** The pipeline label [entity] takes in a category allowing [allowed], or null (dropped). */
+    fun labelFor(
+        entity: String,
+        allowed: Collection<String>,
+    ): String? = ENTITIES[entity]?.labels?.firstOrNull { it in allowed }
+
+    /** Whether [category]'s preserve rules keep this value readable, as for a rule hit. */
+    fun preserved(
+        entity: String,
+        value: String,
+        category: Category,
+        catalog: RuleCatalog = Rules.catalog,
+    ): Boolean {
+        val recognizer = ENTITIES[entity]?.recognizer ?: return false
+        return catalog.categories
+            .getValue(category)
+            .preserve
+            .any { it.keeps(recognizer, value) }
+    }
+
+    /** Whether text[start, end) (code points) is a bare number written as an amount (`1687 EUR`, `€ 318`, `$196`). */
+    fun isAmount(
+        text: String,
+        start: Int,
+        end: Int,
+    ): Boolean {
+        val points = CodePointText(text)
+        val value = points.slice(start, end)
+        if (value.isEmpty() || !value.codePoints().allMatch { PyText.isDigit(it) || it in AMOUNT_MARKS }) return false
+        val after = PyText.splitWhitespace(points.slice(end, points.length))
+        val before = PyText.splitWhitespace(points.slice(0, start))
+        val nextWord = after.firstOrNull()?.let { PyText.casefold(PyText.strip(it, ".,;:!?)")) } ?: ""
+        val previous = before.lastOrNull()?.let { PyText.casefold(it) } ?: ""
+        val glued = if (start > 0) points.slice(start - 1, start) else ""
+        return nextWord in CURRENCIES || previous in CURRENCIES || glued in CURRENCIES
+    }
+}
+
+/** Comma-separated words, case-folded; a line starting with `#` is a comment. */
+internal fun wordList(text: String): Set<String> =
+    text
+        .lines()
+        .filterNot { it.trim().startsWith("#") }
+        .joinToString(" ")
+        .split(",")
+        .map { PyText.casefold(it.trim()) }
+        .filter { it.isNotEmpty() }
+        .toSet()
+
+/**
+ * Words no detector may name a NAME on their own: pronouns, function words, greetings and
+ * openers of English and French (FINDINGS 3: `My`, `I`, `The` were redacted as names). Mirrors
+ * `redacto.not_names`: one list for every tier.
+ */
+object NotNames {
+    private const val NAME_LABEL = "NAME"
+
+    /** `not_names.txt`, case-folded. */
+    val WORDS: Set<String> =
+        wordList(
+            """
+            # English: pronouns and possessives
+            i, me, my, mine, myself, you, your, yours, yourself, he,
+            him, his, himself, she, her, hers, herself, it, its, itself,
+            we, us, our, ours, they, them, their, theirs, one,
+            # English: determiners, conjunctions, prepositions, sentence openers
+            a, an, the, this, that, these, those, and, or, but,
+            nor, so, yet, if, then, than, as, at, by, for,
+            from, in, into, of, on, onto, to, with, without, about,
+            after, before, dear, hello, hi, hey, thanks, thank, please, yes,
+            no, not, ok, okay, there, here, where, when, what, which,
+            who, whom, whose, why, how, all, any, some, each, every,
+            # English: a pronoun with its verb, written as one word
+            i'm, i'll, i'd, i've, you're, you'll, you've, we're, we'll, it's,
+            that's, there's, let's,
+            # English: greetings, closings and imperatives that open a message
+            kind, regards, best, cheers, help, call, write, send, ask, tell,
+            sign, order,
+            # English: auxiliaries and modal verbs that open questions
+            am, is, are, was, were, be, been, do, does, did,
+            have, has, had, can, could, shall, should, would, must, might,
+            let,
+            # French: pronouns and possessives
+            je, j, moi, tu, toi, il, elle, on, nous, vous,
+            ils, elles, lui, leur, leurs, mon, ma, mes, ton, ta,
+            tes, son, sa, ses, notre, nos, votre, vos,
+            # French: determiners, conjunctions, prepositions, sentence openers
+            le, la, les, l, un, une, des, du, de, d,
+            au, aux, ce, cet, cette, ces, et, ou, mais, donc,
+            car, ni, si, que, qui, quoi, quand, comment, pourquoi, dans,
+            avec, sans, pour, par, sur, chez, bonjour, bonsoir, salut, coucou,
+            cordialement, bises, merci, madame, monsieur, oui, non, voici, voilà, est,
+            sont, peux, peut, pouvez,
+            """,
+        )
+
+    /**
+     * True when [value], named [label], is a lone word that is never a NAME (`My`, `Je`, `L'`):
+     * its letters and digits trimmed of anything else at both ends, NFC, case-folded. Anything
+     * but a NAME, or a value of more than one word, is false.
+     */
+    fun isNotAName(
+        label: String,
+        value: String?,
+    ): Boolean {
+        if (label != NAME_LABEL || value == null) return false
+        val points = value.codePoints().toArray()
+        var start = 0
+        var end = points.size
+        while (start < end && !PyText.isAlnum(points[start])) start++
+        while (end > start && !PyText.isAlnum(points[end - 1])) end--
+        val core = PyText.casefold(Normalizer.normalize(String(points, start, end - start), Normalizer.Form.NFC))
+        if (core.isEmpty() || core.codePoints().anyMatch { PyText.isSpace(it) }) return false
+        return core in WORDS
+    }
+}

@@ -1,0 +1,181 @@
+package dev.redacto.core
+
+import org.junit.jupiter.api.Assertions.assertEquals
+import org.junit.jupiter.api.Test
+import java.io.File
+
+/**
+ * The NER tier's data and filters: the same tables as Python's tests/ner/test_labels.py and
+ * tests/test_not_names.py, and the compiled-in lists equal to the files Python reads
+ * (`tools/redacto/ner/labels.yaml`, `tools/redacto/not_names.txt`), so neither side drifts.
+ */
+class NerLabelsTest {
+    private val tools = File(Vectors.root, "../../tools/redacto")
+
+    @Test
+    fun `each entity takes the first label its category allows`() {
+        val table =
+            listOf(
+                Triple("GIVEN_NAME", Category.GENERAL, "NAME"),
+                Triple("SURNAME", Category.MEDICAL, "NAME"),
+                Triple("EMAIL", Category.JOURNALISM, "EMAIL"),
+                Triple("PHONE", Category.FINANCIAL, "PHONE"),
+                Triple("URL", Category.GENERAL, "ID"),
+                Triple("TAX_ID", Category.FINANCIAL, "SSN"),
+                Triple("TAX_ID", Category.FIELD_SERVICE, "ID"),
+                Triple("GOVERNMENT_ID", Category.JOURNALISM, "ID"),
+                Triple("BANK_ACCOUNT", Category.FINANCIAL, "ACCOUNT"),
+                Triple("BANK_ACCOUNT", Category.TACTICAL, "ID"),
+                Triple("ROUTING_NUMBER", Category.LEGAL, "ACCOUNT"),
+                Triple("PASSPORT", Category.TACTICAL, "ID"),
+                Triple("DRIVERS_LICENSE", Category.LEGAL, "ID"),
+                Triple("STREET_NAME", Category.FIELD_SERVICE, "ADDRESS"),
+                Triple("ZIP_CODE", Category.MEDICAL, "ADDRESS"),
+                Triple("CITY", Category.GENERAL, "ADDRESS"),
+                Triple("NOT_A_TYPE", Category.GENERAL, null),
+            )
+        for ((entity, category, label) in table) {
+            assertEquals(label, NerLabels.labelFor(entity, PipelinePrompts.categoryLabels(category)), "$entity in $category")
+        }
+        val known = PipelinePrompts.LABELS.map { it.name }.toSet()
+        NerLabels.ENTITIES.values.forEach { assertEquals(true, known.containsAll(it.labels)) }
+    }
+
+    @Test
+    fun `a category's preserve rule keeps the value as for a rule hit`() {
+        assertEquals(true, NerLabels.preserved("PHONE", "1-800-555-0199", Category.FINANCIAL))
+        assertEquals(true, NerLabels.preserved("PHONE", "(888) 555 0100", Category.FINANCIAL))
+        assertEquals(false, NerLabels.preserved("PHONE", "408-555-1234", Category.FINANCIAL))
+        assertEquals(false, NerLabels.preserved("PHONE", "1-800-555-0199", Category.MEDICAL))
+        assertEquals(false, NerLabels.preserved("GIVEN_NAME", "1-800-555-0199", Category.FINANCIAL))
+    }
+
+    @Test
+    fun `a bare number beside a currency is an amount`() {
+        val table =
+            listOf(
+                Triple("under 1687 EUR in total", "1687", true),
+                Triple("it costs \$196 now", "196", true),
+                Triple("€ 318 each", "318", true),
+                Triple("about 2,500 euros.", "2,500", true),
+                Triple("lives at 1687 Main Street", "1687", false),
+                Triple("PSC 2322, Box 7750", "2322", false),
+                Triple("Account 1687 EUR", "Account", false),
+                Triple("\uD835\uDFCF 318 €", "318", true),
+            )
+        for ((text, value, amount) in table) {
+            val start = text.codePointCount(0, text.indexOf(value))
+            assertEquals(amount, NerLabels.isAmount(text, start, start + value.codePointCount(0, value.length)), text)
+        }
+    }
+
+    @Test
+    fun `a role the category preserves keeps the span readable`() {
+        val table =
+            listOf(
+                Triple("Units assigned: Sgt. Ann Cobb, badge 4097", "Ann Cobb", Category.TACTICAL) to true,
+                Triple("Police case opened by Det. Tammy Young", "Tammy Young", Category.TACTICAL) to true,
+                Triple("Assigned to: Hon. Belinda Orozco", "Hon. Belinda Orozco", Category.LEGAL) to true,
+                Triple("the quote from Council Member Anna Parker", "Anna Parker", Category.JOURNALISM) to true,
+                Triple("Inspector: Krista Castillo", "Krista Castillo", Category.FIELD_SERVICE) to true,
+                Triple("Lennox furnace, serial SN33630363", "SN33630363", Category.FIELD_SERVICE) to true,
+                // The role must be the category's, and on the same line, within three words.
+                Triple("Units assigned: Sgt. Ann Cobb", "Ann Cobb", Category.MEDICAL) to false,
+                Triple("Inspector:\nKrista Castillo", "Krista Castillo", Category.FIELD_SERVICE) to false,
+                Triple("Officer on duty said that the victim Jane Roe", "Jane Roe", Category.TACTICAL) to false,
+                Triple("Witness Omar Haddad", "Omar Haddad", Category.TACTICAL) to false,
+                Triple("\uD83D\uDC6E Sgt. Ann Cobb", "Ann Cobb", Category.TACTICAL) to true,
+            )
+        for ((case, kept) in table) {
+            val (text, value, category) = case
+            val start = text.codePointCount(0, text.indexOf(value))
+            assertEquals(kept, NerLabels.hasRole(text, start, start + value.codePointCount(0, value.length), category), text)
+        }
+    }
+
+    @Test
+    fun `a lone function word is never a name`() {
+        val refused =
+            listOf(
+                "My",
+                "I",
+                "The",
+                "You",
+                "She",
+                "Can",
+                "So",
+                "There",
+                "Dear",
+                "Je",
+                "Le",
+                "Vous",
+                "Elle",
+                "L'",
+                "J'",
+                "Bonjour,",
+                "  my. ",
+                "MONSIEUR",
+            )
+        val kept = listOf("Will", "May", "Jean", "Ella", "My Lisa", "Le Pen", "")
+        refused.forEach { assertEquals(true, NotNames.isNotAName("NAME", it), it) }
+        kept.forEach { assertEquals(false, NotNames.isNotAName("NAME", it), it) }
+        assertEquals(false, NotNames.isNotAName("NAME", null))
+        assertEquals(false, NotNames.isNotAName("ID", "I"))
+        assertEquals(false, NotNames.isNotAName("ADDRESS", "The"))
+    }
+
+    @Test
+    fun `the installed config json names the labels in ENTITIES' order and 512 positions`() {
+        val dir = RampartFiles.dir
+        org.junit.jupiter.api.Assumptions
+            .assumeTrue(dir != null, RampartFiles.ABSENT)
+        val config = NerModelConfig.fromJson(File(dir, "config.json").readText())
+        assertEquals(listOf("O") + NerLabels.ENTITIES.keys.flatMap { listOf("B-$it", "I-$it") }, config.labels)
+        assertEquals(512, config.maxPositions)
+    }
+
+    @Test
+    fun `the not-name list is Python's not_names txt`() {
+        val words =
+            File(tools, "not_names.txt")
+                .readLines()
+                .map { it.trim() }
+                .filter { it.isNotEmpty() && !it.startsWith("#") }
+                .map { PyText.casefold(it) }
+                .toSet()
+        assertEquals(words, NotNames.WORDS)
+    }
+
+    @Test
+    fun `entity mappings, field words and role words are Python's labels yaml`() {
+        val yaml = File(tools, "ner/labels.yaml").readText()
+        val entity = Regex("""^  ([A-Z_]+): \{labels: \[([A-Z, ]+)\](?:, recognizer: ([a-z_]+))?\}$""", RegexOption.MULTILINE)
+        val mappings =
+            entity.findAll(yaml).associate { match ->
+                val (name, labels, recognizer) = match.destructured
+                name to EntityMapping(labels.split(",").map { it.trim() }, recognizer.ifEmpty { null })
+            }
+        assertEquals(NerLabels.ENTITIES.toList(), mappings.toList())
+        val fieldBlock = yaml.substringAfter("field_words: [").substringBefore("]")
+        val fields =
+            fieldBlock
+                .split(",")
+                .map { PyText.casefold(it.trim()) }
+                .filter { it.isNotEmpty() }
+                .toSet()
+        assertEquals(fields, NerLabels.FIELD_WORDS)
+        val roles =
+            Regex("""^ {2}([A-Za-z ]+): \[([^\]]*)\]""", RegexOption.MULTILINE)
+                .findAll(yaml.substringAfter("preserve_roles:"))
+                .associate { match ->
+                    val category = checkNotNull(Category.fromLabel(match.groupValues[1])) { match.groupValues[1] }
+                    category to
+                        match.groupValues[2]
+                            .split(",")
+                            .map { PyText.casefold(it.trim()) }
+                            .filter { it.isNotEmpty() }
+                            .toSet()
+                }
+        assertEquals(roles, NerLabels.PRESERVE_ROLES)
+    }
+}

@@ -1,0 +1,110 @@
+"""Rampart's entity types as the pipeline's labels, per category, and what is preserved."""
+
+from __future__ import annotations
+
+import pytest
+
+from redacto.document import Category
+from redacto.ner.labels import (
+    ENTITY_TYPES,
+    entity_mappings,
+    has_role,
+    is_amount,
+    label_for,
+    preserved,
+)
+from redacto.prompts import PromptLibrary
+
+
+@pytest.fixture(scope="module")
+def prompts() -> PromptLibrary:
+    return PromptLibrary.load()
+
+
+@pytest.mark.parametrize(
+    ("entity", "category", "label"),
+    [
+        ("GIVEN_NAME", Category.GENERAL, "NAME"),
+        ("SURNAME", Category.MEDICAL, "NAME"),
+        ("EMAIL", Category.JOURNALISM, "EMAIL"),
+        ("PHONE", Category.FINANCIAL, "PHONE"),
+        ("URL", Category.GENERAL, "ID"),
+        ("TAX_ID", Category.FINANCIAL, "SSN"),
+        ("TAX_ID", Category.FIELD_SERVICE, "ID"),
+        ("GOVERNMENT_ID", Category.JOURNALISM, "ID"),
+        ("BANK_ACCOUNT", Category.FINANCIAL, "ACCOUNT"),
+        ("BANK_ACCOUNT", Category.TACTICAL, "ID"),
+        ("ROUTING_NUMBER", Category.LEGAL, "ACCOUNT"),
+        ("PASSPORT", Category.TACTICAL, "ID"),
+        ("DRIVERS_LICENSE", Category.LEGAL, "ID"),
+        ("STREET_NAME", Category.FIELD_SERVICE, "ADDRESS"),
+        ("ZIP_CODE", Category.MEDICAL, "ADDRESS"),
+        ("CITY", Category.GENERAL, "ADDRESS"),
+        ("NOT_A_TYPE", Category.GENERAL, None),
+    ],
+)
+def test_each_entity_takes_the_first_label_its_category_allows(prompts, entity, category, label):
+    assert label_for(entity, prompts.category_labels(category)) == label
+
+
+def test_every_entity_type_maps_onto_known_labels(prompts):
+    assert tuple(entity_mappings()) == ENTITY_TYPES
+    for mapping in entity_mappings().values():
+        assert set(mapping.labels) <= set(prompts.labels.names)
+
+
+def test_every_entity_type_has_a_label_in_the_general_category(prompts):
+    allowed = prompts.category_labels(Category.GENERAL)
+    assert all(label_for(entity, allowed) for entity in ENTITY_TYPES)
+
+
+@pytest.mark.parametrize(
+    ("entity", "value", "category", "kept"),
+    [
+        ("PHONE", "1-800-555-0199", Category.FINANCIAL, True),
+        ("PHONE", "(888) 555 0100", Category.FINANCIAL, True),
+        ("PHONE", "408-555-1234", Category.FINANCIAL, False),
+        ("PHONE", "1-800-555-0199", Category.MEDICAL, False),
+        ("GIVEN_NAME", "1-800-555-0199", Category.FINANCIAL, False),
+    ],
+)
+def test_a_category_preserve_rule_keeps_the_value_as_for_a_rule_hit(entity, value, category, kept):
+    assert preserved(entity, value, category) is kept
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "amount"),
+    [
+        ("under 1687 EUR in total", "1687", True),
+        ("it costs $196 now", "196", True),
+        ("€ 318 each", "318", True),
+        ("about 2,500 euros.", "2,500", True),
+        ("lives at 1687 Main Street", "1687", False),
+        ("PSC 2322, Box 7750", "2322", False),
+        ("Account 1687 EUR", "Account", False),
+    ],
+)
+def test_a_bare_number_beside_a_currency_is_an_amount(text, value, amount):
+    start = text.index(value)
+    assert is_amount(text, start, start + len(value)) is amount
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "category", "kept"),
+    [
+        ("Units assigned: Sgt. Ann Cobb, badge 4097", "Ann Cobb", Category.TACTICAL, True),
+        ("Police case opened by Det. Tammy Young", "Tammy Young", Category.TACTICAL, True),
+        ("Assigned to: Hon. Belinda Orozco", "Hon. Belinda Orozco", Category.LEGAL, True),
+        ("the quote from Council Member Anna Parker", "Anna Parker", Category.JOURNALISM, True),
+        ("Inspector: Krista Castillo", "Krista Castillo", Category.FIELD_SERVICE, True),
+        ("Lennox furnace, serial SN33630363", "SN33630363", Category.FIELD_SERVICE, True),
+        # The role must be the category's, and on the same line, within three words.
+        ("Units assigned: Sgt. Ann Cobb", "Ann Cobb", Category.MEDICAL, False),
+        ("Inspector:\nKrista Castillo", "Krista Castillo", Category.FIELD_SERVICE, False),
+        ("Officer on duty said that the victim Jane Roe", "Jane Roe", Category.TACTICAL, False),
+        ("Witness Omar Haddad", "Omar Haddad", Category.TACTICAL, False),
+    ],
+)
+def test_a_role_the_category_preserves_keeps_the_span_readable(text, value, category, kept):
+    start = text.index(value)
+    assert has_role(text, start, start + len(value), category) is kept

@@ -1,0 +1,168 @@
+"""Rampart's entity types as the pipeline's labels, per category (`labels.yaml` beside this).
+
+A type becomes the first of its labels the document's category allows; a type none of whose
+labels the category allows is dropped, as a model line naming a label outside the
+category's list is. A type with a `recognizer` is kept readable where that recognizer's
+preserve rules keep the value (`redacto.rules`: a toll-free number in a Financial page).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from functools import cache
+from importlib.resources import files
+from types import MappingProxyType
+
+import yaml
+
+from redacto.document import Category, Frozen
+
+ENTITY_TYPES = (
+    "GIVEN_NAME",
+    "SURNAME",
+    "EMAIL",
+    "PHONE",
+    "URL",
+    "TAX_ID",
+    "BANK_ACCOUNT",
+    "ROUTING_NUMBER",
+    "GOVERNMENT_ID",
+    "PASSPORT",
+    "DRIVERS_LICENSE",
+    "BUILDING_NUMBER",
+    "STREET_NAME",
+    "SECONDARY_ADDRESS",
+    "CITY",
+    "STATE",
+    "ZIP_CODE",
+)
+"""Rampart's entity types, in the order of its `config.json` (B-/I- pairs after `O`)."""
+
+LONE_NOT_AN_ADDRESS = frozenset({"CITY", "STATE"})
+"""A span made only of these is a city or region on its own, which prompts/labels.yaml
+says is no ADDRESS: it is dropped."""
+
+CURRENCIES = frozenset(
+    {
+        "eur",
+        "euro",
+        "euros",
+        "usd",
+        "dollars",
+        "gbp",
+        "pounds",
+        "chf",
+        "cad",
+        "aud",
+        "jpy",
+        "inr",
+        "sek",
+        "dkk",
+        "nok",
+        "pln",
+        "czk",
+        "try",
+        "brl",
+        "cny",
+        "€",
+        "$",
+        "£",
+        "¥",
+        "₹",
+    }
+)
+"""Words and signs that make the number beside them an amount. Every category preserves
+amounts (prompts/categories.yaml); Rampart read "under 1687 EUR" as a building number on
+the outside set's texts with nothing to find, so a bare number beside one is dropped."""
+
+
+def is_amount(text: str, start: int, end: int) -> bool:
+    """Whether text[start:end] is a bare number written as an amount (`1687 EUR`, `€ 318`,
+    `$196`)."""
+    value = text[start:end]
+    if not value or not all(c.isdigit() or c in ".,'\u00a0 " for c in value):
+        return False
+    after = text[end:].split(maxsplit=1)
+    before = text[:start].split()
+    next_word = after[0].strip(".,;:!?)").casefold() if after else ""
+    previous = before[-1].casefold() if before else ""
+    glued = text[start - 1 : start] if start else ""
+    return next_word in CURRENCIES or previous in CURRENCIES or glued in CURRENCIES
+
+
+class EntityMapping(Frozen):
+    """One entity type's labels in order of preference, and the recognizer it is kept
+    readable with."""
+
+    labels: tuple[str, ...]
+    recognizer: str | None = None
+
+
+@cache
+def _labels_yaml() -> dict:
+    text = files("redacto.ner").joinpath("labels.yaml").read_text(encoding="utf-8")
+    return dict(yaml.safe_load(text))
+
+
+@cache
+def field_words() -> frozenset[str]:
+    """Words that name a field (`email`, `tél`): never a value (`labels.yaml`)."""
+    return frozenset(word.casefold() for word in _labels_yaml()["field_words"])
+
+
+@cache
+def entity_mappings() -> Mapping[str, EntityMapping]:
+    """Every entity type's mapping, read from `labels.yaml`."""
+    raw = _labels_yaml()["entities"]
+    mappings = {name: EntityMapping.model_validate(entry) for name, entry in raw.items()}
+    if tuple(mappings) != ENTITY_TYPES:
+        raise ValueError(f"labels.yaml must map exactly {ENTITY_TYPES}, in that order")
+    return MappingProxyType(mappings)
+
+
+def label_for(entity: str, allowed: Collection[str]) -> str | None:
+    """The pipeline label `entity` takes in a category allowing `allowed`, or None."""
+    mapping = entity_mappings().get(entity)
+    if mapping is None:
+        return None
+    return next((label for label in mapping.labels if label in allowed), None)
+
+
+ROLE_WINDOW = 3
+"""Words before a span where its category's role words are looked for."""
+
+
+@cache
+def preserve_roles() -> Mapping[Category, frozenset[str]]:
+    """Each category's role words (`labels.yaml`): a span beside one is kept readable."""
+    raw = _labels_yaml()["preserve_roles"]
+    return MappingProxyType(
+        {Category(name): frozenset(w.casefold() for w in words) for name, words in raw.items()}
+    )
+
+
+def _bare(word: str) -> str:
+    return word.strip(".,;:!?()[]\"'«»").casefold()
+
+
+def has_role(text: str, start: int, end: int, category: Category) -> bool:
+    """Whether a role word the category preserves stands among the `ROLE_WINDOW` words before
+    text[start:end] on its line, or is the span's own first word (`Hon. Jaclyn Key`)."""
+    roles = preserve_roles().get(Category(category))
+    if not roles:
+        return False
+    line_start = text.rfind("\n", 0, start) + 1
+    before = text[line_start:start].split()[-ROLE_WINDOW:]
+    own = text[start:end].split()[:1]
+    return any(_bare(word) in roles for word in [*before, *own])
+
+
+def preserved(entity: str, value: str, category: Category) -> bool:
+    """Whether `category`'s preserve rules keep this value readable (as for a rule hit)."""
+    mapping = entity_mappings().get(entity)
+    if mapping is None or mapping.recognizer is None:
+        return False
+    from redacto.rules import CATEGORY_RULES
+
+    rules = CATEGORY_RULES[Category(category)].preserve
+    return any(rule.keeps(mapping.recognizer, value) for rule in rules)
