@@ -2,12 +2,13 @@
 
     python scripts/bench_proxy.py [--latency-seconds 5] [--load-seconds 8] [--profile-seconds 5]
 
-Starts three servers as subprocesses on free loopback ports: the echo upstream
-(tests/proxy/echo_upstream.py, on uvloop), `redacto proxy` in front of it (rules tier only),
-and the peer: the same proxy with Presidio's analyzer in place of the rules tier
-(`--serve-presidio`). For each chat body (≈ 1 KB of prose with a few numbers, of prose
-without a digit, of a message with PII; answered whole and streamed) and each path (straight
-to the upstream, through redacto, through the Presidio proxy) it runs wrk at one connection
+Starts four servers as subprocesses on free loopback ports: the echo upstream
+(tests/proxy/echo_upstream.py, on uvloop), `redacto proxy` in front of it with the rules
+tier only (`--no-ner`: path `redacto`) and with the rules and the NER tier (its default:
+path `redacto-ner`), and the peer: the same proxy with Presidio's analyzer in place of the
+rules tier (`--serve-presidio`). For each chat body (≈ 1 KB of prose with a few numbers, of
+prose without a digit, of a message with PII; answered whole and streamed) and each path
+(straight to the upstream, through each redacto proxy, through the Presidio proxy) it runs wrk at one connection
 for latency (p50/p99) and at 16 for requests/s. Before any timing, each body goes once
 through each proxy: the answer must come back as the original text, and the upstream must
 not have seen the PII. Last, the rules proxy runs under cProfile (`--serve-profiled`)
@@ -121,9 +122,13 @@ WITH_PII = (
 )
 
 TEXTS = {"PII-free prose": PROSE, "PII-free, digit-free": DIGIT_FREE, "with PII": WITH_PII}
-MUST_HIDE = {"redacto": STRUCTURED_PII, "presidio": (*STRUCTURED_PII, NAME)}
+MUST_HIDE = {
+    "redacto": STRUCTURED_PII,
+    "redacto-ner": (*STRUCTURED_PII, NAME),
+    "presidio": (*STRUCTURED_PII, NAME),
+}
 """Per proxy, the values the upstream must never see in the PII body."""
-PATHS = ("direct", "redacto", "presidio")
+PATHS = ("direct", "redacto", "redacto-ner", "presidio")
 TARGET_ADDED_P50_MS = 1.0
 TARGET_RPS = 3_000
 
@@ -169,20 +174,20 @@ def redacto_command() -> list[str]:
 
 
 def start_echo_and_redacto(started: dict[str, Server], folder: Path) -> Server:
-    """Start the echo upstream (`direct`) and the rules proxy in front of it (`redacto`)
-    into `started`, so the caller stops whatever started; returns the upstream."""
+    """Start the echo upstream (`direct`) and the proxy in front of it, rules only
+    (`redacto`) and with the NER tier (`redacto-ner`), into `started`, so the caller stops
+    whatever started; returns the upstream."""
     echo = started["direct"] = start_server(
         "echo",
         [sys.executable, str(ROOT / "tests/proxy/echo_upstream.py"), "0"],
         r"echo upstream on ([0-9]+)",
         folder,
     )
-    started["redacto"] = start_server(
-        "redacto",
-        [*redacto_command(), "proxy", "--upstream", echo.url, "--listen", "127.0.0.1:0"],
-        r"Proxy on http://127\.0\.0\.1:([0-9]+)/v1",
-        folder,
-    )
+    proxy = [*redacto_command(), "proxy", "--upstream", echo.url, "--listen", "127.0.0.1:0"]
+    for path, tiers in (("redacto", ["--no-ner"]), ("redacto-ner", [])):
+        started[path] = start_server(
+            path, [*proxy, *tiers], r"Proxy on http://127\.0\.0\.1:([0-9]+)/v1", folder
+        )
     return echo
 
 
@@ -229,9 +234,10 @@ class PresidioDetector:
         ]
 
 
-def proxy_with(upstream: str, detector: TextDetector | None = None) -> Proxy:
-    """The proxy as `redacto proxy` builds it; with `detector` where its rules tier was."""
-    proxy = build_proxy(ProxyConfig(upstream=upstream))
+def proxy_with(upstream: str, detector: TextDetector | None = None, *, ner: bool = False) -> Proxy:
+    """The proxy as `redacto proxy` builds it (`--no-ner` unless `ner`); with `detector`
+    where its rules tier was."""
+    proxy = build_proxy(ProxyConfig(upstream=upstream, ner=ner))
     if detector is not None:
         proxy.redactor.rules = detector
     return proxy
@@ -314,16 +320,17 @@ def check_forwarded(presidio: PresidioDetector) -> None:
     the echo upstream's record of what it received can be read."""
     upstream = EchoUpstream.start()
     try:
-        for path in ("redacto", "presidio"):
+        for path in ("redacto", "redacto-ner", "presidio"):
             for body in BODIES:
-                proxy = proxy_with(upstream.url, presidio if path == "presidio" else None)
+                detector = presidio if path == "presidio" else None
+                proxy = proxy_with(upstream.url, detector, ner=path == "redacto-ner")
                 seen = asyncio.run(_forwarded(proxy, upstream, body))
                 if body.text == WITH_PII:
                     leaked = [value for value in MUST_HIDE[path] if value in seen]
                     if leaked:
                         raise BenchError(f"{path} forwarded {len(leaked)} PII values")
-                elif path == "redacto" and seen != body.text:
-                    raise BenchError(f"the rules tier changed the {body.name} text")
+                elif path != "presidio" and seen != body.text:
+                    raise BenchError(f"{path} changed the {body.name} text")
     finally:
         upstream.stop()
 
@@ -331,16 +338,18 @@ def check_forwarded(presidio: PresidioDetector) -> None:
 def detectors_alone(presidio: PresidioDetector) -> list[str]:
     """Each detector's in-process cost per text, the rest of the proxy aside, and what it
     hides there (none of it is real PII: safe to print)."""
-    from redacto.proxy.detectors import RuleTier
+    from redacto.prompts import PromptLibrary
+    from redacto.proxy.detectors import NerTier, RuleTier
 
     lines = [
-        "| text | bytes | rules tier µs | rules hide | Presidio ms | Presidio hides |",
-        "|---|--:|--:|---|--:|---|",
+        "| text | bytes | rules tier µs | rules hide | NER tier ms | NER hides "
+        "| Presidio ms | Presidio hides |",
+        "|---|--:|--:|---|--:|---|--:|---|",
     ]
-    rules = RuleTier()
+    tiers = ((RuleTier(), 300, 1e6), (NerTier(PromptLibrary.load()), 50, 1e3), (presidio, 20, 1e3))
     for name, text in TEXTS.items():
         cells = [name, f"{len(text.encode()):,}"]
-        for detector, calls, scale in ((rules, 300, 1e6), (presidio, 20, 1e3)):
+        for detector, calls, scale in tiers:
             detector.find(text)
             started = time.perf_counter()
             for _ in range(calls):
@@ -446,7 +455,7 @@ def targets(rows: list[Row]) -> list[str]:
     lines = []
     for row in rows:
         if row.path != "redacto" or row.body.text == WITH_PII:
-            continue
+            continue  # the targets are the rules tier's (--no-ner); the NER tier's cost is shown
         added = row.latency.p50_ms - direct[row.body].latency.p50_ms
         met_latency = "met" if added <= TARGET_ADDED_P50_MS else "missed"
         met_rps = "met" if row.load.rps >= TARGET_RPS else "missed"

@@ -6,6 +6,7 @@ from enum import StrEnum
 from typing import Annotated
 
 import typer
+from rich.console import Console
 
 from redacto.document import ALL_DETECTORS, Category, Detector, detectors_text
 
@@ -46,6 +47,22 @@ def parse_detectors(text: str) -> frozenset[Detector]:
         return Detector.parse_list(text)
     except ValueError as error:
         raise typer.BadParameter(str(error), param_hint="--detectors") from None
+
+
+def open_detectors(text: str, console: Console) -> frozenset[Detector]:
+    """`--detectors`' tiers, with the NER model loaded now where they name it: a missing or
+    changed model stops a long-running command (the review page, a proofread) before any
+    work starts, and its load is paid once rather than by the first document."""
+    detectors = parse_detectors(text)
+    if Detector.NER in detectors:
+        from redacto.ner import NerUnavailableError, ner_session
+
+        try:
+            ner_session()
+        except NerUnavailableError as error:
+            console.print(f"[red]error:[/red] {error}", highlight=False)
+            raise typer.Exit(1) from None
+    return detectors
 
 
 CategoryOption = Annotated[

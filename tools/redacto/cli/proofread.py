@@ -17,11 +17,14 @@ from rich.markup import escape
 
 from redacto.cli._app import app
 from redacto.cli._options import (
+    DEFAULT_DETECTORS,
     CategoryOption,
+    DetectorsOption,
     ModelOption,
     NoRulesOption,
     OcrChoice,
     OcrOption,
+    open_detectors,
 )
 from redacto.inputs import EXIT_BAD_INPUT, BadInputError
 from redacto.pipeline import PipelineOptions, ProgressEvent
@@ -71,6 +74,7 @@ def proofread_command(
     model: ModelOption = None,
     ocr: OcrOption = OcrChoice.PPOCR,
     no_rules: NoRulesOption = False,
+    detectors: DetectorsOption = DEFAULT_DETECTORS,
     category: CategoryOption = None,
     timeout: Annotated[
         float,
@@ -88,7 +92,9 @@ def proofread_command(
         upstream=config,
         language=language.value,
         ocr=ocr.value,
-        pipeline=PipelineOptions(rules=not no_rules, category=category),
+        pipeline=PipelineOptions(
+            rules=not no_rules, detectors=open_detectors(detectors, console), category=category
+        ),
     )
     status = console.status("Reading the input…")
     placed: list[PlacedMistake] = []

@@ -67,6 +67,14 @@ def proxy_command(
         Category,
         typer.Option("--category", help="Whose rules the text is read with.", case_sensitive=False),
     ] = Category.GENERAL,
+    no_ner: Annotated[
+        bool,
+        typer.Option(
+            "--no-ner",
+            help="Turn off the NER tier (Rampart): only the rules (and the model, with "
+            "--model) read the text. Faster; misses names and addresses the rules cannot see.",
+        ),
+    ] = False,
     images: Annotated[
         ImagePolicy,
         typer.Option("--images", help="An image that ends NEEDS_REVIEW: refuse it, or forward it."),
@@ -150,6 +158,7 @@ def proxy_command(
     worker: Annotated[bool, typer.Option("--worker", hidden=True)] = False,
 ) -> None:
     """Forward OpenAI-style requests with personal data replaced; put it back in answers."""
+    from redacto.ner import NerUnavailableError
     from redacto.proxy import API_KEY_VARIABLE, Limits, ProxyConfig, build_proxy, run_forever
     from redacto.proxy.vault import VaultUnavailable
     from redacto.proxy.vault_key import VaultKeyError
@@ -170,6 +179,7 @@ def proxy_command(
     config = ProxyConfig(
         upstream=upstream,
         category=category,
+        ner=not no_ner,
         forward_review=images is ImagePolicy.FORWARD_REVIEW,
         ocr=ocr.value,
         read_timeout_s=timeout,
@@ -187,10 +197,12 @@ def proxy_command(
         if model is not None:
             engine = open_model(model)
         proxy = build_proxy(config, engine, prompts)
-    except (EngineError, PromptError, ValueError) as error:
+    except (EngineError, PromptError, NerUnavailableError, ValueError) as error:
         console.print(f"[red]error:[/red] {error}", highlight=False)
         raise typer.Exit(2 if isinstance(error, ValueError) else 1) from None
-    tiers = "rules + model" if engine is not None else "rules only; images refused"
+    tiers = " + ".join(["rules", *(["NER"] if config.ner else []), *(["model"] if engine else [])])
+    if engine is None:
+        tiers += "; images refused"
     if shown_vault:
         tiers += f"; vault {shown_vault}"
     # Ctrl-C stops the proxy even when the parent started it with SIGINT ignored (children

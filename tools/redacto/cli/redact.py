@@ -22,10 +22,9 @@ from redacto.cli._options import (
     NoRulesOption,
     OcrChoice,
     OcrOption,
-    parse_detectors,
+    open_detectors,
 )
 from redacto.inputs import EXIT_BAD_INPUT, EXIT_CODES, BadInputError, ReadOptions, redact_path
-from redacto.ner import NerUnavailableError
 from redacto.pipeline import Phase, PipelineOptions, ProgressEvent
 from redacto.report import Status
 
@@ -84,7 +83,7 @@ def redact_command(
     # The model's manifest (validator trust and the other `[pipeline]` settings) is applied
     # by the library itself, for every caller: see redacto.pipeline.policy.
     options = PipelineOptions(
-        rules=not no_rules, detectors=parse_detectors(detectors), category=category
+        rules=not no_rules, detectors=open_detectors(detectors, console), category=category
     )
     try:
         with _Progress(console) as progress:
@@ -99,9 +98,6 @@ def redact_command(
     except BadInputError as error:
         console.print(f"[red]bad input:[/red] {error}", highlight=False)
         raise typer.Exit(EXIT_BAD_INPUT) from None
-    except NerUnavailableError as error:
-        console.print(f"[red]error:[/red] {error}", highlight=False)
-        raise typer.Exit(EXIT_CODES[Status.ERROR]) from None
     except OSError as error:
         console.print(f"[red]error:[/red] cannot write to {out_dir}: {error}", highlight=False)
         raise typer.Exit(EXIT_CODES[Status.ERROR]) from None

@@ -17,7 +17,15 @@ import typer
 from rich.console import Console
 
 from redacto.cli._app import app
-from redacto.cli._options import ModelOption, NoRulesOption, OcrChoice, OcrOption
+from redacto.cli._options import (
+    DEFAULT_DETECTORS,
+    DetectorsOption,
+    ModelOption,
+    NoRulesOption,
+    OcrChoice,
+    OcrOption,
+    open_detectors,
+)
 from redacto.cli.proofread import API_KEY_VARIABLE
 from redacto.document import Category
 from redacto.engines import EngineError
@@ -35,6 +43,7 @@ def serve_command(
     ] = 8765,
     ocr: OcrOption = OcrChoice.PPOCR,
     no_rules: NoRulesOption = False,
+    detectors: DetectorsOption = DEFAULT_DETECTORS,
     category: Annotated[
         Category | None,
         typer.Option(
@@ -83,6 +92,7 @@ def serve_command(
             message = str(error).replace("--upstream", "--proofread-upstream")
             console.print(f"[red]error:[/red] {message}", highlight=False)
             raise typer.Exit(1) from None
+    tiers = open_detectors(detectors, console)
     try:
         prompts = PromptLibrary.load()
         engine = open_model(model)
@@ -91,7 +101,7 @@ def serve_command(
         raise typer.Exit(1) from None
     config = ServeConfig(
         ocr=ocr.value,
-        options=PipelineOptions(rules=not no_rules, category=category),
+        options=PipelineOptions(rules=not no_rules, detectors=tiers, category=category),
         max_upload_bytes=max_upload_mb * MiB,
         max_pixels=max_megapixels * 1_000_000,
         proofread_upstream=upstream,

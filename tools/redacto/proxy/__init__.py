@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from redacto.document import Category
 from redacto.engines import Engine
 from redacto.prompts import PromptLibrary
-from redacto.proxy.detectors import ModelTier, RuleTier
+from redacto.proxy.detectors import ModelTier, NerTier, RuleTier
 from redacto.proxy.images import ImageRedactor
 from redacto.proxy.limits import Limits
 from redacto.proxy.outbound import API_KEY_VARIABLE, HeaderPolicy
@@ -54,6 +54,10 @@ class ProxyConfig:
 
     upstream: str
     category: Category = Category.GENERAL
+    ner: bool = False
+    """The NER tier reads every text the conversation has not shown it, on a scrub thread
+    (`redacto proxy` turns it on unless `--no-ner`; the library's default, like the
+    pipeline's, leaves it off)."""
     """Whose rules the rules tier runs (and what the model tier is told the text is)."""
     forward_review: bool = False
     """Forward an image whose redaction ended NEEDS_REVIEW (default: refuse it)."""
@@ -86,11 +90,14 @@ def build_proxy(
     config: ProxyConfig, engine: Engine | None = None, prompts: PromptLibrary | None = None
 ) -> Proxy:
     """A proxy for `config`; with `engine`, the model tier and images are on. Raises
-    ValueError for a passthrough header the proxy must write itself."""
+    ValueError for a passthrough header the proxy must write itself, and
+    `NerUnavailableError` when `config.ner` asks for a model that is not installed."""
     headers = HeaderPolicy.of(config.pass_headers, config.upstream_api_key)
+    library = prompts or PromptLibrary.load()
     redactor = RequestRedactor(rules=RuleTier(config.category))
+    if config.ner:
+        redactor.ner = NerTier(library, config.category)
     if engine is not None:
-        library = prompts or PromptLibrary.load()
         redactor.model = ModelTier(engine, library, category=config.category)
         redactor.images = ImageRedactor(
             engine, library, ocr=config.ocr, forward_review=config.forward_review

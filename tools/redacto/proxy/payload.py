@@ -42,6 +42,8 @@ class RequestRedactor:
 
     rules: TextDetector
     """The cheap tier every text goes through (the rules; a benchmark may put a peer here)."""
+    ner: TextDetector | None = None
+    """The NER tier (blocking: with it, every body is scrubbed on a scrub thread)."""
     model: ModelTier | None = None
     images: ImageTier | None = None
     run_blocking: RunBlocking | None = None
@@ -59,9 +61,7 @@ class RequestRedactor:
         hidden = len(slots.images)
         for slot in slots.texts:
             text = slot.text
-            found = self.rules.find(text)
-            if self.model is not None:
-                found += await self._model_finds(text, vault)
+            found = self.rules.find(text) + await self._context_finds(text, vault)
             hidden += _rewrite(slot, found, vault)
         for slot in slots.ids:  # machine-made: the model tier would only add seconds
             hidden += _rewrite(slot, self.rules.find(slot.text), vault)
@@ -109,13 +109,20 @@ class RequestRedactor:
                 self._checked_names.popitem(last=False)
         return found
 
-    async def _model_finds(self, text: str, vault: Vault) -> list[Found]:
+    async def _context_finds(self, text: str, vault: Vault) -> list[Found]:
+        """What the tiers that read context (NER, the model) find in a text this
+        conversation has not shown them: a chat resends its history with every turn, and a
+        text seen before has its values in the vault already (hide_known finds them)."""
+        if self.ner is None and self.model is None:
+            return []
         seen = vault.text_hash(text)
         if seen in vault.seen_texts or not text.strip():
-            return []  # its values are in the vault already: hide_known finds them
-        assert self.model is not None and self.run_blocking is not None
-        model = self.model
-        found: list[Found] = await self.run_blocking(lambda: model.find(text))
+            return []
+        found = self.ner.find(text) if self.ner is not None else []
+        if self.model is not None:
+            assert self.run_blocking is not None
+            model = self.model
+            found += await self.run_blocking(lambda: model.find(text))
         vault.mark_seen(seen)
         return found
 

@@ -183,7 +183,7 @@ class Proxy:
     async def _redact(self, endpoint: str, raw: bytes, vault: Vault) -> tuple[bytes, int]:
         """The body to forward and how many values it hides; a large body on a scrub
         thread, within the text bound and the deadline (`Limits`)."""
-        if len(raw) <= self.limits.inline_bytes:
+        if len(raw) <= self.limits.inline_bytes and self.redactor.ner is None:
             body = parse_body(raw)
             hidden = await self.redactor.redact(endpoint, body, vault)
             # Written anew even when nothing was replaced: the client's bytes could say
@@ -195,7 +195,11 @@ class Proxy:
         # another thread must not change under it.
         shared = self.redactor
         redactor = RequestRedactor(
-            rules=budget, model=shared.model, images=shared.images, run_blocking=shared.run_blocking
+            rules=budget,
+            ner=shared.ner,
+            model=shared.model,
+            images=shared.images,
+            run_blocking=shared.run_blocking,
         )
 
         def scrub() -> tuple[bytes, int]:
