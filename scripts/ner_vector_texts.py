@@ -162,6 +162,18 @@ SHORT_EN: list[NerText] = [
         "General",
         "Mail it to PSC 2322, Box 7750, APO AA 88307 for Sgt Lee.",
     ),
+    (
+        "en_company_forms",
+        "people's names that a company form closes stay readable, the person's does not",
+        "Financial",
+        "Invoice from Garcia LLC and Hansen & Pettersson HB, paid by Joana Ferreira.",
+    ),
+    (
+        "en_role_apposition",
+        "an editor named in an apposition stays readable in Journalism, the source does not",
+        "Journalism",
+        "From: Mary Cochran, Managing Editor\nThe source, Paul Ndiaye, asked not to be named.",
+    ),
 ]
 
 SHORT_FR: list[NerText] = [

@@ -11,6 +11,7 @@ from redacto.ner.labels import (
     has_role,
     is_amount,
     label_for,
+    names_an_organisation,
     preserved,
 )
 from redacto.prompts import PromptLibrary
@@ -103,8 +104,49 @@ def test_a_bare_number_beside_a_currency_is_an_amount(text, value, amount):
         ("Inspector:\nKrista Castillo", "Krista Castillo", Category.FIELD_SERVICE, False),
         ("Officer on duty said that the victim Jane Roe", "Jane Roe", Category.TACTICAL, False),
         ("Witness Omar Haddad", "Omar Haddad", Category.TACTICAL, False),
+        # A role in an apposition after the span: a comma, then the role within three words.
+        ("From: Mary Cochran, Managing Editor", "Mary Cochran", Category.JOURNALISM, True),
+        ("From: Mary Cochran, Managing Editor", "Mary Cochran,", Category.JOURNALISM, True),
+        ("Signed, Jane Roe , reporter", "Jane Roe", Category.JOURNALISM, True),
+        ("From: Mary Cochran Managing Editor", "Mary Cochran", Category.JOURNALISM, False),
+        (
+            "Mary Cochran, the neighbour who met the managing editor",
+            "Mary Cochran",
+            Category.JOURNALISM,
+            False,
+        ),
+        ("Mary Cochran,\nManaging Editor", "Mary Cochran", Category.JOURNALISM, False),
     ],
 )
 def test_a_role_the_category_preserves_keeps_the_span_readable(text, value, category, kept):
     start = text.index(value)
     assert has_role(text, start, start + len(value), category) is kept
+
+
+ORGANISATIONS = [
+    ("Garcia LLC", "Garcia", True),
+    ("Price LLC Field Services", "Price", True),
+    ("Lee-Lopez Field Services", "Lee-Lopez", True),
+    ("Smith, Lyons and Frederick Field Services", "Smith,", True),
+    ("Smith, Lyons and Frederick Field Services", "Frederick", True),
+    ("Hansen & Pettersson HB", "Hansen", True),
+    ("Martín y Ojeda S.A.", "Martín", True),
+    ("Sponsor: Friedman Inc. donated $627.78", "Friedman", True),
+    ("Nordahl Berg AS, Oslo", "Nordahl Berg", True),
+    # No company form, or not closing the name: a person.
+    ("Please forward the minutes to Joana Ferreira by Friday.", "Joana Ferreira", False),
+    ("Tell Maria as soon as possible", "Maria", False),
+    ("Tell Maria. Security will open the door.", "Maria", False),
+    ("Ask J. Smith Group leader", "J.", False),
+    ("Sponsor: Wilson, Wright and Barton donated", "Wilson,", False),
+    ("Garcia\nLLC", "Garcia", False),
+    ("Anna from the bank", "Anna", False),
+    ("Ingrid Olsen, Bergen, Norway and her Group", "Ingrid Olsen", False),
+]
+"""The same table is NerLabelsTest's (Kotlin)."""
+
+
+@pytest.mark.parametrize(("text", "value", "organisation"), ORGANISATIONS)
+def test_a_name_a_company_form_closes_is_an_organisation(text, value, organisation):
+    start = text.index(value)
+    assert names_an_organisation(text, start, start + len(value)) is organisation

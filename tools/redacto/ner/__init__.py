@@ -27,6 +27,7 @@ from redacto.ner.labels import (
     has_role,
     is_amount,
     label_for,
+    names_an_organisation,
     preserved,
 )
 from redacto.ner.source import (
@@ -115,6 +116,8 @@ def _kept(text: str, span: SpanHit, category: Category) -> bool:
     if is_not_a_name(span.label, value) or is_amount(text, span.start, span.end):
         return False
     if has_role(text, span.start, span.end, category):
+        return False
+    if span.label == "NAME" and names_an_organisation(text, span.start, span.end):
         return False
     return not any(preserved(entity, value, category) for entity in set(span.entities))
 

@@ -8,6 +8,7 @@ preserve rules keep the value (`redacto.rules`: a toll-free number in a Financia
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Collection, Mapping
 from functools import cache
 from importlib.resources import files
@@ -145,16 +146,62 @@ def _bare(word: str) -> str:
     return word.strip(".,;:!?()[]\"'«»").casefold()
 
 
+def _line_after(text: str, end: int) -> str:
+    line_end = text.find("\n", end)
+    return text[end : len(text) if line_end < 0 else line_end]
+
+
 def has_role(text: str, start: int, end: int, category: Category) -> bool:
     """Whether a role word the category preserves stands among the `ROLE_WINDOW` words before
-    text[start:end] on its line, or is the span's own first word (`Hon. Jaclyn Key`)."""
+    text[start:end] on its line, is the span's own first word (`Hon. Jaclyn Key`), or is
+    among the `ROLE_WINDOW` words of an apposition after it (`Mary Cochran, Managing
+    Editor`: the span or the text after it ends in a comma)."""
     roles = preserve_roles().get(Category(category))
     if not roles:
         return False
     line_start = text.rfind("\n", 0, start) + 1
     before = text[line_start:start].split()[-ROLE_WINDOW:]
     own = text[start:end].split()[:1]
-    return any(_bare(word) in roles for word in [*before, *own])
+    after = _line_after(text, end)
+    apposition = []
+    if text[start:end].rstrip().endswith(",") or after.lstrip().startswith(","):
+        apposition = after.lstrip().removeprefix(",").split()[:ROLE_WINDOW]
+    return any(_bare(word) in roles for word in [*before, *own, *apposition])
+
+
+ORGANISATION_WINDOW = 5
+"""Words after a NAME span's first (its own included) where a company form may close it."""
+
+SENTENCE_ENDS = (".", "!", "?", ";", ":")
+
+
+@cache
+def organisation_forms() -> frozenset[str]:
+    """Company forms (`LLC`, `GmbH`, `Group`), as written (`labels.yaml`)."""
+    return frozenset(_labels_yaml()["organisation_forms"])
+
+
+@cache
+def organisation_connectors() -> frozenset[str]:
+    """Words that join the names of a company (`&`, `and`, `y`), as written."""
+    return frozenset(_labels_yaml()["organisation_connectors"])
+
+
+def names_an_organisation(text: str, start: int, end: int) -> bool:
+    """Whether text[start:end] is part of a company's name: a company form closes it on its
+    line within `ORGANISATION_WINDOW` words (`Garcia LLC`, `Smith, Lyons and Frederick
+    Field Services`), with only capitalised words and connectors between and no sentence
+    ending on the way (`Tell Maria. Security will open` keeps Maria a name)."""
+    words = [*text[start:end].split(), *_line_after(text, end).split()]
+    for previous, word in itertools.pairwise(words[: ORGANISATION_WINDOW + 1]):
+        if previous.endswith(SENTENCE_ENDS):
+            return False
+        bare = word.rstrip(".,;:")
+        if bare in organisation_forms():
+            return True
+        if bare not in organisation_connectors() and not bare[:1].isupper():
+            return False
+    return False
 
 
 def preserved(entity: str, value: str, category: Category) -> bool:

@@ -219,6 +219,7 @@ class NerTier(
             if (NerLabels.LONE_NOT_AN_ADDRESS.containsAll(span.entities)) return false
             if (NotNames.isNotAName(span.label, value) || NerLabels.isAmount(text, span.start, span.end)) return false
             if (NerLabels.hasRole(text, span.start, span.end, category)) return false
+            if (span.label == "NAME" && NerLabels.namesAnOrganisation(text, span.start, span.end)) return false
             return span.entities.toSet().none { NerLabels.preserved(it, value, category) }
         }
     }

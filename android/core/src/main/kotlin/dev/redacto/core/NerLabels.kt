@@ -98,7 +98,9 @@ object NerLabels {
 
     /**
      * Whether a role word [category] preserves stands among the [ROLE_WINDOW] words before
-     * text[start, end) (code points) on its line, or is the span's own first word (`Hon. Jaclyn Key`).
+     * text[start, end) (code points) on its line, is the span's own first word (`Hon. Jaclyn Key`),
+     * or is among the [ROLE_WINDOW] words of an apposition after it (`Mary Cochran, Managing
+     * Editor`: the span or the text after it ends in a comma).
      */
     fun hasRole(
         text: String,
@@ -111,8 +113,71 @@ object NerLabels {
         var lineStart = start
         while (lineStart > 0 && points[lineStart - 1] != '\n'.code) lineStart--
         val before = PyText.splitWhitespace(points.slice(lineStart, start)).takeLast(ROLE_WINDOW)
-        val own = PyText.splitWhitespace(points.slice(start, end)).take(1)
-        return (before + own).any { PyText.casefold(PyText.strip(it, ".,;:!?()[]\"'«»")) in roles }
+        val value = points.slice(start, end)
+        val own = PyText.splitWhitespace(value).take(1)
+        val after = PyText.lstrip(lineAfter(points, end))
+        val apposition =
+            if (PyText.rstrip(value).endsWith(",") || after.startsWith(",")) {
+                PyText.splitWhitespace(after.removePrefix(",")).take(ROLE_WINDOW)
+            } else {
+                emptyList()
+            }
+        return (before + own + apposition).any { PyText.casefold(PyText.strip(it, ".,;:!?()[]\"'«»")) in roles }
+    }
+
+    /** Words after a NAME span's first (its own included) where a company form may close it. */
+    const val ORGANISATION_WINDOW = 5
+
+    /**
+     * Company forms (`labels.yaml`'s `organisation_forms`), compared exactly as written, so the
+     * Norwegian "AS" never matches the English "as". Every category preserves company names.
+     */
+    val ORGANISATION_FORMS: Set<String> =
+        exactList(
+            """
+            LLC, L.L.C, Inc, Ltd, LLP, PLC, LP, GmbH, AG, KG, SA, S.A, SARL, SAS,
+            SpA, S.p.A, Srl, BV, NV, HB, AB, AS, A/S, Oy, Co, Corp, Corporation,
+            Company, Group, Associates, Partners, Holdings, Services, Security,
+            Solutions, Consulting, Industries, Enterprises, Foundation, Society,
+            Bank, Clinic, Hospital, Pharmacy, Insurance, Realty, Logistics,
+            """,
+        )
+
+    /** Words that join the names of a company (`labels.yaml`'s `organisation_connectors`). */
+    val ORGANISATION_CONNECTORS: Set<String> = exactList("&, and, y, et, und, e, og, och, en")
+
+    private val SENTENCE_ENDS = listOf(".", "!", "?", ";", ":")
+
+    /**
+     * Whether text[start, end) (code points) is part of a company's name: a company form closes
+     * it on its line within [ORGANISATION_WINDOW] words (`Garcia LLC`, `Smith, Lyons and
+     * Frederick Field Services`), with only capitalised words and connectors between and no
+     * sentence ending on the way (`Tell Maria. Security will open` keeps Maria a name).
+     */
+    fun namesAnOrganisation(
+        text: String,
+        start: Int,
+        end: Int,
+    ): Boolean {
+        val points = CodePointText(text)
+        val words = PyText.splitWhitespace(points.slice(start, end)) + PyText.splitWhitespace(lineAfter(points, end))
+        for ((previous, word) in words.take(ORGANISATION_WINDOW + 1).zipWithNext()) {
+            if (SENTENCE_ENDS.any { previous.endsWith(it) }) return false
+            val bare = PyText.rstrip(word, ".,;:")
+            if (bare in ORGANISATION_FORMS) return true
+            val first = if (bare.isEmpty()) "" else String(Character.toChars(bare.codePointAt(0)))
+            if (bare !in ORGANISATION_CONNECTORS && !PyText.isUpper(first)) return false
+        }
+        return false
+    }
+
+    private fun lineAfter(
+        points: CodePointText,
+        end: Int,
+    ): String {
+        var lineEnd = end
+        while (lineEnd < points.length && points[lineEnd] != '\n'.code) lineEnd++
+        return points.slice(end, lineEnd)
     }
 
     /** The pipeline label [entity] takes in a category allowing [allowed], or null (dropped). */
@@ -152,6 +217,14 @@ object NerLabels {
         return nextWord in CURRENCIES || previous in CURRENCIES || glued in CURRENCIES
     }
 }
+
+/** Comma-separated words as written. */
+internal fun exactList(text: String): Set<String> =
+    text
+        .split(",")
+        .map { it.trim() }
+        .filter { it.isNotEmpty() }
+        .toSet()
 
 /** Comma-separated words, case-folded; a line starting with `#` is a comment. */
 internal fun wordList(text: String): Set<String> =

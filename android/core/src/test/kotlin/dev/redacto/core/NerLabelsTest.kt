@@ -85,11 +85,48 @@ class NerLabelsTest {
                 Triple("Officer on duty said that the victim Jane Roe", "Jane Roe", Category.TACTICAL) to false,
                 Triple("Witness Omar Haddad", "Omar Haddad", Category.TACTICAL) to false,
                 Triple("\uD83D\uDC6E Sgt. Ann Cobb", "Ann Cobb", Category.TACTICAL) to true,
+                // A role in an apposition after the span: a comma, then the role within three words.
+                Triple("From: Mary Cochran, Managing Editor", "Mary Cochran", Category.JOURNALISM) to true,
+                Triple("From: Mary Cochran, Managing Editor", "Mary Cochran,", Category.JOURNALISM) to true,
+                Triple("Signed, Jane Roe , reporter", "Jane Roe", Category.JOURNALISM) to true,
+                Triple("From: Mary Cochran Managing Editor", "Mary Cochran", Category.JOURNALISM) to false,
+                Triple("Mary Cochran, the neighbour who met the managing editor", "Mary Cochran", Category.JOURNALISM) to false,
+                Triple("Mary Cochran,\nManaging Editor", "Mary Cochran", Category.JOURNALISM) to false,
             )
         for ((case, kept) in table) {
             val (text, value, category) = case
             val start = text.codePointCount(0, text.indexOf(value))
             assertEquals(kept, NerLabels.hasRole(text, start, start + value.codePointCount(0, value.length), category), text)
+        }
+    }
+
+    /** Python's `tests/ner/test_labels.py` ORGANISATIONS, case for case. */
+    @Test
+    fun `a name a company form closes is an organisation`() {
+        val table =
+            listOf(
+                Triple("Garcia LLC", "Garcia", true),
+                Triple("Price LLC Field Services", "Price", true),
+                Triple("Lee-Lopez Field Services", "Lee-Lopez", true),
+                Triple("Smith, Lyons and Frederick Field Services", "Smith,", true),
+                Triple("Smith, Lyons and Frederick Field Services", "Frederick", true),
+                Triple("Hansen & Pettersson HB", "Hansen", true),
+                Triple("Martín y Ojeda S.A.", "Martín", true),
+                Triple("Sponsor: Friedman Inc. donated $627.78", "Friedman", true),
+                Triple("Nordahl Berg AS, Oslo", "Nordahl Berg", true),
+                Triple("Please forward the minutes to Joana Ferreira by Friday.", "Joana Ferreira", false),
+                Triple("Tell Maria as soon as possible", "Maria", false),
+                Triple("Tell Maria. Security will open the door.", "Maria", false),
+                Triple("Ask J. Smith Group leader", "J.", false),
+                Triple("Sponsor: Wilson, Wright and Barton donated", "Wilson,", false),
+                Triple("Garcia\nLLC", "Garcia", false),
+                Triple("Anna from the bank", "Anna", false),
+                Triple("Ingrid Olsen, Bergen, Norway and her Group", "Ingrid Olsen", false),
+            )
+        for ((text, value, organisation) in table) {
+            val start = text.codePointCount(0, text.indexOf(value))
+            val end = start + value.codePointCount(0, value.length)
+            assertEquals(organisation, NerLabels.namesAnOrganisation(text, start, end), text)
         }
     }
 
@@ -177,5 +214,8 @@ class NerLabelsTest {
                             .toSet()
                 }
         assertEquals(roles, NerLabels.PRESERVE_ROLES)
+        fun exact(key: String) = exactList(yaml.substringAfter("$key: [").substringBefore("]").replace("\"", ""))
+        assertEquals(exact("organisation_forms"), NerLabels.ORGANISATION_FORMS)
+        assertEquals(exact("organisation_connectors"), NerLabels.ORGANISATION_CONNECTORS)
     }
 }
