@@ -41,6 +41,9 @@ MISSES = [
     ("SSN 536\u201422\u20148741.", "ssn", "536\u201422\u20148741"),
     ("SSN 536\u221222\u22128741.", "ssn", "536\u221222\u22128741"),
     ("SSN 536\uff0d22\uff0d8741.", "ssn", "536\uff0d22\uff0d8741"),
+    # a lower-case IBAN
+    ("IBAN de89 3704 0044 0532 0130 00 ok", "iban", "de89 3704 0044 0532 0130 00"),
+    ("iban de89370400440532013000.", "iban", "de89370400440532013000"),
     # zero-width and other invisible characters inside a value
     ("to jane\u200b.doe@example.com.", "email", "jane\u200b.doe@example.com"),
     ("to jane.doe@exam\u200dple.com.", "email", "jane.doe@exam\u200dple.com"),
@@ -48,6 +51,14 @@ MISSES = [
     ("to jane.doe@ex\u00adample.com.", "email", "jane.doe@ex\u00adample.com"),
     ("Card 4111\u200b 1111 1111\u200c 1111 ok", "payment_card", "4111\u200b 1111 1111\u200c 1111"),
     ("SSN 536-2\u200b2-8741.", "ssn", "536-2\u200b2-8741"),
+    # international e-mail addresses, whole
+    ("mail hans.mueller@bücher.de now", "email", "hans.mueller@bücher.de"),
+    ("mail jürgen.müller@example.de now", "email", "jürgen.müller@example.de"),
+    ("an «jürgen@müller.de» geschickt", "email", "jürgen@müller.de"),
+    ("почта: иван@пример.рф.", "email", "иван@пример.рф"),
+    ("mail: 用户@例子.广告 ok", "email", "用户@例子.广告"),
+    # a precomposed letter written as a letter and a combining mark
+    ("mail ju\u0308rgen@example.de now", "email", "ju\u0308rgen@example.de"),
 ]
 
 
@@ -60,6 +71,18 @@ def test_an_identifier_written_with_unicode_tricks_is_found_whole(
     span = matches[0].span
     assert span is not None
     assert text[span.start : span.end] == value
+
+
+def test_an_email_with_a_non_ascii_local_part_is_not_cut_at_its_last_accent() -> None:
+    # Before: "jürgen.mü[EMAIL_1]" — the lookbehind read ü as a boundary.
+    assert found("Schreiben Sie an jürgen.müller@example.de.") == [
+        ("email", "jürgen.müller@example.de")
+    ]
+
+
+def test_quotes_and_punctuation_around_an_international_address_stay_outside() -> None:
+    assert found("“jürgen@müller.de”, bitte") == [("email", "jürgen@müller.de")]
+    assert found("(jürgen@müller.de)") == [("email", "jürgen@müller.de")]
 
 
 def test_detections_in_text_mode_cover_the_original_characters() -> None:
