@@ -49,6 +49,7 @@ MISSES = [
     ("to jane.doe@exam\u200dple.com.", "email", "jane.doe@exam\u200dple.com"),
     ("to jane.doe\u2060@example\ufeff.com!", "email", "jane.doe\u2060@example\ufeff.com"),
     ("to jane.doe@ex\u00adample.com.", "email", "jane.doe@ex\u00adample.com"),
+    ("mail \U0001d7d9ane@example.com", "email", "\U0001d7d9ane@example.com"),  # astral 1
     ("Card 4111\u200b 1111 1111\u200c 1111 ok", "payment_card", "4111\u200b 1111 1111\u200c 1111"),
     ("SSN 536-2\u200b2-8741.", "ssn", "536-2\u200b2-8741"),
     # international e-mail addresses, whole
