@@ -133,20 +133,28 @@ internal object RuleFiles {
                 ),
                 "iban" to mapOf(
                     "label" to "ACCOUNT",
-                    "description" to "An IBAN of its country's registered length with a valid mod-97 check; groups split by spaces or by dashes; in either case (`de89 3704 \u2026` is read as `DE89 3704 \u2026`).",
+                    "description" to "An IBAN of its country's registered length with a valid mod-97 check; groups split by spaces or by dashes; spaced or compact also in lower case (`de89 3704 \u2026` is read as `DE89 3704 \u2026`).",
                     "validator" to "iban",
                     "patterns" to listOf(
                         mapOf(
                             "name" to "grouped_or_compact",
-                            "regex" to "(?<![A-Za-z0-9])[A-Za-z]{2}[0-9]{2}(?: ?[A-Za-z0-9]{4}){2,7}(?: ?[A-Za-z0-9]{1,3})?(?![A-Za-z0-9])",
+                            "regex" to "(?<![A-Za-z0-9])[A-Z]{2}[0-9]{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?(?![A-Za-z0-9])",
                             "prefilter" to mapOf(
                                 "width" to 43L,
                                 "digits" to 2L,
                             ),
                         ),
                         mapOf(
+                            "name" to "any_case",
+                            "regex" to "(?<![A-Za-z0-9])[A-Za-z]{2}[0-9]{2} ?[A-Za-z0-9]{4}(?: ?[0-9]{4}){2}(?: ?[A-Za-z0-9]{4}){0,5}(?: ?[A-Za-z0-9]{1,3})?(?![A-Za-z0-9])",
+                            "prefilter" to mapOf(
+                                "width" to 48L,
+                                "digits" to 10L,
+                            ),
+                        ),
+                        mapOf(
                             "name" to "dashed",
-                            "regex" to "(?<![A-Za-z0-9-])[A-Za-z]{2}[0-9]{2}(?:-[A-Za-z0-9]{4}){2,7}(?:-[A-Za-z0-9]{1,3})?(?![A-Za-z0-9]|-[A-Za-z0-9])",
+                            "regex" to "(?<![A-Za-z0-9-])[A-Z]{2}[0-9]{2}(?:-[A-Z0-9]{4}){2,7}(?:-[A-Z0-9]{1,3})?(?![A-Za-z0-9]|-[A-Za-z0-9])",
                             "prefilter" to mapOf(
                                 "width" to 43L,
                                 "digits" to 2L,
