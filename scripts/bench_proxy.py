@@ -8,13 +8,13 @@ tier only (`--no-ner`: path `redacto`) and with the rules and the NER tier (its 
 path `redacto-ner`), and the peer: the same proxy with Presidio's analyzer in place of the
 rules tier (`--serve-presidio`). For each chat body (≈ 1 KB of prose with a few numbers, of
 prose without a digit, of a message with PII; answered whole and streamed) and each path
-(straight to the upstream, through each redacto proxy, through the Presidio proxy) it runs wrk at one connection
-for latency (p50/p99) and at 16 for requests/s. Before any timing, each body goes once
-through each proxy: the answer must come back as the original text, and the upstream must
-not have seen the PII. Last, the rules proxy runs under cProfile (`--serve-profiled`)
-through a few seconds of the 16-connection PII-free load, and the script says where its
-time goes. Prints Markdown for docs/proxy.md ("Measured"); fails on a wrong answer, a
-non-2xx response or a socket error.
+(straight to the upstream, through each redacto proxy, through the Presidio proxy) it runs
+wrk at one connection for latency (p50/p99) and at 16 for requests/s. Before any timing,
+each body goes once through each proxy: the answer must come back as the original text, and
+the upstream must not have seen the PII. Last, the rules proxy runs under cProfile
+(`--serve-profiled`) through a few seconds of the 16-connection PII-free load, and the
+script says where its time goes. Prints Markdown for docs/proxy.md ("Measured"); fails on a
+wrong answer, a non-2xx response or a socket error.
 
     python scripts/bench_proxy.py --serve-presidio PORT UPSTREAM    # the peer on its own
 """

@@ -14,7 +14,9 @@ where that is surprising:
 - `policy/`: what each committed `.litertlm` file under `policy/files/` carries and whether
   it verifies (`check_model_file`; the files are made by `policy_vector_files.py`), and how
   `apply_model_settings` lays a model's settings onto a caller's options;
-- `text/`: the `str` methods, character classes and `re` semantics that `PyText.kt` copies.
+- `text/`: the `str` methods, character classes and `re` semantics that `PyText.kt` copies;
+- `normalise/`: the text the rules read (`redacto.rules.normalise`, Kotlin `RuleNormalise`)
+  and where each of its characters came from.
 
 `tests/pipeline/test_shared_vectors.py` runs the check, and the Kotlin core's
 `LocatorVectorTest`, `PolicyVectorTest` and `PyTextVectorTest` read the same files. A change
@@ -41,6 +43,7 @@ from shared_vector_cases import (
     MistakeCase,
     OptionCase,
 )
+from shared_vector_normalise import NORMALISE_CASES
 from shared_vector_texts import (
     CHARACTERS,
     REGEX_CASES,
@@ -54,6 +57,7 @@ from redacto.model_policy import check_model_file, phone_settings
 from redacto.pipeline.locator import MISTAKE_METHODS, Locator, locate_mistake
 from redacto.pipeline.policy import apply_model_settings
 from redacto.pipeline.state import PipelineOptions
+from redacto.rules.normalise import normalise
 
 ROOT = Path(__file__).resolve().parents[1]
 VECTORS = ROOT / "tests" / "vectors"
@@ -194,6 +198,17 @@ def _regex_case(case: RegexCase) -> Json:
     }
 
 
+def _normalise_case(name: str, description: str, text: str) -> Json:
+    read = normalise(text)
+    return {
+        "name": name,
+        "description": description,
+        "text": text,
+        "normalised": read.text,
+        "origins": [list(read.source_span(i, i + 1)) for i in range(len(read.text))],
+    }
+
+
 def _vector_set(name: str, description: str, cases: list[Json]) -> Json:
     return {"name": name, "description": description, "cases": cases}
 
@@ -225,6 +240,13 @@ SETS: dict[str, Callable[[], Json]] = {
         "manifest's [pipeline] table as the phone may use it (manifest and settings null: the "
         "caller's own, unchanged).",
         [_option_case(case) for case in OPTION_CASES],
+    ),
+    "normalise/normalise.json": lambda: _vector_set(
+        "normalise",
+        "normalise(text) (redacto.rules.normalise, Kotlin RuleNormalise): the text the rules "
+        "read, and for each of its characters the [start, end) of the original it came from "
+        "(code points).",
+        [_normalise_case(*case) for case in NORMALISE_CASES],
     ),
     "text/characters.json": lambda: _vector_set(
         "characters",

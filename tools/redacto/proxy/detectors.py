@@ -19,6 +19,7 @@ from redacto.engines import Engine
 from redacto.pipeline import PipelineOptions, run_pipeline
 from redacto.pipeline.state import MAX_ROUNDS
 from redacto.prompts import PromptLibrary
+from redacto.proxy.escapes import undo_json_escapes
 from redacto.rules import find_rule_matches
 
 
@@ -43,16 +44,24 @@ class TextDetector(Protocol):
 
 
 class RuleTier:
-    """The rule safety net over plain text, for one category's recognizers."""
+    """The rule safety net over plain text, for one category's recognizers.
+
+    The text is read with its JSON escapes undone (`undo_json_escapes`: a tool call's
+    arguments are JSON text) and, by the rules themselves, normalised; each value is
+    reported as written, escapes and invisible characters included."""
 
     def __init__(self, category: Category = Category.GENERAL) -> None:
         self.category = category
 
     def find(self, text: str) -> list[Found]:
+        read = undo_json_escapes(text)
         found = []
-        for match in find_rule_matches(Document.from_text(text), self.category):
+        for match in find_rule_matches(Document.from_text(read.text), self.category):
             assert match.span is not None  # text mode: every match has its span
-            found.append(Found(match.label, match.value, match.span.start, match.span.end))
+            start, end = match.span.start, match.span.end
+            if read.maps:
+                start, end = read.source_span(start, end)
+            found.append(Found(match.label, text[start:end], start, end))
         return found
 
 

@@ -16,10 +16,11 @@ import bisect
 import math
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 from redacto.rules.catalog import CONTEXT_WORD, Pattern, PreserveRule, Recognizer
+from redacto.rules.normalise import normalise
 from redacto.rules.prefilter import patterns_that_could_match
 
 _DIGIT = re.compile(r"[0-9]")
@@ -354,12 +355,33 @@ def scan_text(
 ) -> list[TextMatch]:
     """All non-overlapping verified matches in `text`, in order, minus the preserved ones.
 
-    `recognizers` are in priority order; their position is the tie-breaker between
-    matches of equal length. Patterns, validators and preserve rules read `text` through
-    `read_ocr_zeros`; context words are read from `text` itself. Offsets are into `text`.
-    Patterns that cannot match `text` are skipped first (`prefilter`: the same result,
-    found sooner; False runs every pattern, for the tests that check that).
+    The rules read `text` normalised (`redacto.rules.normalise`: full-width digits, Unicode
+    spaces and dashes, invisible characters, tabs and line breaks inside numbers); each
+    match is mapped back, so its offsets are into `text` and cover every character of the
+    value as written. `recognizers` are in priority order; their position is the
+    tie-breaker between matches of equal length. Patterns, validators and preserve rules
+    read the normalised text through `read_ocr_zeros`; context words are read from the
+    normalised text itself. Patterns that cannot match are skipped first (`prefilter`: the
+    same result, found sooner; False runs every pattern, for the tests that check that).
     """
+    normalised = normalise(text)
+    found = _scan(normalised.text, recognizers, preserve, prefilter)
+    if not normalised.maps:
+        return found
+    return [
+        replace(match, start=start, end=end)
+        for match in found
+        for start, end in (normalised.source_span(match.start, match.end),)
+    ]
+
+
+def _scan(
+    text: str,
+    recognizers: Sequence[Recognizer],
+    preserve: Sequence[PreserveRule],
+    prefilter: bool,
+) -> list[TextMatch]:
+    """`scan_text` on a text that is already normalised."""
     searched = read_ocr_zeros(text)
     could = (
         patterns_that_could_match(text, searched, recognizers)

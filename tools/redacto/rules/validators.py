@@ -122,9 +122,10 @@ def iban(candidate: str) -> str | None:
 
     The pattern may run on into a following upper-case word or number group; the country's
     length says where the IBAN ends, so the candidate is cut there before the check. Spaces
-    and dashes between the groups (`AL47-2121-...`) do not count.
+    and dashes between the groups (`AL47-2121-...`) do not count. Letters are read in either
+    case (`de89 3704 …`), as a bank reads them.
     """
-    length = IBAN_LENGTHS.get(candidate[:2])
+    length = IBAN_LENGTHS.get(candidate[:2].upper())
     if length is None:
         return None
     taken = 0
@@ -133,7 +134,7 @@ def iban(candidate: str) -> str | None:
             taken += 1
         if taken == length:
             prefix = candidate[:end]
-            compact = prefix.replace(" ", "").replace("-", "")
+            compact = prefix.replace(" ", "").replace("-", "").upper()
             return prefix if iban_mod97_valid(compact) else None
     return None
 

@@ -14,12 +14,12 @@ internal object RuleFiles {
             "recognizers" to mapOf(
                 "email" to mapOf(
                     "label" to "EMAIL",
-                    "description" to "An email address, punycode domains (`xn--p1ai`) included; OCR's space after the domain's only dot is tolerated.",
+                    "description" to "An email address, international ones included: letters outside ASCII in the local part and the domain (`j\u00fcrgen.m\u00fcller@b\u00fccher.de`, `\u0438\u0432\u0430\u043d@\u043f\u0440\u0438\u043c\u0435\u0440.\u0440\u0444`) and punycode domains (`xn--p1ai`); OCR's space after the domain's only dot is tolerated. The non-ASCII range is the BMP's letters and marks without its punctuation, symbol and space blocks (U+2000-2BFF, U+3000-303F, Latin-1's signs), so quotes around an address stay outside it.",
                     "validator" to "email",
                     "patterns" to listOf(
                         mapOf(
                             "name" to "address",
-                            "regex" to "(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\\.[A-Za-z0-9-]+)*\\.(?:[A-Za-z]{2,24}|(?i:xn)--[A-Za-z0-9]{1,59})(?![A-Za-z0-9-])",
+                            "regex" to "(?<![A-Za-z0-9._%+\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u1FFF\\u2C00-\\u2DFF\\u2E80-\\u2FFF\\u3040-\\uD7FF\\uF900-\\uFDFF\\uFE70-\\uFEFE-])[A-Za-z0-9._%+\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u1FFF\\u2C00-\\u2DFF\\u2E80-\\u2FFF\\u3040-\\uD7FF\\uF900-\\uFDFF\\uFE70-\\uFEFE-]+@[A-Za-z0-9\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u1FFF\\u2C00-\\u2DFF\\u2E80-\\u2FFF\\u3040-\\uD7FF\\uF900-\\uFDFF\\uFE70-\\uFEFE-]+(?:\\.[A-Za-z0-9\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u1FFF\\u2C00-\\u2DFF\\u2E80-\\u2FFF\\u3040-\\uD7FF\\uF900-\\uFDFF\\uFE70-\\uFEFE-]+)*\\.(?:[A-Za-z]{2,24}|(?i:xn)--[A-Za-z0-9]{1,59}|[\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u1FFF\\u2C00-\\u2DFF\\u2E80-\\u2FFF\\u3040-\\uD7FF\\uF900-\\uFDFF\\uFE70-\\uFEFE]{2,24})(?![A-Za-z0-9\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u1FFF\\u2C00-\\u2DFF\\u2E80-\\u2FFF\\u3040-\\uD7FF\\uF900-\\uFDFF\\uFE70-\\uFEFE-])",
                             "prefilter" to mapOf(
                                 "counts" to mapOf(
                                     "@" to 1L,
@@ -28,7 +28,7 @@ internal object RuleFiles {
                         ),
                         mapOf(
                             "name" to "ocr_space_after_dot",
-                            "regex" to "(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+\\. [a-z]{2,24}(?![A-Za-z0-9.@-])",
+                            "regex" to "(?<![A-Za-z0-9._%+\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u1FFF\\u2C00-\\u2DFF\\u2E80-\\u2FFF\\u3040-\\uD7FF\\uF900-\\uFDFF\\uFE70-\\uFEFE-])[A-Za-z0-9._%+\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u1FFF\\u2C00-\\u2DFF\\u2E80-\\u2FFF\\u3040-\\uD7FF\\uF900-\\uFDFF\\uFE70-\\uFEFE-]+@[A-Za-z0-9\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u1FFF\\u2C00-\\u2DFF\\u2E80-\\u2FFF\\u3040-\\uD7FF\\uF900-\\uFDFF\\uFE70-\\uFEFE-]+\\. [a-z]{2,24}(?![A-Za-z0-9.@-])",
                             "prefilter" to mapOf(
                                 "counts" to mapOf(
                                     "@" to 1L,
@@ -133,7 +133,7 @@ internal object RuleFiles {
                 ),
                 "iban" to mapOf(
                     "label" to "ACCOUNT",
-                    "description" to "An IBAN of its country's registered length with a valid mod-97 check; groups split by spaces or by dashes.",
+                    "description" to "An IBAN of its country's registered length with a valid mod-97 check; groups split by spaces or by dashes; spaced or compact also in lower case (`de89 3704 \u2026` is read as `DE89 3704 \u2026`).",
                     "validator" to "iban",
                     "patterns" to listOf(
                         mapOf(
@@ -142,6 +142,14 @@ internal object RuleFiles {
                             "prefilter" to mapOf(
                                 "width" to 43L,
                                 "digits" to 2L,
+                            ),
+                        ),
+                        mapOf(
+                            "name" to "any_case",
+                            "regex" to "(?<![A-Za-z0-9])[A-Za-z]{2}[0-9]{2} ?[A-Za-z0-9]{4}(?: ?[0-9]{4}){2}(?: ?[A-Za-z0-9]{4}){0,5}(?: ?[A-Za-z0-9]{1,3})?(?![A-Za-z0-9])",
+                            "prefilter" to mapOf(
+                                "width" to 48L,
+                                "digits" to 10L,
                             ),
                         ),
                         mapOf(

@@ -11,7 +11,10 @@ import java.util.regex.Pattern
  * each character — and in image mode each element — carries one label. Patterns and
  * validators search the text with OCR's letter O read as zero inside numbers ([readOcrZeros]);
  * offsets are unchanged by that reading, so the reported value is the original text of the
- * span. Mirrors `redacto/rules/matching.py`. Offsets here are UTF-16 units; callers convert spans.
+ * span. The rules read the text normalised ([RuleNormalise]: full-width digits, Unicode spaces
+ * and dashes, invisible characters, tabs inside numbers) and each match is mapped back onto the
+ * characters as written. Mirrors `redacto/rules/matching.py`. Offsets here are UTF-16 units;
+ * callers convert spans.
  */
 internal object RuleMatching {
     private val WORD: Pattern = Pattern.compile("[A-Za-z0-9]+")
@@ -274,6 +277,21 @@ internal object RuleMatching {
      * are read from [text] itself. Offsets are into [text].
      */
     fun scanText(
+        text: String,
+        recognizers: List<Recognizer>,
+        preserve: List<PreserveRule>,
+    ): List<TextMatch> {
+        val normalised = RuleNormalise.normalise(text)
+        val found = scanNormalised(normalised.text, recognizers, preserve)
+        if (normalised.unchanged) return found
+        return found.map { match ->
+            val (start, end) = normalised.sourceSpan(match.start, match.end)
+            match.copy(start = start, end = end)
+        }
+    }
+
+    /** [scanText] on a text that is already normalised ([RuleNormalise]). */
+    private fun scanNormalised(
         text: String,
         recognizers: List<Recognizer>,
         preserve: List<PreserveRule>,

@@ -231,16 +231,17 @@ object RuleValidators {
      * A known country's IBAN of exactly its registered length with a valid mod-97 check. The
      * pattern may run on into a following upper-case word or number group; the country's
      * length says where the IBAN ends, so the candidate is cut there before the check. Spaces
-     * and dashes between the groups (`AL47-2121-...`) do not count.
+     * and dashes between the groups (`AL47-2121-...`) do not count. Letters are read in either
+     * case (`de89 3704 …`), as a bank reads them.
      */
     fun iban(candidate: String): String? {
-        val length = IBAN_LENGTHS[candidate.take(2)] ?: return null
+        val length = IBAN_LENGTHS[candidate.take(2).uppercase()] ?: return null
         var taken = 0
         candidate.forEachIndexed { i, char ->
             if (char != ' ' && char != '-') taken++
             if (taken == length) {
                 val prefix = candidate.substring(0, i + 1)
-                return prefix.takeIf { ibanMod97Valid(it.replace(" ", "").replace("-", "")) }
+                return prefix.takeIf { ibanMod97Valid(it.replace(" ", "").replace("-", "").uppercase()) }
             }
         }
         return null

@@ -4,7 +4,7 @@ import org.junit.jupiter.api.DynamicTest
 import java.io.File
 
 /**
- * The generated vector sets (tests/vectors/{locator,policy,text}, written by
+ * The generated vector sets (tests/vectors/{locator,normalise,policy,text}, written by
  * `scripts/shared_vectors.py` from the Python reference): one file is
  * `{"name", "description", "cases": [...]}`, one dynamic test per case. Every key of a case
  * must be read by the test, so an expectation added in Python cannot go unchecked here.
@@ -15,6 +15,7 @@ object SharedVectors {
         listOf(
             "locator/locate.json",
             "locator/mistakes.json",
+            "normalise/normalise.json",
             "policy/files.json",
             "policy/options.json",
             "text/characters.json",
