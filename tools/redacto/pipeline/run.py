@@ -126,7 +126,7 @@ class _Run:
                 category,
                 self.context,
                 round_number,
-                self.second_opinion(category),
+                self.second_opinion(),
             )
             self.named_by_validator.extend(check.named)
             verdict = self.verdict = check.verdict
@@ -172,7 +172,7 @@ class _Run:
 
         return find_ner_detections(document, category, allowed)
 
-    def second_opinion(self, category: Category) -> SecondOpinion:
+    def second_opinion(self) -> SecondOpinion:
         """The run's own rules and NER tier, to read each round's output again."""
         readers: list[tuple[Source, OutputReader]] = []
         if runs(self.context.options, Detector.RULES):
