@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from redacto.cli import app
 from redacto.corpus import load_suite
-from redacto.document import Step
+from redacto.document import Category, Step
 from redacto.engines.scripted import ScriptedEngine
 from redacto.evaluation.validator_bench import (
     DEV_SPLIT,
@@ -23,6 +23,7 @@ from redacto.evaluation.validator_bench import (
     run_validator_bench,
     verdict_cases,
 )
+from redacto.evaluation.validator_tiers import tier_hits
 from redacto.tuning import TrainingExample
 
 
@@ -166,8 +167,10 @@ def test_the_command_chooses_on_dev_and_reports_on_test(tmp_path: Path):
     args = ["eval", "validator", "--model", f"scripted:{script}", "--out", str(out)]
     result = CliRunner().invoke(app, [*args, "--dev-split", "dev", "--limit", "1"])
     assert result.exit_code == 0, result.output
-    assert "text: PASS on 2/2 clean (100.0%), on 0/2 leaky (0.0%)" in result.output
-    assert "scored: AUC 1.000" in result.output
+    assert "text, LLM: PASS on 2/2 clean (100.0%), on 0/2 leaky (0.0%)" in result.output
+    assert "text, rules+NER: PASS on " in result.output
+    assert "text, LLM and rules+NER: PASS on " in result.output
+    assert "text, scored: AUC 1.000" in result.output
     assert "text: threshold chosen on dev: margin ≥ 0.000: PASS on 100.0% clean, 0.0% leaky;" in (
         result.output
     )
@@ -190,3 +193,36 @@ def test_margins_only_scores_each_case_and_asks_for_no_reply(tmp_path: Path):
     full = run_validator_bench(scoring_oracle(cases), documents, tmp_path)
     for tally in full.readings.values():
         assert tally.clean_pass_rate == 1.0 and tally.leaky_pass_rate == 0.0
+
+
+def test_the_second_opinion_judges_every_case_alone_and_with_the_llm(tmp_path: Path) -> None:
+    documents = load_suite("smoke")[:2]
+    cases = verdict_cases(documents)
+    yes = ScriptedEngine({Step.VALIDATE: ["PASS"] * len(cases)})
+    summary = run_validator_bench(yes, documents, tmp_path / "yes")
+    assert set(summary.tiers) == set(summary.combined) == set(summary.readings)
+    for reading, tiers in summary.tiers.items():
+        both = summary.combined[reading]
+        assert (tiers.clean, tiers.leaky) == (both.clean, both.leaky)
+        # The LLM passes everything, so together they pass exactly what the tiers pass.
+        assert (both.clean_passed, both.leaky_passed) == (tiers.clean_passed, tiers.leaky_passed)
+        assert tiers.leaky_passed < tiers.leaky, "the tiers find some left value"
+    results = load_results(tmp_path / "yes", summary.cases)
+    assert all(r.tiers_found is not None for r in results)
+
+    alone = run_validator_bench(ScriptedEngine({}), documents, tmp_path / "tiers", tiers_only=True)
+    assert alone.tiers == summary.tiers and alone.combined == {}
+    assert all(t.clean == t.leaky == 0 for t in alone.readings.values())
+
+
+@pytest.mark.parametrize(
+    ("output", "found"),
+    [
+        ("Call [NAME_1] Moreau today about the invoice.", ["Moreau"]),
+        ("Call [NAME_1] [NAME_2] today about the invoice.", []),
+        ("Write to [EMAIL_1] or jane.moreau@example.org today.", ["jane.moreau@example.org"]),
+    ],
+)
+def test_the_tiers_read_a_shown_output_with_its_placeholders_masked(output, found) -> None:
+    hits = tier_hits(output, Category.GENERAL)
+    assert sorted({h.value for h in hits}) == found  # the rules and NER may both name one

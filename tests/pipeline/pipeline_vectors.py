@@ -10,8 +10,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from redacto.document import Box, Category, Detector, Document, Element, Mode, Step
+from redacto.document import (
+    Box,
+    Category,
+    Detection,
+    Detector,
+    Document,
+    Element,
+    Mode,
+    Source,
+    Span,
+    Step,
+)
 from redacto.engines.scripted import ScriptedEngine
+from redacto.joined_elements import join_by_page
 from redacto.pipeline import PipelineOptions, PipelineResult, run_pipeline
 from redacto.pipeline.page_text import PageText
 from redacto.pipeline.state import ImageReading
@@ -58,6 +70,48 @@ def vector_document(raw: dict[str, Any]) -> Document:
     return Document.from_elements(elements)
 
 
+@dataclass(frozen=True)
+class TableNer:
+    """A NER tier that answers from a table: for each exact text it may be asked about, the
+    spans `[start, end, label]` it reports (code points). Image mode asks it about each
+    page's words joined by spaces, as the real tier reads them. A text not in the table
+    fails the test: the table pins every text the tier reads, the masked outputs included."""
+
+    table: dict[str, list[list[Any]]]
+
+    def spans(self, text: str) -> list[tuple[int, int, str]]:
+        assert text in self.table, f"the NER tier read a text the vector does not list: {text!r}"
+        return [(int(start), int(end), str(label)) for start, end, label in self.table[text]]
+
+    def __call__(self, document: Document, category: Category, allowed: Any) -> list[Detection]:
+        if document.mode is Mode.TEXT:
+            return [
+                Detection(
+                    label=label,
+                    source=Source.NER,
+                    round=1,
+                    value=document.text[start:end],
+                    span=Span(start=start, end=end),
+                )
+                for start, end, label in self.spans(document.text)
+            ]
+        by_index: dict[int, Detection] = {}
+        for page in join_by_page(document.elements):
+            for start, end, label in self.spans(page.text):
+                for index in page.indices_between(start, end):
+                    by_index.setdefault(
+                        index,
+                        Detection(
+                            label=label,
+                            source=Source.NER,
+                            round=1,
+                            index=index,
+                            value=page.text[start:end],
+                        ),
+                    )
+        return [by_index[index] for index in sorted(by_index)]
+
+
 def run_vector(vector: Vector, prompts: PromptLibrary) -> tuple[PipelineResult, ScriptedEngine]:
     raw = vector.raw
     # `trust_validator_pass` is the model's own setting: a script declares it as a built
@@ -69,14 +123,16 @@ def run_vector(vector: Vector, prompts: PromptLibrary) -> tuple[PipelineResult, 
     category = Category(raw["category"]) if "category" in raw else None
     options = PipelineOptions(
         rules=raw.get("rules", False),
-        # The Kotlin core has no NER tier yet: the shared vectors pin the rules and the model.
-        detectors=frozenset({Detector.RULES, Detector.MODEL}),
+        detectors=frozenset(Detector(name) for name in raw.get("detectors", ["rules", "model"])),
         category=category,
         chunk_size=raw.get("chunk_size", 150),
         image_reading=ImageReading(raw.get("image_reading", ImageReading.INDEXED.value)),
         model_redact=raw.get("model_redact", True),
     )
-    result = run_pipeline(vector_document(raw), engine, prompts, options=options)
+    # Both languages fake the NER tier from the vector's table (Kotlin has no Rampart here).
+    assert "ner" in raw or Detector.NER not in options.detectors, "the ner tier needs a `ner` table"
+    ner = TableNer(raw["ner"]) if "ner" in raw else None
+    result = run_pipeline(vector_document(raw), engine, prompts, options=options, ner=ner)
     return result, engine
 
 

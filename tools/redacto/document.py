@@ -83,12 +83,15 @@ class Step(StrEnum):
 
 class Source(StrEnum):
     """Who found a detection: a checksum rule, the NER tier (`redacto.ner`), the detector,
-    the validator, or a person reviewing the run (`redacto serve`)."""
+    the validator, the rules or the NER tier reading the redacted output again (validate's
+    second opinion, `pipeline.second_opinion`), or a person reviewing the run (`redacto serve`)."""
 
     RULE = "rule"
     NER = "ner"
     DETECT = "detect"
     VALIDATE = "validate"
+    VALIDATE_RULES = "validate-rules"
+    VALIDATE_NER = "validate-ner"
     REVIEWER = "reviewer"
 
 

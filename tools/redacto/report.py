@@ -155,6 +155,9 @@ class ReviewReason(StrEnum):
 
     NO_TEXT = "no text found"
     STILL_FAILING = "validator still failing after the last round"
+    OUTPUT_STILL_READS = "rules or NER still find values in the output after the last round"
+    """Validate's second opinion (`pipeline.second_opinion`) found a value readable in the
+    last round's output: it is redacted, but nothing read the output after that."""
     NOTHING_USABLE = "validator failed without naming anything usable"
     NOT_LOCATED = "detections could not be located"
     PASS_NOT_TRUSTED = "this model's validator PASS is not trusted"

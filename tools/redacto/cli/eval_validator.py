@@ -10,7 +10,12 @@ import typer
 from redacto.cli.eval import _err, eval_app
 
 if TYPE_CHECKING:
-    from redacto.evaluation.validator_bench import ThresholdChoice, VerdictResult, VerdictSummary
+    from redacto.evaluation.validator_bench import (
+        ThresholdChoice,
+        VerdictResult,
+        VerdictSummary,
+        VerdictTally,
+    )
     from redacto.evaluation.verdict_curve import CurvePoint
 
 
@@ -43,6 +48,13 @@ def validator_command(
         typer.Option(
             help="Where the engine can score: score each call and generate no reply (the "
             "scored rule's verdict; no free-answer PASS rates)."
+        ),
+    ] = False,
+    tiers_only: Annotated[
+        bool,
+        typer.Option(
+            help="Ask the model nothing: only validate's second opinion (the rules and the "
+            "NER tier reading each output) is judged."
         ),
     ] = False,
     outputs: Annotated[
@@ -83,7 +95,9 @@ def validator_command(
             dev = run_validator_bench(engine, dev_documents, dev_out, margins_only=margins_only)
         elif dev_split is not None:
             _err.print("the engine cannot score: no margins, no threshold to choose")
-        summary = run_validator_bench(engine, documents, out, margins_only=margins_only)
+        summary = run_validator_bench(
+            engine, documents, out, margins_only=margins_only, tiers_only=tiers_only
+        )
         real: list[VerdictResult] = []
         if outputs and engine.supports_scoring:
             real = score_outputs(engine, outputs, load_suite(suite), out / "outputs")
@@ -103,6 +117,13 @@ def validator_command(
         _print_with_outputs(built, real, dev.cases if dev else None, dev_out, max_leaky)
 
 
+def _tally(tally: VerdictTally) -> str:
+    return (
+        f"PASS on {tally.clean_passed}/{tally.clean} clean ({_rate(tally.clean_pass_rate)}),"
+        f" on {tally.leaky_passed}/{tally.leaky} leaky ({_rate(tally.leaky_pass_rate)})"
+    )
+
+
 def _rate(value: float | None) -> str:
     return "—" if value is None else f"{value:.1%}"
 
@@ -117,17 +138,20 @@ def _point(point: CurvePoint | None) -> str:
 
 
 def _print_summary(summary: VerdictSummary, max_leaky: float) -> None:
-    for reading, tally in summary.readings.items():
-        typer.echo(
-            f"{reading}: PASS on {tally.clean_passed}/{tally.clean} clean"
-            f" ({_rate(tally.clean_pass_rate)}), on {tally.leaky_passed}/{tally.leaky}"
-            f" leaky ({_rate(tally.leaky_pass_rate)})"
-        )
+    for name, tallies in (
+        ("LLM", summary.readings),
+        ("rules+NER", summary.tiers),
+        ("LLM and rules+NER", summary.combined),
+    ):
+        for reading, tally in tallies.items():
+            if tally.clean + tally.leaky:
+                typer.echo(f"{reading}, {name}: {_tally(tally)}")
+    for reading in summary.readings:
         curve = summary.curves.get(reading)
         if curve is not None:
             auc = "—" if curve.auc is None else f"{curve.auc:.3f}"
             typer.echo(
-                f"  scored: AUC {auc}; best within {max_leaky:.0%} leaky, chosen on these"
+                f"{reading}, scored: AUC {auc}; best within {max_leaky:.0%} leaky, chosen on these"
                 f" outputs: {_point(curve.best)}"
             )
 

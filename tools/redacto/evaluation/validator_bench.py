@@ -16,6 +16,10 @@ scores it (`pipeline.validate.score_verdict`): its margin log P(PASS) − log P(
 and the summary holds each reading's curve (`evaluation.verdict_curve`): PASS rates on clean
 and leaky outputs at every threshold, and the best threshold within the bar.
 `choose_thresholds` picks each reading's threshold on a dev run and reads it on the test run.
+
+Validate's second opinion (`pipeline.second_opinion`) is judged on the same cases: the rules
+and the NER tier read each output (`validator_tiers`), and the summary gives PASS rates for
+the tiers alone and for the LLM and the tiers together (PASS only when both find nothing).
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from redacto.corpus import RENDER_CACHE_DIR, CorpusDocument
 from redacto.document import ImageReading, Mode, Step
 from redacto.engines import Engine
 from redacto.evaluation.summary import ratio
+from redacto.evaluation.validator_tiers import shown_output, tier_hits
 from redacto.evaluation.verdict_curve import (
     MAX_LEAKY_PASS,
     CurvePoint,
@@ -76,6 +81,9 @@ class VerdictResult(_Model):
     ms: float
     margin: float | None = None
     """log P(PASS) − log P(FAIL) for this call, where the engine can score."""
+    tiers_found: int | None = None
+    """Values the rules and the NER tier found readable in the output (validate's second
+    opinion, `validator_tiers`): PASS for them is 0. None when not asked."""
 
 
 class VerdictTally(_Model):
@@ -97,9 +105,12 @@ class VerdictTally(_Model):
         return ratio(self.leaky_passed, self.leaky)
 
     def add(self, result: VerdictResult) -> None:
-        if result.said is None:
-            return
-        passed = result.said is Verdict.PASS
+        """Count the LLM's free verdict (a result without one is not counted)."""
+        if result.said is not None:
+            self.count(result, result.said is Verdict.PASS)
+
+    def count(self, result: VerdictResult, passed: bool) -> None:
+        """Count `result` as passed or not, by its expected verdict and its outcome."""
         if result.expected is Verdict.PASS:
             self.clean += 1
             self.clean_passed += passed
@@ -122,6 +133,10 @@ class VerdictSummary(_Model):
     """Per reading, where the engine scored: the scored verdict's curve on these outputs."""
     cases: list[str] = []
     """The ids of the cases judged, in order (`load_results` reads their results)."""
+    tiers: dict[str, VerdictTally] = {}
+    """Per reading: the second opinion alone (the rules and NER find nothing = PASS)."""
+    combined: dict[str, VerdictTally] = {}
+    """Per reading: the LLM's PASS and the second opinion's together, as validate decides."""
 
 
 class ThresholdChoice(_Model):
@@ -183,15 +198,22 @@ def verdict_cases(
     ]
 
 
-def judge(context: StepContext, case: TrainingExample, margins_only: bool = False) -> VerdictResult:
+def judge(
+    context: StepContext,
+    case: TrainingExample,
+    margins_only: bool = False,
+    *,
+    ask: bool = True,
+) -> VerdictResult:
     """Ask the validator about one built redaction; its answer is read as the pipeline does.
-    With `margins_only` (an engine that scores) the call is scored and no reply generated."""
+    With `margins_only` (an engine that scores) the call is scored and no reply generated;
+    with `ask` false no model call is made at all (the second opinion alone)."""
     started = time.perf_counter()
     margin = None
-    if context.engine.supports_scoring:
+    if ask and context.engine.supports_scoring:
         margin = score_verdict(context.engine, case.system, case.user).margin
     said, answer = None, None
-    if not (margins_only and margin is not None):
+    if ask and not (margins_only and margin is not None):
         reply = context.call(Step.VALIDATE, case.system, case.user)
         parse = VerdictParse()
         for line in reply.text.splitlines():
@@ -223,10 +245,13 @@ def run_validator_bench(
     limit: int | None = None,
     on_progress: Callable[[int, int], None] | None = None,
     margins_only: bool = False,
+    tiers_only: bool = False,
 ) -> VerdictSummary:
     """Judge every built redaction of `documents` (the first `limit`), resuming from what
     `out/verdicts.jsonl` already holds; writes the summary next to it. `margins_only`:
-    see `judge` (a result kept without its reply is judged again without the option)."""
+    see `judge` (a result kept without its reply is judged again without the option).
+    Every case also gets the second opinion (`validator_tiers`); `tiers_only` asks the
+    model nothing, so only the tiers' rates are filled."""
     out.mkdir(parents=True, exist_ok=True)
     cases = verdict_cases(list(documents)[:limit] if limit else documents)
     path = out / RESULTS_FILE
@@ -241,18 +266,32 @@ def run_validator_bench(
     with path.open("a", encoding="utf-8") as stream:
         for number, case in enumerate(cases, 1):
             recorded = done.get(case.id)
-            unscored = engine.supports_scoring and recorded is not None and recorded.margin is None
-            unanswered = not margins_only and recorded is not None and recorded.said is None
+            ask = not tiers_only
+            unscored = (
+                ask and engine.supports_scoring and recorded is not None and recorded.margin is None
+            )
+            unanswered = ask and not margins_only and recorded is not None and recorded.said is None
             if recorded is None or unscored or unanswered:
-                done[case.id] = judge(context, case, margins_only)
-                stream.write(done[case.id].model_dump_json() + "\n")
+                recorded = done[case.id] = judge(context, case, margins_only, ask=ask)
+            if recorded.tiers_found is None:
+                found = len(tier_hits(shown_output(case.user), case.category))
+                recorded = done[case.id] = recorded.model_copy(update={"tiers_found": found})
+                stream.write(recorded.model_dump_json() + "\n")
                 stream.flush()
             if on_progress is not None:
                 on_progress(number, len(cases))
     results = [done[case.id] for case in cases]
     readings: dict[str, VerdictTally] = {}
+    tiers: dict[str, VerdictTally] = {}
+    combined: dict[str, VerdictTally] = {}
     for result in results:
         readings.setdefault(result.reading, VerdictTally()).add(result)
+        if result.tiers_found is None:
+            continue
+        tiers.setdefault(result.reading, VerdictTally()).count(result, result.tiers_found == 0)
+        if result.said is not None:
+            passed = result.said is Verdict.PASS and result.tiers_found == 0
+            combined.setdefault(result.reading, VerdictTally()).count(result, passed)
     curves = {
         reading: verdict_curve(margins)
         for reading in readings
@@ -265,6 +304,8 @@ def run_validator_bench(
         ms_mean=ratio(sum(r.ms for r in results), len(results)),
         curves=curves,
         cases=[case.id for case in cases],
+        tiers=tiers,
+        combined=combined,
     )
     (out / SUMMARY_FILE).write_text(
         json.dumps(summary.model_dump(mode="json"), indent=2) + "\n", encoding="utf-8"

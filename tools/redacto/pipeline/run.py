@@ -7,7 +7,18 @@ and an engine failure ends ERROR with no redacted output claimed.
 
 from __future__ import annotations
 
-from redacto.document import Category, Detection, Detector, Document, Mode, Span, Status
+from collections.abc import Callable, Collection
+
+from redacto.document import (
+    Category,
+    Detection,
+    Detector,
+    Document,
+    Mode,
+    Source,
+    Span,
+    Status,
+)
 from redacto.engines import Engine, EngineError
 from redacto.pipeline.classify import Classification, classify
 from redacto.pipeline.detect import detect
@@ -21,6 +32,7 @@ from redacto.pipeline.redact import (
     redact_text,
     redaction_result,
 )
+from redacto.pipeline.second_opinion import OutputReader, SecondOpinion
 from redacto.pipeline.state import (
     OnEvent,
     PipelineOptions,
@@ -32,6 +44,10 @@ from redacto.pipeline.validate import validate
 from redacto.prompts import PromptLibrary
 from redacto.report import ReviewReason, RunReport, describe_error
 
+NerFinder = Callable[[Document, Category, Collection[str]], list[Detection]]
+"""The NER tier on a document under a category and its labels (`redacto.ner`'s
+`find_ner_detections`; a test gives a fake, as Kotlin's `NerDetector`)."""
+
 
 def run_pipeline(
     document: Document,
@@ -40,15 +56,18 @@ def run_pipeline(
     *,
     options: PipelineOptions | None = None,
     on_event: OnEvent | None = None,
+    ner: NerFinder | None = None,
 ) -> PipelineResult:
     """Redact one document. Engine failures become an ERROR result, never an exception.
 
     The model's manifest settings are applied to `options` first (`policy`): a caller can be
     stricter than the manifest, never looser, so no caller gets a PASS the manifest forbids.
+    The NER tier, where `options.detectors` names it, is `ner` (default: Rampart,
+    `redacto.ner.find_ner_detections`).
     """
     options = options_for_model(options or PipelineOptions(), engine)
     context = StepContext(engine, prompts, options, on_event)
-    run = _Run(document, context)
+    run = _Run(document, context, ner)
     try:
         return run.execute()
     except EngineError as error:
@@ -58,9 +77,10 @@ def run_pipeline(
 class _Run:
     """The state of one run as the steps fill it in."""
 
-    def __init__(self, document: Document, context: StepContext) -> None:
+    def __init__(self, document: Document, context: StepContext, ner: NerFinder | None) -> None:
         self.document = document
         self.context = context
+        self.ner = ner
         self.classification = Classification(Category.GENERAL, "", fallback=False)
         self.detections: list[Detection] = []
         self.named_by_validator: list[str] = []
@@ -100,7 +120,13 @@ class _Run:
             self.rounds = round_number
             redaction = self.redact(round_number=round_number)
             check = validate(
-                self.document, redaction, self.detections, category, self.context, round_number
+                self.document,
+                redaction,
+                self.detections,
+                category,
+                self.context,
+                round_number,
+                self.second_opinion(),
             )
             self.named_by_validator.extend(check.named)
             verdict = self.verdict = check.verdict
@@ -114,7 +140,10 @@ class _Run:
             self.detections, _ = union_detections(self.detections, check.missed)
             if round_number == self.context.options.max_rounds:
                 # Out of rounds: keep everything found in the output, unverified.
-                self.reasons.append(ReviewReason.STILL_FAILING)
+                if check.model_verdict is Verdict.FAIL:
+                    self.reasons.append(ReviewReason.STILL_FAILING)
+                if check.found_in_output:
+                    self.reasons.append(ReviewReason.OUTPUT_STILL_READS)
                 redaction = self.redact(round_number=round_number, ask_model=False)
         return self.finished(redaction, verdict)
 
@@ -128,17 +157,29 @@ class _Run:
     def rule_detections(self, category: Category) -> list[Detection]:
         if not runs(self.context.options, Detector.RULES):
             return []
-        from redacto.rules import find_rule_detections
-
-        return list(find_rule_detections(self.document, category))
+        return _read_rules(self.document, category)
 
     def ner_detections(self, category: Category) -> list[Detection]:
         if not runs(self.context.options, Detector.NER):
             return []
+        return self.read_ner(self.document, category)
+
+    def read_ner(self, document: Document, category: Category) -> list[Detection]:
+        allowed = self.context.prompts.category_labels(category)
+        if self.ner is not None:
+            return self.ner(document, category, allowed)
         from redacto.ner import find_ner_detections
 
-        allowed = self.context.prompts.category_labels(category)
-        return find_ner_detections(self.document, category, allowed)
+        return find_ner_detections(document, category, allowed)
+
+    def second_opinion(self) -> SecondOpinion:
+        """The run's own rules and NER tier, to read each round's output again."""
+        readers: list[tuple[Source, OutputReader]] = []
+        if runs(self.context.options, Detector.RULES):
+            readers.append((Source.VALIDATE_RULES, _read_rules))
+        if runs(self.context.options, Detector.NER):
+            readers.append((Source.VALIDATE_NER, self.read_ner))
+        return SecondOpinion(tuple(readers))
 
     def redact(
         self, round_number: int = 1, *, ask_model: bool = True
@@ -194,3 +235,9 @@ class _Run:
             parse_errors=list(self.context.parse_errors),
             model=self.context.engine.identity,
         )
+
+
+def _read_rules(document: Document, category: Category) -> list[Detection]:
+    from redacto.rules import find_rule_detections
+
+    return list(find_rule_detections(document, category))

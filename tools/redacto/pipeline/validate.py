@@ -11,6 +11,10 @@ Under the scored rule (`validator_verdict = "scored"`, an engine that can score)
 first scored: PASS when log P(`PASS`) − log P(`FAIL`) reaches `pass_margin`, and nothing is
 generated; otherwise the free reply is generated as under the answer rule, for its missed
 items, and the call is FAIL whatever that reply says.
+
+Then the second opinion (`second_opinion`): the run's rules and NER tier read the output
+again, its redacted values masked, and what they find readable fails the round as well, so
+a PASS stands only when the LLM and both tiers find nothing.
 """
 
 from __future__ import annotations
@@ -20,7 +24,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 
-from redacto.document import Category, Detection, Document, Mode, Source, Step, ValidatorVerdict
+from redacto.document import (
+    Category,
+    Detection,
+    Document,
+    Mode,
+    Source,
+    Span,
+    Step,
+    ValidatorVerdict,
+)
 from redacto.engines import Engine, ReplyConstraint, ScoreRequest, Scores
 from redacto.pipeline.chunking import chunk_elements, chunk_text, format_elements
 from redacto.pipeline.constraint import ReplyShape
@@ -45,6 +58,7 @@ from redacto.pipeline.parsing import (
     parse_text_line,
 )
 from redacto.pipeline.redact import ImageRedaction, TextRedaction
+from redacto.pipeline.second_opinion import SecondOpinion, read_output
 from redacto.pipeline.state import ImageReading, Phase, ProgressEvent, StepContext
 from redacto.report import StepTrace
 
@@ -70,11 +84,23 @@ def score_verdict(engine: Engine, system: str, user: str) -> ScoredVerdict:
 
 @dataclass
 class Validation:
-    """The judge's verdict, the usable missed items, and every item it named (as lines)."""
+    """The round's verdict, the usable missed items, and every item the LLM named (as lines).
+
+    `verdict` is FAIL when the LLM said FAIL or the second opinion found something;
+    `model_verdict` is the LLM's alone, `found_in_output` the second opinion's hits (also in
+    `missed`, after the LLM's)."""
 
     verdict: Verdict = Verdict.PASS
     missed: list[Detection] = field(default_factory=list)
     named: list[str] = field(default_factory=list)
+    model_verdict: Verdict = Verdict.PASS
+    found_in_output: list[Detection] = field(default_factory=list)
+
+    def add_found_in_output(self, detection: Detection) -> None:
+        """A second-opinion hit joins the missed items and fails the round."""
+        self.found_in_output.append(detection)
+        self.missed.append(detection)
+        self.verdict = Verdict.FAIL
 
 
 @dataclass
@@ -287,9 +313,40 @@ def validate(
     category: Category,
     context: StepContext,
     round_number: int,
+    opinion: SecondOpinion | None = None,
 ) -> Validation:
-    """Judge the redacted output; returns the verdict and the usable missed items."""
+    """Judge the redacted output; returns the verdict and the usable missed items.
+
+    The LLM judges first, then `opinion`'s tiers read the masked output (`second_opinion`);
+    their hits fail the round too."""
     known = {detection_key(detection) for detection in detections}
+    judge = _llm_judge(document, redaction, detections, category, context, round_number, known)
+    if document.mode is Mode.TEXT:
+        assert isinstance(redaction, TextRedaction)
+        hidden: list[Span] | list[int] = [r.span for r in redaction.replacements]
+    else:
+        assert isinstance(redaction, ImageRedaction)
+        hidden = list(redaction.shown)
+    judge.outcome.model_verdict = judge.outcome.verdict
+    for found in read_output(document, hidden, category, opinion or SecondOpinion(), round_number):
+        if detection_key(found) not in known:
+            known.add(detection_key(found))
+            judge.outcome.add_found_in_output(found)
+            judge.progress(Phase.PROGRESS)
+    judge.progress(Phase.END, (judge.chunks or 1) - 1)
+    return judge.outcome
+
+
+def _llm_judge(
+    document: Document,
+    redaction: ImageRedaction | TextRedaction,
+    detections: list[Detection],
+    category: Category,
+    context: StepContext,
+    round_number: int,
+    known: set[int | str],
+) -> _Judge:
+    """The LLM's calls on the output, chunk by chunk; the judge holds its outcome."""
     if document.mode is Mode.IMAGE:
         assert isinstance(redaction, ImageRedaction)
         if context.options.image_reading is ImageReading.TEXT:
@@ -311,8 +368,7 @@ def validate(
                 partial(parse_index_line, labels=labels, index_range=chunk.index_range),
                 chunk.number,
             )
-        judge.progress(Phase.END, len(chunks) - 1)
-        return judge.outcome
+        return judge
     assert isinstance(redaction, TextRedaction)
     judge = _TextJudge(
         context,
@@ -325,7 +381,7 @@ def validate(
     return _judge_text(judge, redaction.text)
 
 
-def _judge_text(judge: _Judge, redacted: str) -> Validation:
+def _judge_text(judge: _Judge, redacted: str) -> _Judge:
     """Ask the text-mode validate prompt about `redacted`, one call per 150-word chunk."""
     template = judge.context.prompts.prompt(Step.VALIDATE, Mode.TEXT, judge.category)
     labels = frozenset(template.labels)
@@ -346,5 +402,4 @@ def _judge_text(judge: _Judge, redacted: str) -> Validation:
             text_chunk.number,
             constraint,
         )
-    judge.progress(Phase.END, len(text_chunks) - 1)
-    return judge.outcome
+    return judge

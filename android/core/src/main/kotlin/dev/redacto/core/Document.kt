@@ -67,6 +67,10 @@ enum class Source(
     NER("ner"),
     DETECT("detect"),
     VALIDATE("validate"),
+
+    /** Validate's second opinion: the rules or the NER tier reading the redacted output ([SecondOpinion]). */
+    VALIDATE_RULES("validate-rules"),
+    VALIDATE_NER("validate-ner"),
     REVIEWER("reviewer"),
     ;
 

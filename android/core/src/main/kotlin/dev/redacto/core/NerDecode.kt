@@ -142,7 +142,7 @@ fun nerWordsOf(text: String): List<NerWord> {
 }
 
 /** Python's `unicodedata.category(c).startswith("P")`. */
-private fun isPunctuation(codePoint: Int): Boolean =
+internal fun isPunctuation(codePoint: Int): Boolean =
     when (Character.getType(codePoint).toByte()) {
         Character.CONNECTOR_PUNCTUATION, Character.DASH_PUNCTUATION, Character.START_PUNCTUATION, Character.END_PUNCTUATION,
         Character.INITIAL_QUOTE_PUNCTUATION, Character.FINAL_QUOTE_PUNCTUATION, Character.OTHER_PUNCTUATION,

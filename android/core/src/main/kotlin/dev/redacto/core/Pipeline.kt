@@ -99,7 +99,7 @@ private class PipelineRun(
         for (round in 1..context.options.maxRounds) {
             rounds = round
             redaction = redact(round)
-            val check = validate(document, redaction, detections, category, context, round)
+            val check = validate(document, redaction, detections, category, context, round, secondOpinion())
             namedByValidator.addAll(check.named)
             verdict = check.verdict
             lastVerdict = verdict
@@ -114,7 +114,8 @@ private class PipelineRun(
             detections = unionDetections(detections, check.missed).first
             if (round == context.options.maxRounds) {
                 // Out of rounds: keep everything found in the output, unverified.
-                reasons.add(ReviewReason.STILL_FAILING)
+                if (check.modelVerdict == Verdict.FAIL) reasons.add(ReviewReason.STILL_FAILING)
+                if (check.foundInOutput.isNotEmpty()) reasons.add(ReviewReason.OUTPUT_STILL_READS)
                 redaction = redact(round, askModel = false)
             }
         }
@@ -131,6 +132,17 @@ private class PipelineRun(
     fun nerDetections(category: Category): List<Detection> {
         if (!context.options.runs(Detector.NER)) return emptyList()
         return checkNotNull(ner).find(document, category, PipelinePrompts.categoryLabels(category))
+    }
+
+    /** The run's own rules and NER tier, to read each round's output again. */
+    fun secondOpinion(): SecondOpinion {
+        val readers = mutableListOf<Pair<Source, OutputReader>>()
+        if (context.options.runs(Detector.RULES)) readers.add(Source.VALIDATE_RULES to OutputReader { doc, cat -> rules.find(doc, cat) })
+        if (context.options.runs(Detector.NER)) {
+            val tier = checkNotNull(ner)
+            readers.add(Source.VALIDATE_NER to OutputReader { doc, cat -> tier.find(doc, cat, PipelinePrompts.categoryLabels(cat)) })
+        }
+        return SecondOpinion(readers)
     }
 
     suspend fun redact(

@@ -37,6 +37,9 @@ enum class ReviewReason(
 ) {
     NO_TEXT("no text found"),
     STILL_FAILING("validator still failing after the last round"),
+
+    /** Validate's second opinion ([SecondOpinion]) found a value readable in the last round's output. */
+    OUTPUT_STILL_READS("rules or NER still find values in the output after the last round"),
     NOTHING_USABLE("validator failed without naming anything usable"),
     NOT_LOCATED("detections could not be located"),
     /** The model's verified policy says its validator was measured passing leaky pages. */

@@ -8,15 +8,32 @@ package dev.redacto.core
  * words), chunked like detect, never the detector's answer. It says `PASS`, or `FAIL` and the items still readable, in the
  * detect step's format. Anything but a clean PASS is FAIL. Named items become detections
  * (source validate, this round) when they are usable: a known label, inside the chunk, not
- * redacted already, present in the document. Mirrors `pipeline/validate.py`.
+ * redacted already, present in the document. Then the second opinion ([SecondOpinion]): the
+ * run's rules and NER tier read the masked output again, and what they find fails the round
+ * too, so a PASS stands only when the LLM and both tiers find nothing. Mirrors `pipeline/validate.py`.
  */
 
-/** The judge's verdict, the usable missed items, and every item it named (as lines). */
+/**
+ * The round's verdict, the usable missed items, and every item the LLM named (as lines).
+ * [verdict] is FAIL when the LLM said FAIL or the second opinion found something;
+ * [modelVerdict] is the LLM's alone, [foundInOutput] the second opinion's hits (also in
+ * [missed], after the LLM's).
+ */
 class Validation {
     var verdict: Verdict = Verdict.PASS
         internal set
     val missed: MutableList<Detection> = mutableListOf()
     val named: MutableList<String> = mutableListOf()
+    var modelVerdict: Verdict = Verdict.PASS
+        internal set
+    val foundInOutput: MutableList<Detection> = mutableListOf()
+
+    /** A second-opinion hit joins the missed items and fails the round. */
+    internal fun addFoundInOutput(detection: Detection) {
+        foundInOutput.add(detection)
+        missed.add(detection)
+        verdict = Verdict.FAIL
+    }
 }
 
 private abstract class Judge(
@@ -187,8 +204,39 @@ suspend fun validate(
     category: Category,
     context: StepContext,
     round: Int,
+    opinion: SecondOpinion = SecondOpinion(),
 ): Validation {
     val known = detections.map(::detectionKey).toMutableSet()
+    val judge = llmJudge(document, redaction, detections, category, context, round, known)
+    val found =
+        if (opinion.readers.isEmpty()) {
+            emptyList()
+        } else if (redaction is TextRedaction) {
+            readTextOutput(document.text, redaction.replacements.map { it.span }, category, opinion, round)
+        } else {
+            readPageOutput(document, (redaction as ImageRedaction).shown.keys, category, opinion, round)
+        }
+    judge.outcome.modelVerdict = judge.outcome.verdict
+    for (detection in found) {
+        if (known.add(detectionKey(detection))) {
+            judge.outcome.addFoundInOutput(detection)
+            judge.progress(Phase.PROGRESS)
+        }
+    }
+    judge.progress(Phase.END, (judge.chunks ?: 1) - 1)
+    return judge.outcome
+}
+
+/** The LLM's calls on the output, chunk by chunk; the judge holds its outcome. */
+private suspend fun llmJudge(
+    document: Document,
+    redaction: Redaction,
+    detections: List<Detection>,
+    category: Category,
+    context: StepContext,
+    round: Int,
+    known: MutableSet<DetectionKey>,
+): Judge {
     if (document.mode == Mode.IMAGE) {
         check(redaction is ImageRedaction) { "image mode needs an image redaction" }
         if (context.options.imageReading == ImageReading.TEXT) {
@@ -206,8 +254,7 @@ suspend fun validate(
             val (system, user) = template.render(mapOf("elements" to formatElements(chunk.elements)))
             judge.run(system, user, { line -> parseIndexLine(line, labels, chunk.indexRange) }, chunk.number)
         }
-        judge.progress(Phase.END, chunks.size - 1)
-        return judge.outcome
+        return judge
     }
     check(redaction is TextRedaction) { "text mode needs a text redaction" }
     return judgeText(TextJudge(context, category, round, known, Locator(document.text), redaction), redaction.text)
@@ -217,7 +264,7 @@ suspend fun validate(
 private suspend fun judgeText(
     judge: Judge,
     redacted: String,
-): Validation {
+): Judge {
     val template = judge.context.prompts.template(Step.VALIDATE, Mode.TEXT, judge.category)
     val labels = template.labels.toSet()
     val textChunks = chunkText(redacted, judge.context.options.chunkSize)
@@ -230,6 +277,5 @@ private suspend fun judgeText(
         val constraint = judge.context.constraintFor(Step.VALIDATE, shown, template.labels, ReplyShape.VALIDATE)
         judge.run(system, user, { line -> parseTextLine(line, labels) }, chunk.number, constraint)
     }
-    judge.progress(Phase.END, textChunks.size - 1)
-    return judge.outcome
+    return judge
 }

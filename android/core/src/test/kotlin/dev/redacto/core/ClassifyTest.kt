@@ -38,7 +38,8 @@ class ClassifyTest {
             assertEquals(listOf(Step.DETECT, Step.VALIDATE), engine.requests.map { it.step })
             assertEquals(systemPrompt(Step.DETECT, Category.LEGAL), engine.requests[0].system)
             assertEquals(systemPrompt(Step.VALIDATE, Category.LEGAL), engine.requests[1].system)
-            assertEquals(listOf(Category.LEGAL), ruleCategories)
+            // Detect's rules, then validate's second opinion reading the output: both under the given category.
+            assertEquals(listOf(Category.LEGAL, Category.LEGAL), ruleCategories)
             assertEquals(Category.LEGAL, report.category)
             assertTrue(report.categoryGiven)
             assertFalse(report.classifyFallback)

@@ -48,6 +48,8 @@ class PipelineVectorTest {
                 "trust_validator_pass",
                 "image_reading",
                 "model_redact",
+                "detectors",
+                "ner",
                 "expect",
             )
 
@@ -77,9 +79,16 @@ class PipelineVectorTest {
                     imageReading =
                         if (raw.has("image_reading")) ImageReading.fromWire(raw.string("image_reading")) else ImageReading.INDEXED,
                     modelRedact = if (raw.has("model_redact")) raw.bool("model_redact") else true,
+                    detectors =
+                        if (raw.has("detectors")) {
+                            Detector.parseList(raw.array("detectors").joinToString(",") { it.asStringStrict("detectors") })
+                        } else {
+                            Detector.LIBRARY
+                        },
                 )
             val document = vectorDocument(raw)
-            val result = runPipeline(document, engine, options = options, rules = Rules.DETECTOR)
+            val ner = if (raw.has("ner")) TableNer(raw.obj("ner")) else null
+            val result = runPipeline(document, engine, options = options, rules = Rules.DETECTOR, ner = ner)
             val expect = raw.obj("expect")
             if (expect.has("page_text")) assertEquals(expect.string("page_text"), PageText.of(document.elements).text, "page_text")
             check(expect, result, engine)
@@ -266,3 +275,44 @@ fun sameJson(
             false
         }
     }
+
+/**
+ * A NER tier that answers from a vector's table: for each exact text it may be asked about, the
+ * spans `[start, end, label]` it reports (code points). Image mode asks about each page's words
+ * joined by spaces, as [NerTier] reads them. A text not in the table fails the vector: the table
+ * pins every text the tier reads, the second opinion's masked outputs included.
+ */
+internal class TableNer(
+    private val table: Fields,
+) : NerDetector {
+    private fun spans(text: String): List<Triple<Int, Int, String>> {
+        check(table.has(text)) { "the NER tier read a text the vector does not list: '$text'" }
+        return table.array(text).map { raw ->
+            val entry = raw.asArrayStrict("ner")
+            Triple(entry[0].asIntStrict("ner"), entry[1].asIntStrict("ner"), entry[2].asStringStrict("ner"))
+        }
+    }
+
+    override fun find(
+        document: Document,
+        category: Category,
+        allowedLabels: Collection<String>,
+    ): List<Detection> {
+        if (document.mode == Mode.TEXT) {
+            val text = CodePointText(document.text)
+            return spans(document.text).map { (start, end, label) ->
+                Detection(label = label, source = Source.NER, round = 1, value = text.slice(start, end), span = Span(start, end))
+            }
+        }
+        val byIndex = sortedMapOf<Int, Detection>()
+        for (page in RuleMatching.joinByPage(document.elements)) {
+            val text = CodePointText(page.text)
+            for ((start, end, label) in spans(page.text)) {
+                for (index in page.indicesBetween(text.toCharIndex(start), text.toCharIndex(end))) {
+                    byIndex.getOrPut(index) { Detection(label = label, source = Source.NER, round = 1, index = index, value = text.slice(start, end)) }
+                }
+            }
+        }
+        return byIndex.values.toList()
+    }
+}
