@@ -53,8 +53,17 @@ def proofread_command(
         str | None,
         typer.Option(
             "--upstream",
-            help="An OpenAI-compatible server's base URL (http://host:port). The API key, if "
-            f"any, is read from ${API_KEY_VARIABLE}. Without it: Hunspell, offline.",
+            help="An OpenAI-compatible server's base URL (http://host:port or https://…). The "
+            f"API key, if any, is read from ${API_KEY_VARIABLE}. Without it: Hunspell, offline.",
+        ),
+    ] = None,
+    upstream_ca: Annotated[
+        Path | None,
+        typer.Option(
+            "--upstream-ca",
+            help="A PEM file of CA certificates (or the server's own self-signed one) to "
+            "trust for an https:// upstream, besides the system's store and $SSL_CERT_FILE.",
+            dir_okay=False,
         ),
     ] = None,
     upstream_model: Annotated[
@@ -87,7 +96,12 @@ def proofread_command(
     console = Console(stderr=True, soft_wrap=True)
     config = None
     if upstream is not None:
-        config = UpstreamConfig(url=upstream, model=upstream_model, timeout_s=timeout)
+        config = UpstreamConfig(
+            url=upstream,
+            model=upstream_model,
+            timeout_s=timeout,
+            ca_file=str(upstream_ca) if upstream_ca is not None else None,
+        )
     options = ProofreadOptions(
         upstream=config,
         language=language.value,

@@ -47,11 +47,21 @@ def proxy_command(
         str,
         typer.Option(
             "--upstream",
-            help="The inference server's base URL, e.g. http://127.0.0.1:8000. Its own key, "
-            "if it needs one, is read from $REDACTO_UPSTREAM_API_KEY and sent as a Bearer "
-            "token; the client's credential is not forwarded.",
+            help="The inference server's base URL, http:// or https://, e.g. "
+            "http://127.0.0.1:8000. Its own key, if it needs one, is read from "
+            "$REDACTO_UPSTREAM_API_KEY and sent as a Bearer token; the client's credential "
+            "is not forwarded.",
         ),
     ],
+    upstream_ca: Annotated[
+        Path | None,
+        typer.Option(
+            "--upstream-ca",
+            help="A PEM file of CA certificates (or the server's own self-signed one) to "
+            "trust for an https:// upstream, besides the system's store and $SSL_CERT_FILE.",
+            dir_okay=False,
+        ),
+    ] = None,
     listen: Annotated[
         str, typer.Option("--listen", help="HOST:PORT to listen on (PORT 0: any free port).")
     ] = "127.0.0.1:8090",
@@ -178,6 +188,7 @@ def proxy_command(
         exit_with_parent()
     config = ProxyConfig(
         upstream=upstream,
+        upstream_ca=str(upstream_ca) if upstream_ca is not None else None,
         category=category,
         ner=not no_ner,
         forward_review=images is ImagePolicy.FORWARD_REVIEW,

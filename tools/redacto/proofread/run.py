@@ -303,7 +303,7 @@ def _check_upstream(upstream: UpstreamConfig | None) -> None:
     """A bad upstream URL is bad input (nothing written, nothing asked)."""
     if upstream is not None:
         try:
-            upstream.endpoint("chat/completions")
+            upstream.check()
         except UpstreamError as bad_url:
             raise BadInputError(str(bad_url)) from bad_url
 
