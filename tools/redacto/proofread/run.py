@@ -264,7 +264,12 @@ def proofread(
     try:
         masked = _mask(source.document, engine, prompts, options, on_event, stage)
     except (DetectionFailed, EngineError, PromptError, ValueWouldLeak) as unsent:
-        failed = _failed(info, proofreader, f"nothing was sent: {unsent}")
+        reason = (
+            f"the detector could not read the document: {unsent.reason}"
+            if isinstance(unsent, DetectionFailed)
+            else str(unsent)
+        )
+        failed = _failed(info, proofreader, f"nothing was sent: {reason}")
         return Proofreading.of(failed, source.page_pdf())
     run = _Run(masked, placer, on_mistake)
     error, unreadable, proofreader = _proofread(upstream, options.language, run, stage)

@@ -30,8 +30,8 @@ from typing import Any
 
 import orjson
 
+from redacto.pipeline import DetectionFailed
 from redacto.proxy.connection import ClientConnection, Request, Sender, error_body
-from redacto.proxy.detectors import DetectionFailed
 from redacto.proxy.limits import BodyBudget, Limits
 from redacto.proxy.outbound import (
     CONVERSATION_HEADER,
