@@ -2,7 +2,7 @@
 test's own, a server certificate it signed for 127.0.0.1 and localhost, and another CA
 that signed nothing (what an untrusted upstream looks like to a client that trusts it).
 
-    certs = make_certs(tmp_path)
+    certs = make_certs(tmp_path)           # or the `certs` fixture (tests/conftest.py)
     server = certs.server_context()        # for the upstream
     ... UpstreamPool(url, ca_file=str(certs.ca)) ...
 """
@@ -36,6 +36,14 @@ class Certs:
         return context
 
 
+KEY_USES = (
+    "digital_signature", "content_commitment", "key_encipherment", "data_encipherment",
+    "key_agreement", "key_cert_sign", "crl_sign", "encipher_only", "decipher_only",
+)  # fmt: skip
+"""Every flag `x509.KeyUsage` takes; a CA's are `CA_USES`."""
+CA_USES = frozenset({"digital_signature", "key_cert_sign", "crl_sign"})
+
+
 def _name(common: str) -> x509.Name:
     return x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, common)])
 
@@ -52,20 +60,7 @@ def _ca(common: str) -> tuple[x509.Certificate, ec.EllipticCurvePrivateKey]:
         .not_valid_before(now - datetime.timedelta(minutes=5))
         .not_valid_after(now + datetime.timedelta(days=1))
         .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
-        .add_extension(
-            x509.KeyUsage(
-                digital_signature=True,
-                content_commitment=False,
-                key_encipherment=False,
-                data_encipherment=False,
-                key_agreement=False,
-                key_cert_sign=True,
-                crl_sign=True,
-                encipher_only=False,
-                decipher_only=False,
-            ),
-            critical=True,
-        )
+        .add_extension(x509.KeyUsage(**{use: use in CA_USES for use in KEY_USES}), critical=True)
         .add_extension(x509.SubjectKeyIdentifier.from_public_key(key.public_key()), critical=False)
         .sign(key, hashes.SHA256())
     )

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
+from click.testing import Result
 from cv_pages import ENGLISH_EMAIL, ENGLISH_NAME
 from fake_upstream import Answer, FakeUpstream
 from test_inputs import CV_TEXT, TEXT_ANSWER
@@ -18,14 +20,9 @@ from cli_runs import script
 from redacto.cli import app
 from redacto.proofread import MISTAKES_JSON, UpstreamConfig, UpstreamError
 from redacto.proofread.upstream import ProofreadPrompt, stream_answer
-from tls_certs import Certs, make_certs
+from tls_certs import Certs
 
 PROMPT = ProofreadPrompt.render("Data analyst who recieved a degree.", "English")
-
-
-@pytest.fixture(scope="module")
-def certs(tmp_path_factory: pytest.TempPathFactory) -> Certs:
-    return make_certs(tmp_path_factory.mktemp("tls"))
 
 
 @pytest.fixture
@@ -63,7 +60,8 @@ def test_an_untrusted_certificate_sends_nothing(tls_upstream, certs, monkeypatch
     assert tls_upstream.requests == []
 
 
-def _proofread(tmp_path, url: str, *extra: str):
+def _command(tmp_path, url: str, *extra: str) -> Result:
+    """`redacto proofread` on the text CV against `url`, with a scripted detector."""
     source = tmp_path / "cv.txt"
     source.write_text(CV_TEXT, encoding="utf-8")
     model = script(
@@ -74,9 +72,11 @@ def _proofread(tmp_path, url: str, *extra: str):
     )
     arguments = ["proofread", str(source), "--out", str(tmp_path / "out"), "--upstream", url]
     arguments += ["--model", model, "--category", "general", "--language", "en", *extra]
-    result = CliRunner().invoke(app, arguments)
-    written = json.loads((tmp_path / "out" / MISTAKES_JSON).read_text(encoding="utf-8"))
-    return result, written
+    return CliRunner().invoke(app, arguments)
+
+
+def _written(tmp_path) -> dict[str, Any]:
+    return json.loads((tmp_path / "out" / MISTAKES_JSON).read_text(encoding="utf-8"))
 
 
 def test_the_command_with_upstream_ca_hides_the_values_and_restores_the_mistakes(
@@ -84,8 +84,9 @@ def test_the_command_with_upstream_ca_hides_the_values_and_restores_the_mistakes
 ):
     monkeypatch.delenv("SSL_CERT_FILE", raising=False)
     tls_upstream.answer = Answer(lines=TEXT_ANSWER, piece=4)
-    result, written = _proofread(tmp_path, tls_upstream.url, "--upstream-ca", str(certs.ca))
+    result = _command(tmp_path, tls_upstream.url, "--upstream-ca", str(certs.ca))
     assert result.exit_code == 0, result.output
+    written = _written(tmp_path)
     assert written["complete"] is True
     (placed,) = [m for m in written["mistakes"] if m["located"]]
     assert (placed["error_text"], placed["strategy"]) == ("recieved", "context")
@@ -96,8 +97,9 @@ def test_the_command_with_upstream_ca_hides_the_values_and_restores_the_mistakes
 def test_the_command_without_the_ca_sends_nothing(tls_upstream, tmp_path, monkeypatch):
     monkeypatch.delenv("SSL_CERT_FILE", raising=False)
     tls_upstream.answer = Answer(lines=TEXT_ANSWER)
-    result, written = _proofread(tmp_path, tls_upstream.url)
+    result = _command(tmp_path, tls_upstream.url)
     assert result.exit_code == 1, result.output
+    written = _written(tmp_path)
     assert written["complete"] is False
     assert written["error"].startswith("nothing was sent: cannot reach the upstream")
     assert "not trusted" in written["error"]
@@ -107,21 +109,7 @@ def test_the_command_without_the_ca_sends_nothing(tls_upstream, tmp_path, monkey
 def test_a_ca_file_that_cannot_be_read_is_bad_input(tmp_path):
     not_pem = tmp_path / "not.pem"
     not_pem.write_text("not a certificate\n", encoding="utf-8")
-    source = tmp_path / "cv.txt"
-    source.write_text(CV_TEXT, encoding="utf-8")
-    result = CliRunner().invoke(
-        app,
-        [
-            "proofread",
-            str(source),
-            "--out",
-            str(tmp_path / "out"),
-            "--upstream",
-            "https://127.0.0.1:9",
-            "--upstream-ca",
-            str(not_pem),
-        ],
-    )
+    result = _command(tmp_path, "https://127.0.0.1:9", "--upstream-ca", str(not_pem))
     assert result.exit_code == 2, result.output
     assert "upstream CA file" in result.output
     assert not (tmp_path / "out").exists()

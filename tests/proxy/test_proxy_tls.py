@@ -19,16 +19,11 @@ from typer.testing import CliRunner
 
 from redacto.cli import app
 from redacto.proxy import ProxyConfig, build_proxy
-from tls_certs import Certs, make_certs
+from tls_certs import Certs
 
 EMAIL = "jane.doe@example.com"
 CARD = "4111 1111 1111 1111"
 TEXT = f"Write to {EMAIL} about the card {CARD}, please."
-
-
-@pytest.fixture(scope="module")
-def certs(tmp_path_factory: pytest.TempPathFactory) -> Certs:
-    return make_certs(tmp_path_factory.mktemp("tls"))
 
 
 @pytest.fixture

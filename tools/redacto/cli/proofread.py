@@ -24,6 +24,8 @@ from redacto.cli._options import (
     NoRulesOption,
     OcrChoice,
     OcrOption,
+    UpstreamCaOption,
+    ca_file,
     open_detectors,
 )
 from redacto.inputs import EXIT_BAD_INPUT, BadInputError
@@ -57,15 +59,7 @@ def proofread_command(
             f"API key, if any, is read from ${API_KEY_VARIABLE}. Without it: Hunspell, offline.",
         ),
     ] = None,
-    upstream_ca: Annotated[
-        Path | None,
-        typer.Option(
-            "--upstream-ca",
-            help="A PEM file of CA certificates (or the server's own self-signed one) to "
-            "trust for an https:// upstream, besides the system's store and $SSL_CERT_FILE.",
-            dir_okay=False,
-        ),
-    ] = None,
+    upstream_ca: UpstreamCaOption = None,
     upstream_model: Annotated[
         str | None,
         typer.Option(
@@ -100,7 +94,7 @@ def proofread_command(
             url=upstream,
             model=upstream_model,
             timeout_s=timeout,
-            ca_file=str(upstream_ca) if upstream_ca is not None else None,
+            ca_file=ca_file(upstream_ca),
         )
     options = ProofreadOptions(
         upstream=config,

@@ -14,7 +14,7 @@ import typer
 from rich.console import Console
 
 from redacto.cli._app import app
-from redacto.cli._options import OcrChoice, OcrOption
+from redacto.cli._options import OcrChoice, OcrOption, UpstreamCaOption, ca_file
 from redacto.cli._proxy_workers import (
     WorkersFailed,
     exit_with_parent,
@@ -53,15 +53,7 @@ def proxy_command(
             "is not forwarded.",
         ),
     ],
-    upstream_ca: Annotated[
-        Path | None,
-        typer.Option(
-            "--upstream-ca",
-            help="A PEM file of CA certificates (or the server's own self-signed one) to "
-            "trust for an https:// upstream, besides the system's store and $SSL_CERT_FILE.",
-            dir_okay=False,
-        ),
-    ] = None,
+    upstream_ca: UpstreamCaOption = None,
     listen: Annotated[
         str, typer.Option("--listen", help="HOST:PORT to listen on (PORT 0: any free port).")
     ] = "127.0.0.1:8090",
@@ -188,7 +180,7 @@ def proxy_command(
         exit_with_parent()
     config = ProxyConfig(
         upstream=upstream,
-        upstream_ca=str(upstream_ca) if upstream_ca is not None else None,
+        upstream_ca=ca_file(upstream_ca),
         category=category,
         ner=not no_ner,
         forward_review=images is ImagePolicy.FORWARD_REVIEW,

@@ -20,11 +20,13 @@ from rich.console import Console
 from redacto.cli._app import app
 from redacto.cli._options import (
     DEFAULT_DETECTORS,
+    UPSTREAM_CA_HELP,
     DetectorsOption,
     ModelOption,
     NoRulesOption,
     OcrChoice,
     OcrOption,
+    ca_file,
     open_detectors,
 )
 from redacto.cli.proofread import API_KEY_VARIABLE
@@ -81,8 +83,7 @@ def serve_command(
         Path | None,
         typer.Option(
             "--proofread-upstream-ca",
-            help="A PEM file of CA certificates to trust for an https:// --proofread-upstream, "
-            "besides the system's store and $SSL_CERT_FILE.",
+            help=UPSTREAM_CA_HELP,
             dir_okay=False,
         ),
     ] = None,
@@ -96,8 +97,9 @@ def serve_command(
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     upstream = None
     if proofread_upstream is not None:
-        ca_file = str(proofread_upstream_ca) if proofread_upstream_ca is not None else None
-        upstream = UpstreamConfig(url=proofread_upstream, model=proofread_model, ca_file=ca_file)
+        upstream = UpstreamConfig(
+            url=proofread_upstream, model=proofread_model, ca_file=ca_file(proofread_upstream_ca)
+        )
         try:
             upstream.check()  # a bad URL or CA file is known before the model loads
         except UpstreamError as error:

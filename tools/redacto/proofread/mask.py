@@ -19,10 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from redacto.document import Detection, Document, Element, Mode
-from redacto.engines import Engine
-from redacto.pipeline import DetectionFailed, OnEvent, PipelineOptions, find_detections
+from redacto.pipeline import DetectionFailed
 from redacto.pipeline.page_text import element_runs
-from redacto.prompts import PromptLibrary
 from redacto.vault import Span, Vault, merge_spans, replace_spans
 
 __all__ = [
@@ -31,7 +29,6 @@ __all__ = [
     "MaskedDocument",
     "ValueWouldLeak",
     "check_nothing_leaks",
-    "find_identifiers",
     "mask_document",
 ]
 
@@ -57,19 +54,6 @@ class MaskedDocument:
     def values(self) -> int:
         """How many distinct values were replaced."""
         return len(self.vault)
-
-
-def find_identifiers(
-    document: Document,
-    engine: Engine,
-    prompts: PromptLibrary,
-    *,
-    options: PipelineOptions | None = None,
-    on_event: OnEvent | None = None,
-) -> list[Detection]:
-    """Every identifier the pipeline finds (rules and model, every round), in its report's
-    order. Raises `DetectionFailed` when the run ended in ERROR."""
-    return find_detections(document, engine, prompts, options=options, on_event=on_event)
 
 
 def mask_document(document: Document, detections: Sequence[Detection]) -> MaskedDocument:

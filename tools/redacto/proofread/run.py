@@ -42,7 +42,7 @@ from redacto.inputs import (
 )
 from redacto.inputs.base import same_file
 from redacto.models import ModelChoice, using_model
-from redacto.pipeline import OnEvent, PipelineOptions
+from redacto.pipeline import OnEvent, PipelineOptions, find_detections
 from redacto.prompts import PromptError, PromptLibrary
 from redacto.proofread.annotate import proofread_pdf
 from redacto.proofread.hunspell import LANGUAGE_NAMES, HunspellError, SpellCheck
@@ -50,7 +50,6 @@ from redacto.proofread.mask import (
     DetectionFailed,
     MaskedDocument,
     ValueWouldLeak,
-    find_identifiers,
     mask_document,
 )
 from redacto.proofread.mistakes import Mistake, MistakeLines, PlacedMistake
@@ -368,7 +367,7 @@ def _mask(
     stage(Stage.FINDING)
     library = prompts if prompts is not None else PromptLibrary.load()
     with using_model(engine) as opened:
-        detections = find_identifiers(
+        detections = find_detections(
             document, opened, library, options=options.pipeline, on_event=on_event
         )
     return mask_document(document, detections)
