@@ -51,7 +51,7 @@ from bench_proxy_load import Server, run_wrk, start_server  # noqa: E402
 
 from redacto.proxy.detectors import RuleTier  # noqa: E402
 from redacto.proxy.payload import RequestRedactor  # noqa: E402
-from redacto.proxy.upstream import UpstreamPool  # noqa: E402
+from redacto.upstream import UpstreamPool  # noqa: E402
 from redacto.vault import Vault  # noqa: E402
 
 VARIANTS = ("uvicorn+httpx", "uvicorn+ours", "aiohttp")

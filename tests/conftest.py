@@ -4,6 +4,7 @@
 tokenizer trained offline, converted, quantised, packaged and smoke-tested by the same
 `build_model` that builds the shipped models. It is built once per session into
 `build/models/tiny/` (or `$REDACTO_BUILD_DIR`) and reused while its manifest is unchanged.
+`certs` is a CA and a server certificate for TLS upstreams on loopback.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
+from tls_certs import Certs, make_certs
 
 
 @pytest.fixture(scope="session")
@@ -20,3 +23,10 @@ def tiny_model_path() -> Path:
 
     record = build_model("tiny")
     return model_file(record.name, record.quant)
+
+
+@pytest.fixture(scope="session")
+def certs(tmp_path_factory: pytest.TempPathFactory) -> Certs:
+    """A CA made for the session, a server certificate it signed for 127.0.0.1, and an
+    unrelated CA (`tls_certs`): for upstreams on loopback that speak TLS."""
+    return make_certs(tmp_path_factory.mktemp("tls"))

@@ -18,8 +18,9 @@ import tomllib
 from redacto.resources import SOURCE_ROOT
 
 HEAVY_SDKS = ("torch", "transformers", "tensorflow", "litert_lm", "litert_torch", "llama_cpp")
-PROXY_EXTRA = ("httptools", "uvloop", "orjson")
-"""The proxy extra's packages (pyproject.toml): only `redacto.proxy` may need them."""
+PROXY_EXTRA = ("uvloop", "orjson")
+"""The proxy extra's packages (pyproject.toml): only `redacto.proxy` may need them.
+(httptools is a base dependency: the upstream client both faces share parses HTTP with it.)"""
 
 
 def _forbidden_for_the_pipeline() -> list[str]:
@@ -55,5 +56,6 @@ def test_importing_the_pipeline_and_its_rules_loads_no_layer_above_them_and_no_m
 def test_proofread_and_the_review_page_load_neither_the_proxy_nor_its_extra():
     loaded = _loaded_by("redacto.proofread", "redacto.proofread.run", "redacto.serve")
     assert "redacto.vault" in loaded and "redacto.proofread.run" in loaded
+    assert "redacto.upstream" in loaded
     assert [name for name in loaded if name.startswith("redacto.proxy")] == []
     assert [name for name in loaded if name.split(".")[0] in PROXY_EXTRA] == []

@@ -11,6 +11,7 @@ It can also break off mid-stream, answer garbage, or answer an HTTP error.
 from __future__ import annotations
 
 import json
+import ssl
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -59,19 +60,24 @@ class FakeUpstream:
         `gate_results` (True: the client acted on it in time)."""
         self.gate_results: list[bool] = []
         self._server: ThreadingHTTPServer | None = None
+        self.scheme = "http"
 
     @classmethod
-    def start(cls) -> FakeUpstream:
+    def start(cls, tls: ssl.SSLContext | None = None) -> FakeUpstream:
+        """`tls`: speak TLS with this server context (an `https://` url)."""
         upstream = cls()
         handler = type("Handler", (_Handler,), {"upstream": upstream})
         upstream._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        if tls is not None:
+            upstream._server.socket = tls.wrap_socket(upstream._server.socket, server_side=True)
+            upstream.scheme = "https"
         threading.Thread(target=upstream._server.serve_forever, daemon=True).start()
         return upstream
 
     @property
     def url(self) -> str:
         assert self._server is not None
-        return f"http://127.0.0.1:{self._server.server_address[1]}"
+        return f"{self.scheme}://127.0.0.1:{self._server.server_address[1]}"
 
     def stop(self) -> None:
         if self._server is not None:

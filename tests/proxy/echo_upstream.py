@@ -16,6 +16,7 @@ replies with TEXT instead of the echo, `x-echo-hang: 1` sends half a stream and 
 from __future__ import annotations
 
 import asyncio
+import ssl
 import threading
 from dataclasses import dataclass, field
 from typing import Any
@@ -186,22 +187,24 @@ class EchoUpstream:
     """Each request's target as the upstream received it (path and query)."""
     seen_raw: list[bytes] = field(default_factory=list)
     """Each request's body, the bytes as they arrived."""
+    tls: ssl.SSLContext | None = None
+    """Speak TLS with this server context (`https://`)."""
     _loop: asyncio.AbstractEventLoop | None = None
     _thread: threading.Thread | None = None
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        return f"{'https' if self.tls else 'http'}://127.0.0.1:{self.port}"
 
     @classmethod
-    def start(cls, port: int = 0) -> EchoUpstream:
-        upstream = cls(port)
+    def start(cls, port: int = 0, tls: ssl.SSLContext | None = None) -> EchoUpstream:
+        upstream = cls(port, tls=tls)
         ready = threading.Event()
 
         def run() -> None:
             loop = upstream._loop = asyncio.new_event_loop()
             server = loop.run_until_complete(
-                loop.create_server(lambda: _Connection(upstream), "127.0.0.1", port)
+                loop.create_server(lambda: _Connection(upstream), "127.0.0.1", port, ssl=tls)
             )
             upstream.port = server.sockets[0].getsockname()[1]
             ready.set()

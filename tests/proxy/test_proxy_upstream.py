@@ -11,7 +11,7 @@ import orjson
 from echo_upstream import EchoUpstream
 from running_proxy import RunningProxy
 
-from redacto.proxy.upstream import UpstreamPool
+from redacto.upstream import UpstreamPool
 
 CHAT = b"/v1/chat/completions"
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from enum import StrEnum
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -24,6 +25,21 @@ ModelOption = Annotated[
         "Default: the embedded default model.",
     ),
 ]
+UPSTREAM_CA_HELP = (
+    "A PEM file of CA certificates (or the server's own self-signed one) to trust for an "
+    "https:// upstream, besides the system's store and $SSL_CERT_FILE."
+)
+UpstreamCaOption = Annotated[
+    Path | None, typer.Option("--upstream-ca", help=UPSTREAM_CA_HELP, dir_okay=False)
+]
+"""`redacto proxy` and `redacto proofread` (serve: `--proofread-upstream-ca`, the same help)."""
+
+
+def ca_file(path: Path | None) -> str | None:
+    """The `--upstream-ca` value as the upstream client takes it."""
+    return str(path) if path is not None else None
+
+
 OcrOption = Annotated[
     OcrChoice, typer.Option("--ocr", help="OCR engine for photos and scanned PDF pages.")
 ]

@@ -24,6 +24,8 @@ from redacto.cli._options import (
     NoRulesOption,
     OcrChoice,
     OcrOption,
+    UpstreamCaOption,
+    ca_file,
     open_detectors,
 )
 from redacto.inputs import EXIT_BAD_INPUT, BadInputError
@@ -53,10 +55,11 @@ def proofread_command(
         str | None,
         typer.Option(
             "--upstream",
-            help="An OpenAI-compatible server's base URL (http://host:port). The API key, if "
-            f"any, is read from ${API_KEY_VARIABLE}. Without it: Hunspell, offline.",
+            help="An OpenAI-compatible server's base URL (http://host:port or https://…). The "
+            f"API key, if any, is read from ${API_KEY_VARIABLE}. Without it: Hunspell, offline.",
         ),
     ] = None,
+    upstream_ca: UpstreamCaOption = None,
     upstream_model: Annotated[
         str | None,
         typer.Option(
@@ -87,7 +90,12 @@ def proofread_command(
     console = Console(stderr=True, soft_wrap=True)
     config = None
     if upstream is not None:
-        config = UpstreamConfig(url=upstream, model=upstream_model, timeout_s=timeout)
+        config = UpstreamConfig(
+            url=upstream,
+            model=upstream_model,
+            timeout_s=timeout,
+            ca_file=ca_file(upstream_ca),
+        )
     options = ProofreadOptions(
         upstream=config,
         language=language.value,

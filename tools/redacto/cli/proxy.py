@@ -14,7 +14,7 @@ import typer
 from rich.console import Console
 
 from redacto.cli._app import app
-from redacto.cli._options import OcrChoice, OcrOption
+from redacto.cli._options import OcrChoice, OcrOption, UpstreamCaOption, ca_file
 from redacto.cli._proxy_workers import (
     WorkersFailed,
     exit_with_parent,
@@ -47,11 +47,13 @@ def proxy_command(
         str,
         typer.Option(
             "--upstream",
-            help="The inference server's base URL, e.g. http://127.0.0.1:8000. Its own key, "
-            "if it needs one, is read from $REDACTO_UPSTREAM_API_KEY and sent as a Bearer "
-            "token; the client's credential is not forwarded.",
+            help="The inference server's base URL, http:// or https://, e.g. "
+            "http://127.0.0.1:8000. Its own key, if it needs one, is read from "
+            "$REDACTO_UPSTREAM_API_KEY and sent as a Bearer token; the client's credential "
+            "is not forwarded.",
         ),
     ],
+    upstream_ca: UpstreamCaOption = None,
     listen: Annotated[
         str, typer.Option("--listen", help="HOST:PORT to listen on (PORT 0: any free port).")
     ] = "127.0.0.1:8090",
@@ -178,6 +180,7 @@ def proxy_command(
         exit_with_parent()
     config = ProxyConfig(
         upstream=upstream,
+        upstream_ca=ca_file(upstream_ca),
         category=category,
         ner=not no_ner,
         forward_review=images is ImagePolicy.FORWARD_REVIEW,

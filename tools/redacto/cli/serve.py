@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import signal
+from pathlib import Path
 from types import FrameType
 from typing import Annotated
 
@@ -19,11 +20,13 @@ from rich.console import Console
 from redacto.cli._app import app
 from redacto.cli._options import (
     DEFAULT_DETECTORS,
+    UPSTREAM_CA_HELP,
     DetectorsOption,
     ModelOption,
     NoRulesOption,
     OcrChoice,
     OcrOption,
+    ca_file,
     open_detectors,
 )
 from redacto.cli.proofread import API_KEY_VARIABLE
@@ -63,7 +66,8 @@ def serve_command(
         str | None,
         typer.Option(
             "--proofread-upstream",
-            help="The OpenAI-compatible server (http://host:port) that proofreads what the page "
+            help="The OpenAI-compatible server (http://host:port or https://…) that proofreads "
+            "what the page "
             f"is asked to proofread; the API key, if any, from ${API_KEY_VARIABLE}. Without "
             "it: Hunspell, offline.",
         ),
@@ -73,6 +77,14 @@ def serve_command(
         typer.Option(
             "--proofread-model",
             help="The model to ask there (default: the first the server lists).",
+        ),
+    ] = None,
+    proofread_upstream_ca: Annotated[
+        Path | None,
+        typer.Option(
+            "--proofread-upstream-ca",
+            help=UPSTREAM_CA_HELP,
+            dir_okay=False,
         ),
     ] = None,
 ) -> None:
@@ -85,9 +97,11 @@ def serve_command(
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     upstream = None
     if proofread_upstream is not None:
-        upstream = UpstreamConfig(url=proofread_upstream, model=proofread_model)
+        upstream = UpstreamConfig(
+            url=proofread_upstream, model=proofread_model, ca_file=ca_file(proofread_upstream_ca)
+        )
         try:
-            upstream.endpoint("chat/completions")  # a bad URL is known before the model loads
+            upstream.check()  # a bad URL or CA file is known before the model loads
         except UpstreamError as error:
             message = str(error).replace("--upstream", "--proofread-upstream")
             console.print(f"[red]error:[/red] {message}", highlight=False)

@@ -5,7 +5,7 @@ each step is a module of its own (`classify`, `detect`, `redact`, `validate`), t
 parsers live in `parsing`, placeholders in `placeholders`, the text locator in `locator`.
 """
 
-from redacto.pipeline.run import run_pipeline
+from redacto.pipeline.run import DetectionFailed, find_detections, run_pipeline
 from redacto.pipeline.state import (
     ImageReading,
     OnEvent,
@@ -17,6 +17,7 @@ from redacto.pipeline.state import (
 )
 
 __all__ = [
+    "DetectionFailed",
     "ImageReading",
     "OnEvent",
     "OutputBudget",
@@ -24,5 +25,6 @@ __all__ = [
     "PipelineOptions",
     "PipelineResult",
     "ProgressEvent",
+    "find_detections",
     "run_pipeline",
 ]

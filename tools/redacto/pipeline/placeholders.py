@@ -25,7 +25,9 @@ def placeholder(label: str, number: int) -> str:
 
 @dataclass
 class PlaceholderBook:
-    """Hands out placeholders in the order values are first seen.
+    """Hands out placeholders in the order values are first seen: the one numbering of
+    every face — the pipeline's text redaction, and (inside `redacto.vault.Vault`) the
+    proxy's conversations and proofread's documents.
 
     The first label a value is seen with is kept for it: one value, one placeholder, even
     if a later detection names it differently.
@@ -36,14 +38,25 @@ class PlaceholderBook:
 
     def assign(self, label: str, value: str) -> str:
         """The placeholder for `value`, numbering it now if it is new."""
-        key = value_key(value)
-        existing = self._by_value.get(key)
+        existing = self.find(value)
         if existing is not None:
             return existing
         number = self._next_number.get(label, 0) + 1
         self._next_number[label] = number
-        self._by_value[key] = placeholder(label, number)
-        return self._by_value[key]
+        self._by_value[value_key(value)] = placeholder(label, number)
+        return self._by_value[value_key(value)]
+
+    def find(self, value: str) -> str | None:
+        """The placeholder `value` has (compared by `value_key`), or None when it is new."""
+        return self._by_value.get(value_key(value))
+
+    def record(self, value: str, token: str) -> None:
+        """`value` has `token` already (numbered elsewhere: a shared vault's store)."""
+        self._by_value[value_key(value)] = token
+
+    def continue_numbering(self, label: str, last: int) -> None:
+        """`label` is numbered up to `last` elsewhere: the next new value gets `last + 1`."""
+        self._next_number[label] = max(self._next_number.get(label, 0), last)
 
     def __len__(self) -> int:
         return len(self._by_value)

@@ -49,6 +49,34 @@ NerFinder = Callable[[Document, Category, Collection[str]], list[Detection]]
 `find_ner_detections`; a test gives a fake, as Kotlin's `NerDetector`)."""
 
 
+class DetectionFailed(RuntimeError):
+    """A run that was to find values ended in ERROR: what it was to hide must not be sent.
+
+    `str()` names no text (the proxy logs it); `reason` is the report's error, which may
+    quote the engine (proofread writes it into mistakes.json)."""
+
+    def __init__(self, reason: str | None) -> None:
+        super().__init__("the detector could not read the text")
+        self.reason = reason or "no reason given"
+
+
+def find_detections(
+    document: Document,
+    engine: Engine,
+    prompts: PromptLibrary,
+    *,
+    options: PipelineOptions | None = None,
+    on_event: OnEvent | None = None,
+) -> list[Detection]:
+    """Every detection of one run (rules, NER and model, every round), in its report's
+    order, for a face that hides the values elsewhere than in the pipeline's own output:
+    the proxy's model tier, proofread. Raises `DetectionFailed` when the run ended ERROR."""
+    report = run_pipeline(document, engine, prompts, options=options, on_event=on_event).report
+    if report.status is Status.ERROR:
+        raise DetectionFailed(report.error)
+    return list(report.detections)
+
+
 def run_pipeline(
     document: Document,
     engine: Engine,

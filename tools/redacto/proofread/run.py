@@ -42,7 +42,7 @@ from redacto.inputs import (
 )
 from redacto.inputs.base import same_file
 from redacto.models import ModelChoice, using_model
-from redacto.pipeline import OnEvent, PipelineOptions
+from redacto.pipeline import OnEvent, PipelineOptions, find_detections
 from redacto.prompts import PromptError, PromptLibrary
 from redacto.proofread.annotate import proofread_pdf
 from redacto.proofread.hunspell import LANGUAGE_NAMES, HunspellError, SpellCheck
@@ -50,7 +50,6 @@ from redacto.proofread.mask import (
     DetectionFailed,
     MaskedDocument,
     ValueWouldLeak,
-    find_identifiers,
     mask_document,
 )
 from redacto.proofread.mistakes import Mistake, MistakeLines, PlacedMistake
@@ -264,7 +263,12 @@ def proofread(
     try:
         masked = _mask(source.document, engine, prompts, options, on_event, stage)
     except (DetectionFailed, EngineError, PromptError, ValueWouldLeak) as unsent:
-        failed = _failed(info, proofreader, f"nothing was sent: {unsent}")
+        reason = (
+            f"the detector could not read the document: {unsent.reason}"
+            if isinstance(unsent, DetectionFailed)
+            else str(unsent)
+        )
+        failed = _failed(info, proofreader, f"nothing was sent: {reason}")
         return Proofreading.of(failed, source.page_pdf())
     run = _Run(masked, placer, on_mistake)
     error, unreadable, proofreader = _proofread(upstream, options.language, run, stage)
@@ -303,7 +307,7 @@ def _check_upstream(upstream: UpstreamConfig | None) -> None:
     """A bad upstream URL is bad input (nothing written, nothing asked)."""
     if upstream is not None:
         try:
-            upstream.endpoint("chat/completions")
+            upstream.check()
         except UpstreamError as bad_url:
             raise BadInputError(str(bad_url)) from bad_url
 
@@ -363,7 +367,7 @@ def _mask(
     stage(Stage.FINDING)
     library = prompts if prompts is not None else PromptLibrary.load()
     with using_model(engine) as opened:
-        detections = find_identifiers(
+        detections = find_detections(
             document, opened, library, options=options.pipeline, on_event=on_event
         )
     return mask_document(document, detections)

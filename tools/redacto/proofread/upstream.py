@@ -1,38 +1,43 @@
 """Stream a proofreading answer from an OpenAI-compatible server (`POST /v1/chat/completions`).
 
-Plain `http.client`: one streamed request, read line by line as server-sent events, the
-text of each `delta.content` handed on as it arrives. The key comes from the environment
-(`REDACTO_UPSTREAM_API_KEY`), never from the command line, where other users of the
-machine could read it. Everything that is not a well-formed, finished stream fails closed
-with `UpstreamError`: no connection, an HTTP error, an answer that is not a stream of
-chat-completion chunks, a stream that ends without its finish (`finish_reason` or
-`[DONE]`), an error event, a read that times out. Messages name the failure, never the
-text sent or received.
+On the upstream client the proxy uses too (`redacto.upstream`: http or https, its SSE
+reader, its `UpstreamError`), stepped synchronously: each piece of `delta.content` is
+handed on as it arrives, so the caller acts on a line before the next is read. The key
+comes from the environment (`REDACTO_UPSTREAM_API_KEY`), never from the command line,
+where other users of the machine could read it. Everything that is not a well-formed,
+finished stream fails closed with `UpstreamError`: no connection, an untrusted
+certificate, an HTTP error, an answer that is not a stream of chat-completion chunks, a
+stream that ends without its finish (`finish_reason` or `[DONE]`), an error event, a read
+that times out. Messages name the failure, never the text sent or received.
 """
 
 from __future__ import annotations
 
 import contextlib
-import http.client
 import json
 import os
-import ssl
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 import jinja2
 
 from redacto.resources import shipped_dir
+from redacto.upstream import (
+    DONE,
+    SseSplitter,
+    UpstreamError,
+    UpstreamPool,
+    UpstreamResponse,
+    event_data,
+    event_lines,
+    iterate,
+)
 
 API_KEY_VARIABLE = "REDACTO_UPSTREAM_API_KEY"
 """The environment variable the upstream's API key is read from (sent as a Bearer token)."""
 MAX_ERROR_CHARS = 200
 """How much of an upstream's own error message is repeated (it is the server's text)."""
-
-
-class UpstreamError(RuntimeError):
-    """The upstream could not be reached, refused, answered garbage or broke off."""
 
 
 @dataclass(frozen=True)
@@ -45,6 +50,9 @@ class UpstreamConfig:
     """The model to ask for; None: the first one the server lists at `/v1/models`."""
     timeout_s: float = 120.0
     """Seconds to connect, and to wait for each next piece of the answer."""
+    ca_file: str | None = None
+    """A PEM file to trust for an https upstream, besides the system's CA store and
+    `SSL_CERT_FILE` (`--upstream-ca`)."""
 
     def endpoint(self, name: str) -> tuple[str, str, int, str]:
         """(scheme, host, port, path) of `/v1/<name>` on this server."""
@@ -56,6 +64,25 @@ class UpstreamConfig:
             base += "/v1"
         port = parts.port or (443 if parts.scheme == "https" else 80)
         return parts.scheme, parts.hostname, port, f"{base}/{name}"
+
+    def check(self) -> None:
+        """Raises `UpstreamError` for a URL that is not http(s) or a CA file that cannot be
+        read: known before any OCR or model time."""
+        self.pool().close()
+
+    def pool(self) -> UpstreamPool:
+        """The upstream client for this server (the proxy's; one request at a time here)."""
+        self.endpoint("models")
+        parts = urlsplit(self.url)
+        try:
+            return UpstreamPool(
+                urlunsplit((parts.scheme, parts.netloc, "", "", "")),
+                connect_timeout=self.timeout_s,
+                read_timeout=self.timeout_s,
+                ca_file=self.ca_file,
+            )
+        except ValueError as error:
+            raise UpstreamError(str(error)) from None
 
 
 @dataclass(frozen=True)
@@ -78,59 +105,55 @@ class ProofreadPrompt:
         return cls(system.replace("<!-- system -->", "").strip(), user.strip())
 
 
-Opener = Callable[[str, str, int, float], http.client.HTTPConnection]
-
-
-def _open(scheme: str, host: str, port: int, timeout: float) -> http.client.HTTPConnection:
-    if scheme == "https":
-        return http.client.HTTPSConnection(
-            host, port, timeout=timeout, context=ssl.create_default_context()
-        )
-    return http.client.HTTPConnection(host, port, timeout=timeout)
-
-
-def _headers() -> dict[str, str]:
-    headers = {"Content-Type": "application/json", "Accept": "text/event-stream"}
+def _headers(*, body: bool) -> list[tuple[bytes, bytes]]:
+    headers = [(b"Accept", b"text/event-stream")]
+    if body:
+        headers.append((b"Content-Type", b"application/json"))
     key = os.environ.get(API_KEY_VARIABLE)
     if key:
-        headers["Authorization"] = f"Bearer {key}"
+        headers.append((b"Authorization", f"Bearer {key}".encode()))
     return headers
 
 
-def first_model(config: UpstreamConfig, opener: Opener = _open) -> str:
+def first_model(config: UpstreamConfig) -> str:
     """The first model id the server lists at `/v1/models`."""
-    scheme, host, port, path = config.endpoint("models")
-    connection = opener(scheme, host, port, config.timeout_s)
+    with contextlib.closing(iterate(_first_model(config))) as listed:
+        return next(listed)
+
+
+async def _first_model(config: UpstreamConfig) -> AsyncIterator[str]:
+    pool = config.pool()
     try:
-        connection.request("GET", path, headers=_headers())
-        response = connection.getresponse()
-        body = response.read()
+        path = config.endpoint("models")[3].encode()
+        response = await _request(config, pool, b"GET", path, b"")
+        body = await response.read(MAX_LISTING)
         if response.status != 200:
             raise UpstreamError(_status_message(response.status, body))
-        listed = json.loads(body).get("data") or []
-        ids = [item["id"] for item in listed if isinstance(item, dict) and item.get("id")]
-    except (OSError, http.client.HTTPException) as error:
-        raise _unreachable(config, error) from None
-    except (ValueError, RecursionError, AttributeError, TypeError) as error:
-        raise UpstreamError("the upstream's /v1/models answer is not a model list") from error
+        try:
+            listed = json.loads(body).get("data") or []
+            ids = [item["id"] for item in listed if isinstance(item, dict) and item.get("id")]
+        except (ValueError, RecursionError, AttributeError, TypeError) as error:
+            raise UpstreamError("the upstream's /v1/models answer is not a model list") from error
     finally:
-        connection.close()
+        pool.close()
     if not ids:
         raise UpstreamError(
             "the upstream lists no model at /v1/models: name one with --upstream-model"
         )
-    return str(ids[0])
+    yield str(ids[0])
 
 
-def stream_answer(
-    config: UpstreamConfig, prompt: ProofreadPrompt, opener: Opener = _open
-) -> Iterator[str]:
+MAX_LISTING = 4 * 1024 * 1024
+"""The largest `/v1/models` answer or error body read."""
+
+
+def stream_answer(config: UpstreamConfig, prompt: ProofreadPrompt) -> Iterator[str]:
     """The answer's text, piece by piece as the server streams it.
 
     Raises `UpstreamError` (possibly after some pieces) when the stream is not a complete,
     well-formed chat-completions stream.
     """
-    model = config.model or first_model(config, opener)
+    model = config.model or first_model(config)
     body = json.dumps(
         {
             "model": model,
@@ -143,56 +166,67 @@ def stream_answer(
         },
         ensure_ascii=False,
     ).encode()
-    scheme, host, port, path = config.endpoint("chat/completions")
-    connection = opener(scheme, host, port, config.timeout_s)
+    yield from iterate(_stream_answer(config, body))
+
+
+async def _stream_answer(config: UpstreamConfig, body: bytes) -> AsyncIterator[str]:
+    pool = config.pool()
     try:
-        try:
-            connection.request("POST", path, body=body, headers=_headers())
-            response = connection.getresponse()
-        except (OSError, http.client.HTTPException) as error:
-            raise _unreachable(config, error) from None
+        path = config.endpoint("chat/completions")[3].encode()
+        response = await _request(config, pool, b"POST", path, body)
         if response.status != 200:
-            raise UpstreamError(_status_message(response.status, _read_some(response)))
-        kind = (response.getheader("Content-Type") or "").split(";")[0].strip().lower()
-        if kind == "application/json":
-            yield _whole_answer(_read_some(response, limit=None))
+            raise UpstreamError(_status_message(response.status, await _read_some(response)))
+        kind = response.content_type.split(b";")[0].strip()
+        if kind == b"application/json":
+            yield _whole_answer(await response.read())
             return
-        yield from _events(response, config.timeout_s)
-    finally:
-        connection.close()
-
-
-def _events(response: http.client.HTTPResponse, timeout_s: float) -> Iterator[str]:
-    """The content of each chunk of an SSE stream; checks the stream ends as it should."""
-    finished = False
-    data: list[bytes] = []
-    while True:
-        try:
-            raw = response.readline()
-        except TimeoutError:
-            raise UpstreamError(f"the upstream sent nothing for {timeout_s:g} s") from None
-        except (OSError, http.client.HTTPException):
-            raise UpstreamError("the upstream broke off mid-stream") from None
-        if not raw:
-            break
-        line = raw.rstrip(b"\r\n")
-        if line.startswith(b"data:"):
-            data.append(line[5:].removeprefix(b" "))
-            continue
-        if line or not data:
-            continue  # a comment, an event name, or a keep-alive
-        payload, data = b"\n".join(data), []
-        if payload.strip() == b"[DONE]":
-            finished = True
-            break
-        text, done = _chunk_text(payload)
-        finished = finished or done
-        if text:
+        async for text in _events(response):
             yield text
-    if data and b"\n".join(data).strip() == b"[DONE]":
+    finally:
+        pool.close()
+
+
+async def _request(
+    config: UpstreamConfig, pool: UpstreamPool, method: bytes, path: bytes, body: bytes
+) -> UpstreamResponse:
+    try:
+        return await pool.request(method, path, _headers(body=bool(body)), body)
+    except UpstreamError as error:
+        if error.unreachable:
+            reason = str(error).removeprefix("the upstream cannot be reached: ")
+            raise UpstreamError(f"cannot reach the upstream at {config.url}: {reason}") from None
+        raise
+
+
+async def _events(response: UpstreamResponse) -> AsyncIterator[str]:
+    """The content of each chunk of an SSE stream; checks the stream ends as it should."""
+    splitter, finished = SseSplitter(), False
+    async for piece in _pieces(response):
+        for event in splitter.feed(piece):
+            payload = event_data(event_lines(event))
+            if payload is None:
+                continue  # a comment, an event name, or a keep-alive
+            if payload.strip() == DONE:
+                return
+            text, done = _chunk_text(payload)
+            finished = finished or done
+            if text:
+                yield text
+    payload = event_data(event_lines(splitter.close()))
+    if payload is not None and payload.strip() == DONE:
         finished = True
     if not finished:
         raise UpstreamError("the upstream broke off mid-stream (no finish_reason, no [DONE])")
+
+
+async def _pieces(response: UpstreamResponse) -> AsyncIterator[bytes]:
+    try:
+        async for piece in response.chunks():
+            yield piece
+    except UpstreamError as error:
+        if error.timeout:
+            raise
+        raise UpstreamError("the upstream broke off mid-stream") from None
 
 
 def _chunk_text(payload: bytes) -> tuple[str, bool]:
@@ -239,10 +273,10 @@ def _whole_answer(body: bytes) -> str:
     return content
 
 
-def _read_some(response: http.client.HTTPResponse, limit: int | None = 65_536) -> bytes:
+async def _read_some(response: UpstreamResponse) -> bytes:
     try:
-        return response.read() if limit is None else response.read(limit)
-    except (OSError, http.client.HTTPException):
+        return await response.read(MAX_LISTING)
+    except UpstreamError:
         return b""
 
 
@@ -257,8 +291,3 @@ def _error_of(value: object) -> str:
     error = value.get("error") if isinstance(value, dict) else None
     message = error.get("message") if isinstance(error, dict) else error
     return str(message)[:MAX_ERROR_CHARS] if message else "no message"
-
-
-def _unreachable(config: UpstreamConfig, error: BaseException) -> UpstreamError:
-    reason = getattr(error, "strerror", None) or type(error).__name__
-    return UpstreamError(f"cannot reach the upstream at {config.url}: {reason}")

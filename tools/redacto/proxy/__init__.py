@@ -27,8 +27,8 @@ from redacto.proxy.limits import Limits
 from redacto.proxy.outbound import API_KEY_VARIABLE, HeaderPolicy
 from redacto.proxy.payload import RequestRedactor
 from redacto.proxy.server import Proxy, model_worker, run_forever, serve
-from redacto.proxy.upstream import UpstreamPool
 from redacto.proxy.vault import Vaults, VaultStore
+from redacto.upstream import UpstreamPool
 
 if TYPE_CHECKING:
     from redacto.proxy.vault_key import VaultKey
@@ -53,6 +53,10 @@ class ProxyConfig:
     """What `redacto proxy` is started with."""
 
     upstream: str
+    """The inference server's base URL, `http://` or `https://`."""
+    upstream_ca: str | None = None
+    """A PEM file to trust for an https upstream, besides the system's CA store and
+    `SSL_CERT_FILE` (`--upstream-ca`)."""
     category: Category = Category.GENERAL
     ner: bool = False
     """The NER tier reads every text the conversation has not shown it, on a scrub thread
@@ -91,7 +95,8 @@ def build_proxy(
 ) -> Proxy:
     """A proxy for `config`; with `engine`, the model tier and images are on. Raises
     ValueError for a passthrough header the proxy must write itself, and
-    `NerUnavailableError` when `config.ner` asks for a model that is not installed."""
+    `NerUnavailableError` when `config.ner` asks for a model that is not installed; ValueError
+    too for an upstream URL that is not http(s) or a CA file that cannot be read."""
     headers = HeaderPolicy.of(config.pass_headers, config.upstream_api_key)
     library = prompts or PromptLibrary.load()
     redactor = RequestRedactor(rules=RuleTier(config.category))
@@ -108,6 +113,7 @@ def build_proxy(
             config.upstream,
             connect_timeout=config.connect_timeout_s,
             read_timeout=config.read_timeout_s,
+            ca_file=config.upstream_ca,
         ),
         redactor=redactor,
         vaults=_vaults(config),

@@ -28,7 +28,7 @@ import httptools
 import orjson
 
 from redacto.proxy.limits import BodyBudget, Limits
-from redacto.proxy.upstream import HOP_BY_HOP
+from redacto.upstream import HOP_BY_HOP
 
 
 @dataclass

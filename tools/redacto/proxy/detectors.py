@@ -14,17 +14,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from redacto.document import Category, Document, Status
+from redacto.document import Category, Document
 from redacto.engines import Engine
-from redacto.pipeline import PipelineOptions, run_pipeline
+from redacto.pipeline import PipelineOptions, find_detections
 from redacto.pipeline.state import MAX_ROUNDS
 from redacto.prompts import PromptLibrary
 from redacto.proxy.escapes import undo_json_escapes
 from redacto.rules import find_rule_matches
-
-
-class DetectionFailed(RuntimeError):
-    """A detector could not read a text: the request must not be forwarded."""
 
 
 @dataclass(frozen=True)
@@ -105,14 +101,12 @@ class ModelTier:
         )
 
     def find(self, text: str) -> list[Found]:
-        result = run_pipeline(
+        """Raises `DetectionFailed` (its message names no text) when the run ended ERROR."""
+        detections = find_detections(
             Document.from_text(text), self.engine, self.prompts, options=self.options
         )
-        report = result.report
-        if report.status is Status.ERROR:
-            raise DetectionFailed("the model tier could not read a text")
         found = []
-        for detection in report.detections:
+        for detection in detections:
             if detection.span is not None:
                 start, end = detection.span.start, detection.span.end
                 found.append(Found(detection.label, text[start:end], start, end))

@@ -26,7 +26,7 @@ from typing import Any
 import orjson
 
 from redacto.proxy.errors import Refused
-from redacto.proxy.upstream import HOP_BY_HOP
+from redacto.upstream import HOP_BY_HOP
 
 API_KEY_VARIABLE = "REDACTO_UPSTREAM_API_KEY"
 """The environment variable `redacto proxy` reads the upstream's own key from (sent as a

@@ -21,7 +21,7 @@ from redacto.proxy.errors import Refused
 from redacto.proxy.fields import chat_slots, completion_slots
 from redacto.proxy.joined import find_across
 from redacto.proxy.kinds import Name, Slot
-from redacto.vault import Vault
+from redacto.vault import Vault, replace_spans
 
 __all__ = ["ImageTier", "Refused", "RequestRedactor", "RunBlocking"]
 
@@ -143,52 +143,14 @@ def _rewrite(slot: Slot, found: list[Found], vault: Vault) -> int:
     return count
 
 
-_Span = tuple[int, int, str, str]
-"""start, end, label, and the value its placeholder stands for ("": the span is dropped,
-a later piece of a value whose placeholder stands in an earlier text)."""
-
-
 def _apply(text: str, found: list[Found], vault: Vault) -> tuple[str, int]:
     """`text` with every found value and every value the vault knows replaced."""
     for item in found:  # known from now on: hide_known finds every occurrence
         if item.value:
             vault.placeholder_for(item.label, item.value)
-    spans: list[_Span] = [
+    spans = [
         (f.start, f.end, f.label, f.value)
         for f in found
         if f.start is not None and f.end is not None
     ]
-    spans += [
-        (start, end, _label(token), text[start:end]) for start, end, token in vault.hide_known(text)
-    ]
-    if not spans:
-        return text, 0
-    merged = _merge(text, spans)
-    out, position = [], 0
-    for start, end, label, value in merged:
-        out.append(text[position:start])
-        if value:
-            out.append(vault.placeholder_for(label, value))
-        position = end
-    out.append(text[position:])
-    return "".join(out), len(merged)
-
-
-def _label(token: str) -> str:
-    return token[1:-1].rsplit("_", 1)[0]
-
-
-def _merge(text: str, spans: list[_Span]) -> list[_Span]:
-    """Overlapping spans become one (its label: the longest piece's; its value: the text
-    it covers, unless the spans were one and the same), in order."""
-    merged: list[_Span] = []
-    for start, end, label, value in sorted(spans, key=lambda s: (s[0], -s[1])):
-        if merged and start < merged[-1][1]:
-            first_start, first_end, first_label, first_value = merged[-1]
-            longer = label if end - start > first_end - first_start else first_label
-            if (start, end) != (first_start, first_end):
-                first_value = text[first_start : max(first_end, end)]
-            merged[-1] = (first_start, max(first_end, end), longer, first_value)
-        else:
-            merged.append((start, end, label, value))
-    return merged
+    return replace_spans(text, spans, vault)

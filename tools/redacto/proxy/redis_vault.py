@@ -49,10 +49,9 @@ from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
 from redis.exceptions import RedisError, ResponseError
 
-from redacto.pipeline.placeholders import value_key
 from redacto.proxy.vault import VaultUnavailable, conversation_name
 from redacto.proxy.vault_key import SealBroken, VaultKey, VaultKeyError
-from redacto.vault import Vault, VaultFull
+from redacto.vault import Vault, VaultFull, value_key
 
 KEY_PREFIX = "redacto:vault:"
 KEY_CHECK = "redacto:vault-key-check"

@@ -18,6 +18,7 @@ from typing import Any
 
 import orjson
 
+from redacto.upstream import DONE, SseSplitter, event_data, event_lines
 from redacto.vault import StreamRestorer, Vault, restore_text
 
 ARGUMENTS = "arguments"
@@ -51,52 +52,38 @@ _STREAMED_FIELDS = (("delta", "content"), ("delta", "reasoning_content"), ("text
 class SseRestorer:
     """Rewrites an OpenAI-style server-sent event stream, restoring the answer text.
 
-    Bytes go in as the network delivers them; whole events come out. Each choice's text,
-    and each of its tool calls' arguments, is restored by its own `StreamRestorer`; any
-    other string outside the choices is restored whole. What a choice still holds is sent
-    with its `finish_reason`, or, at `[DONE]` or the end of the stream, in one extra event
-    shaped like the last one.
+    Bytes go in as the network delivers them; whole events come out (`SseSplitter`). Each
+    choice's text, and each of its tool calls' arguments, is restored by its own
+    `StreamRestorer`; any other string outside the choices is restored whole. What a choice
+    still holds is sent with its `finish_reason`, or, at `[DONE]` or the end of the stream,
+    in one extra event shaped like the last one.
     """
 
     vault: Vault
-    _buffer: bytes = b""
+    _splitter: SseSplitter = field(default_factory=SseSplitter)
     _streams: dict[tuple[Any, ...], StreamRestorer] = field(default_factory=dict)
     _last_event: dict[str, Any] | None = None
 
     def feed(self, data: bytes) -> bytes:
-        buffer = self._buffer + data
-        # One read may hold a whole answer's events: each is found from where the last one
-        # ended, and the rest is kept once at the end (cutting the buffer per event, and
-        # searching all of it for a separator it does not hold, was quadratic).
-        crlf = b"\r" in buffer
-        start, out = 0, []
-        while True:
-            end, size = _event_end(buffer, start, crlf)
-            if end < 0:
-                break
-            out.append(self._event(buffer[start:end]))
-            start = end + size
-        self._buffer = buffer[start:]
-        return b"".join(out)
+        return b"".join(self._event(event) for event in self._splitter.feed(data))
 
     def close(self) -> bytes:
         """The upstream ended: the unfinished event (if any) and everything held."""
-        tail = self._event(self._buffer) if self._buffer.strip() else b""
-        self._buffer = b""
+        rest = self._splitter.close()
+        tail = self._event(rest) if rest.strip() else b""
         return tail + self._flush_all()
 
     def _event(self, event: bytes) -> bytes:
-        lines = event.replace(b"\r\n", b"\n").split(b"\n")
-        data = [line[5:].removeprefix(b" ") for line in lines if line.startswith(b"data:")]
-        if not data:
+        lines = event_lines(event)
+        payload = event_data(lines)
+        if payload is None:
             return event + b"\n\n"  # a comment or a keep-alive: nothing to restore
-        payload = b"\n".join(data)
         if not _MAY_HOLD_PLACEHOLDER.search(payload) and not self._holding():
             # Most events of a long answer: no string in them can hold a placeholder or the
             # start of one, and no text is held back to send with them — sent as they came,
             # without the parse and the rewrite (ten times the cost of a PII-free stream).
             return event + b"\n\n"
-        if payload.strip() == b"[DONE]":
+        if payload.strip() == DONE:
             return self._flush_all() + b"data: [DONE]\n\n"
         try:
             chunk = orjson.loads(payload)
@@ -197,17 +184,6 @@ _TOOL_CALL = "tool_call"
 def _tool_call_piece(index: Any, arguments: str) -> dict[str, Any]:
     """A streamed tool-call delta carrying only more of the call's arguments."""
     return {"index": index, "function": {ARGUMENTS: arguments}}
-
-
-def _event_end(buffer: bytes, start: int, crlf: bool) -> tuple[int, int]:
-    """Where the first complete event from `start` ends and how long its blank-line
-    separator is; `crlf`: the buffer holds a carriage return, so `\r\n\r\n` may end one."""
-    lf = buffer.find(b"\n\n", start)
-    if not crlf:
-        return (lf, 2)
-    cr = buffer.find(b"\r\n\r\n", start)
-    found = [(end, size) for end, size in ((lf, 2), (cr, 4)) if end >= 0]
-    return min(found) if found else (-1, 0)
 
 
 def _data(chunk: dict[str, Any]) -> bytes:

@@ -30,8 +30,8 @@ from typing import Any
 
 import orjson
 
+from redacto.pipeline import DetectionFailed
 from redacto.proxy.connection import ClientConnection, Request, Sender, error_body
-from redacto.proxy.detectors import DetectionFailed
 from redacto.proxy.limits import BodyBudget, Limits
 from redacto.proxy.outbound import (
     CONVERSATION_HEADER,
@@ -43,8 +43,8 @@ from redacto.proxy.outbound import (
 from redacto.proxy.payload import Refused, RequestRedactor
 from redacto.proxy.restore import SseRestorer, restore_json
 from redacto.proxy.scrub import Scrubber, TextBudget
-from redacto.proxy.upstream import UpstreamError, UpstreamPool, UpstreamResponse
 from redacto.proxy.vault import Vaults, VaultStore, VaultUnavailable
+from redacto.upstream import UpstreamError, UpstreamPool, UpstreamResponse
 from redacto.vault import Vault, VaultFull, restore_text
 
 log = logging.getLogger("redacto.proxy")

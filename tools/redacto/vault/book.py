@@ -13,7 +13,7 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 
-from redacto.pipeline.placeholders import placeholder, value_key
+from redacto.pipeline.placeholders import PlaceholderBook
 from redacto.vault.known import KnownValues
 
 PLACEHOLDER = re.compile(r"\[[A-Z][A-Z_]*_[0-9]+\]")
@@ -26,13 +26,14 @@ class VaultFull(RuntimeError):
 
 @dataclass
 class Vault:
-    """One document's or conversation's value ↔ placeholder book."""
+    """One document's or conversation's value ↔ placeholder book: the pipeline's numbering
+    (`PlaceholderBook`), plus each placeholder's value, every spelling met, and the search
+    that hides known values again."""
 
     max_values: int = 10_000
-    _by_key: dict[str, str] = field(default_factory=dict)
+    _book: PlaceholderBook = field(default_factory=PlaceholderBook)
     _originals: dict[str, str] = field(default_factory=dict)
     _spellings: dict[str, str] = field(default_factory=dict)
-    _next_number: dict[str, int] = field(default_factory=dict)
     _known: KnownValues = field(default_factory=KnownValues)
     seen_texts: set[int] = field(default_factory=set)
     """Hashes of texts the model tier has read already (a conversation resends its past)."""
@@ -42,14 +43,11 @@ class Vault:
 
     def placeholder_for(self, label: str, value: str) -> str:
         """The placeholder of `value`, numbered now if it is new to the conversation."""
-        key = value_key(value)
-        found = self._by_key.get(key)
+        found = self._book.find(value)
         if found is None:
             if len(self._originals) >= self.max_values:
                 raise VaultFull(f"the conversation holds more than {self.max_values} values")
-            number = self._next_number.get(label, 0) + 1
-            self._next_number[label] = number
-            found = self._by_key[key] = placeholder(label, number)
+            found = self._book.assign(label, value)
             self._originals[found] = value
             self._spell(value, found)
             self._added(label, value, found)
@@ -70,14 +68,14 @@ class Vault:
 
     def learn(self, token: str, value: str, spellings: tuple[str, ...] = ()) -> None:
         """Take a value its store numbered already (`token`), with its other spellings."""
-        self._by_key[value_key(value)] = token
+        self._book.record(value, token)
         self._originals[token] = value
         for spelling in (value, *spellings):
             self._spell(spelling, token)
 
     def continue_numbering(self, label: str, last: int) -> None:
         """The store has numbered `label` up to `last`: the next new value gets `last + 1`."""
-        self._next_number[label] = max(self._next_number.get(label, 0), last)
+        self._book.continue_numbering(label, last)
 
     def text_hash(self, text: str) -> int:
         """What `seen_texts` holds for `text` (a shared vault keys it: its store sees it)."""

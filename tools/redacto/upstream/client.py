@@ -1,22 +1,28 @@
-"""A small HTTP/1.1 client for the upstream model server: kept-alive connections, bodies
-read as they arrive (sized, chunked, or ended by the upstream closing the connection),
-read no faster than the proxy's own client takes them, and timeouts that end a request,
-never hang it.
+"""The one HTTP/1.1 client for an OpenAI-compatible upstream, the proxy's and proofread's:
+`http://` or `https://` (`tls`), kept-alive connections, bodies read as they arrive
+(sized, chunked, or ended by the upstream closing the connection), read no faster than the
+caller takes them, and timeouts that end a request, never hang it.
 
-Written on asyncio protocols and httptools (the parser uvicorn uses) rather than a general
-client library: the proxy's added latency is most of what it is judged by, and the whole
-HTTP side (this client, the server, JSON) costs about 120 µs a request (docs/proxy.md).
+Written on asyncio protocols and httptools (the parser uvicorn uses) rather than httpx or
+aiohttp: the proxy's added latency is most of what it is judged by, and per request this
+client costs 34–44 µs of CPU against aiohttp's 99–131 and httpx's 673–803
+(`scripts/bench_upstream_clients.py`, docs/proxy.md § One upstream client). Proofread,
+which is synchronous, iterates it through `blocking.iterate`.
 """
 
 from __future__ import annotations
 
 import asyncio
+import ssl
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import cast
 from urllib.parse import urlsplit
 
 import httptools
+
+from redacto.upstream.errors import UpstreamError
+from redacto.upstream.tls import tls_context
 
 HOP_BY_HOP = frozenset(
     {
@@ -46,14 +52,6 @@ BUFFERED = 256 * 1024
 """Bytes of an answer held at most before the upstream connection stops being read: the
 rest waits in the upstream's socket until the proxy's client has taken what came."""
 NO_BODY_STATUSES = frozenset({204, 304})
-
-
-class UpstreamError(RuntimeError):
-    """The upstream could not be reached or did not answer in time."""
-
-    def __init__(self, message: str, *, timeout: bool = False) -> None:
-        super().__init__(message)
-        self.timeout = timeout
 
 
 @dataclass(eq=False)
@@ -129,7 +127,10 @@ class UpstreamResponse:
                 await body.wait(self._read_timeout)
             except TimeoutError:
                 self._connection.close()
-                raise UpstreamError("the upstream stopped sending", timeout=True) from None
+                raise UpstreamError(
+                    f"the upstream stopped sending (nothing for {self._read_timeout:g} s)",
+                    timeout=True,
+                ) from None
             if body.pieces:
                 piece = body.take()
                 self._connection.read_more(body)
@@ -260,22 +261,34 @@ class _Connection(asyncio.Protocol):
 
 @dataclass
 class UpstreamPool:
-    """Kept-alive connections to one upstream base URL."""
+    """Kept-alive connections to one upstream base URL, `http://` or `https://`.
+
+    An https upstream's certificate and hostname are verified against the system's CA store
+    (and `SSL_CERT_FILE`), plus `ca_file` when given (`tls.tls_context`); a certificate that
+    does not verify ends the connection before a byte of any request is sent. Raises
+    `ValueError` for a URL of another scheme or without a host, or a CA file it cannot read.
+    """
 
     base_url: str
     connect_timeout: float = 5.0
     read_timeout: float = 120.0
     max_idle: int = 64
+    ca_file: str | None = None
+    """A PEM file of certificates to trust besides the system's (`--upstream-ca`)."""
     _idle: list[_Connection] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         parts = urlsplit(self.base_url)
-        if parts.scheme != "http" or not parts.hostname:
-            raise ValueError(f"the upstream must be an http:// URL, not {self.base_url!r}")
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError(
+                f"the upstream must be an http:// or https:// URL, not {self.base_url!r}"
+            )
+        secure = parts.scheme == "https"
         self.host = parts.hostname
-        self.port = parts.port or 80
+        self.port = parts.port or (443 if secure else 80)
         self.prefix = parts.path.rstrip("/")
         self.host_header = parts.netloc.encode()
+        self.tls: ssl.SSLContext | None = tls_context(self.ca_file) if secure else None
 
     async def request(
         self, method: bytes, path: bytes, headers: list[tuple[bytes, bytes]], body: bytes
@@ -325,14 +338,32 @@ class UpstreamPool:
         try:
             async with asyncio.timeout(self.connect_timeout):
                 _transport, protocol = await loop.create_connection(
-                    lambda: _Connection(self), self.host, self.port
+                    lambda: _Connection(self),
+                    self.host,
+                    self.port,
+                    ssl=self.tls,
+                    server_hostname=self.host if self.tls is not None else None,
                 )
         except TimeoutError:
             raise UpstreamError(
-                "the upstream did not accept a connection in time", timeout=True
+                "the upstream did not accept a connection in time", timeout=True, unreachable=True
+            ) from None
+        except ssl.SSLCertVerificationError as error:
+            raise UpstreamError(
+                f"the upstream's TLS certificate is not trusted ({error.verify_message}): "
+                "trust its CA with --upstream-ca FILE or SSL_CERT_FILE",
+                unreachable=True,
+            ) from None
+        except ssl.SSLError as error:
+            raise UpstreamError(
+                f"the TLS handshake with the upstream failed: {error.reason or 'no reason'}",
+                unreachable=True,
             ) from None
         except OSError as error:
-            raise UpstreamError(f"the upstream cannot be reached: {error.strerror}") from None
+            raise UpstreamError(
+                f"the upstream cannot be reached: {error.strerror or type(error).__name__}",
+                unreachable=True,
+            ) from None
         return protocol
 
     def release(self, connection: _Connection) -> None:
