@@ -1,0 +1,159 @@
+"""The text layer of a written `redacted.pdf`, read back with pdfium and held to what was
+meant: exactly the kept words, in order, each inside its box, invisible, none on a black
+box, and no redacted value or part of one among them.
+
+`verify_redacted_pdf` (`redacto.pdf.write`) calls these per page and once per document;
+each returns a problem (a message naming pages and counts, never text) or None.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from redacto.document import Box
+from redacto.imaging import pixel_bounds
+from redacto.pdf.geometry import PageGeometry
+from redacto.pdf.text_layer import LayerWord, PageSpace, layer_text
+
+BOX_TOLERANCE_PT = 0.25
+"""A character read back may stand this far outside its word's box (32-bit floats in
+pdfium, numbers written as their shortest decimals)."""
+_INVISIBLE = 3  # FPDF_TEXTRENDERMODE_INVISIBLE
+_MIN_PIECE = 2  # a one-character piece of a value (an initial) is everywhere in any text
+
+Rect = tuple[float, float, float, float]  # left, bottom, right, top in points
+
+
+@dataclass(frozen=True)
+class ReadWord:
+    """One text object of the output as pdfium reads it: its text and each character's
+    loose box (the font's full height, the glyph's advance) in points."""
+
+    text: str
+    boxes: tuple[Rect, ...]
+
+
+def read_layer(page: Any, textpage: Any) -> list[ReadWord]:
+    """The page's words as pdfium extracts them: the characters of each text object in
+    order (the spaces drawn between words, and those pdfium adds itself, left out)."""
+    import pypdfium2.raw as pdfium_c
+
+    raw = textpage.raw
+    groups: list[tuple[Any, list[int], list[Rect]]] = []
+    for index in range(textpage.count_chars()):
+        if pdfium_c.FPDFText_IsGenerated(raw, index) == 1:
+            continue
+        obj = pdfium_c.FPDFText_GetTextObject(raw, index)
+        address = ctypes.cast(obj, ctypes.c_void_p).value
+        rect = pdfium_c.FS_RECTF()
+        pdfium_c.FPDFText_GetLooseCharBox(raw, index, ctypes.byref(rect))
+        box = (rect.left, rect.bottom, rect.right, rect.top)
+        if not groups or groups[-1][0] != address:
+            groups.append((address, [], []))
+        groups[-1][1].append(pdfium_c.FPDFText_GetUnicode(raw, index))
+        groups[-1][2].append(box)
+    words = []
+    for _, units, boxes in groups:
+        text = _decoded(units)
+        if text.strip():
+            words.append(ReadWord(text, tuple(boxes)))
+    return words
+
+
+def _decoded(units: list[int]) -> str:
+    """pdfium's characters (code points, or UTF-16 halves of one) as a string."""
+    joined = "".join(chr(unit) for unit in units)
+    return joined.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+
+
+def invisible_problem(page: Any, number: int) -> str | None:
+    """Every text object of the page is drawn invisibly (render mode 3)."""
+    import pypdfium2.raw as pdfium_c
+
+    for obj in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_TEXT], max_depth=2):
+        if pdfium_c.FPDFTextObj_GetTextRenderMode(obj.raw) != _INVISIBLE:
+            return f"page {number + 1} has text that is not invisible"
+    return None
+
+
+def layer_problem(
+    number: int,
+    found: Sequence[ReadWord],
+    expected: Sequence[LayerWord],
+    burned: Sequence[Box],
+    geometry: PageGeometry,
+) -> str | None:
+    """What is wrong with one page's text layer as read back, if anything: no character on a
+    burned box, the same words in the same order, each character inside its word's box."""
+    space = PageSpace(geometry)
+    black = [_burned_rect(box, geometry, space) for box in burned]
+    for word in found:
+        for left, bottom, right, top in word.boxes:
+            centre = ((left + right) / 2, (bottom + top) / 2)
+            if any(r and _contains(r, centre) for r in black):
+                return f"page {number + 1} has text on a black box"
+    if [w.text for w in found] != [w.text for w in expected]:
+        return (
+            f"page {number + 1}'s text layer holds other words than the {len(expected)} "
+            f"kept ones ({len(found)} read back)"
+        )
+    for position, (read, meant) in enumerate(zip(found, expected, strict=True), start=1):
+        box = space.box(meant.box)
+        if not all(
+            _contains(_grown(box), corner) for rect in read.boxes for corner in _corners(rect)
+        ):
+            return f"page {number + 1}: word {position} of its text layer is outside its box"
+        edges = (read.boxes[0][0], read.boxes[-1][2])
+        if abs(edges[0] - box[0]) > BOX_TOLERANCE_PT or abs(edges[1] - box[2]) > BOX_TOLERANCE_PT:
+            return f"page {number + 1}: word {position} of its text layer does not fill its box"
+    return None
+
+
+def value_problem(
+    found: Sequence[Sequence[ReadWord]],
+    expected: Sequence[Sequence[LayerWord]],
+    values: Sequence[str],
+) -> str | None:
+    """Whether a redacted value, or a piece of one, can be extracted: each value and each of
+    its space-separated pieces, looked for across all pages with case and white space
+    ignored (so a value split across a line or page break is still found), may occur no
+    more often in the text read back than in the kept words themselves — where the page
+    shows the same word in the clear (a surname kept in a company name), it is not a leak.
+    """
+    read = _squeezed(word.text for page in found for word in page)
+    kept = _squeezed(word.text for page in expected for word in page)
+    for value in values:
+        for piece in {value, *value.split()}:
+            target = _squeezed([layer_text(piece)])
+            if len(target) >= _MIN_PIECE and read.count(target) > kept.count(target):
+                return "a redacted value can be extracted from the output's text"
+    return None
+
+
+def _squeezed(texts: Any) -> str:
+    return "".join("".join(text.split()) for text in texts).casefold()
+
+
+def _burned_rect(box: Box, geometry: PageGeometry, space: PageSpace) -> Rect | None:
+    """The black a box burns (whole pixels, rounded outward), in points."""
+    bounds = pixel_bounds(box, geometry.pixels)
+    if bounds is None:
+        return None
+    x0, y0, x1, y1 = bounds
+    return space.x(x0), space.y(y1), space.x(x1), space.y(y0)
+
+
+def _contains(rect: Rect, point: tuple[float, float]) -> bool:
+    return rect[0] <= point[0] <= rect[2] and rect[1] <= point[1] <= rect[3]
+
+
+def _grown(rect: Rect) -> Rect:
+    t = BOX_TOLERANCE_PT
+    return rect[0] - t, rect[1] - t, rect[2] + t, rect[3] + t
+
+
+def _corners(rect: Rect) -> tuple[tuple[float, float], tuple[float, float]]:
+    return (rect[0], rect[1]), (rect[2], rect[3])
