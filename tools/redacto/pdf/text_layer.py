@@ -14,11 +14,12 @@ selected, copied and read aloud, like the output of Acrobat's "apply redactions"
   descent 0.2 em) and the text matrix stretches it horizontally to the box's width, so
   selection boxes fall on the words in the image. Between two words of a line a space is
   drawn stretched over the gap, so every extractor puts a real space there.
-- **The font.** `glyphless.ttf` (scripts/make_glyphless_font.py): two empty glyphs half an
-  em wide, embedded as a CIDFontType2 under an Identity-H Type0 font. Each distinct
-  character of the document gets a 2-byte code, every code is drawn with the empty glyph
-  (CIDToGIDMap), and a ToUnicode map gives each code its character, so any Unicode text,
-  beyond the Basic Multilingual Plane included, copies back as it was read.
+- **The font.** `glyphless.ttf` (scripts/make_glyphless_font.py, 652 bytes): one glyph
+  half an em wide that encloses no area, embedded as a CIDFontType2 under an Identity-H
+  Type0 font. Each distinct character of the document gets a 2-byte code, every code is
+  drawn with that glyph (CIDToGIDMap), and a ToUnicode map gives each code its character,
+  so any Unicode text, beyond the Basic Multilingual Plane included, copies back as it was
+  read, and nothing can ever be seen of it.
 """
 
 from __future__ import annotations

@@ -240,7 +240,7 @@ def verify_redacted_pdf(
     if words_by_page is not None and len(words_by_page) != len(pages):
         raise PdfVerificationError("the text layer's page count differs from the PDF's")
     _check_bytes(data, values, text_layer=words_by_page is not None)
-    layers = []
+    layers: list[tuple[list[ReadWord], Sequence[Box]]] = []
     try:
         pdf = open_pdf(data)
     except ValueError as error:
@@ -261,8 +261,8 @@ def verify_redacted_pdf(
                 ) from error
             try:
                 burned = boxes_by_page[number]
-                meant = words_by_page[number] if words_by_page is not None else ()
-                layers.append(_read_text(page, number, meant, burned, expected))
+                expects_text = words_by_page is not None and bool(words_by_page[number])
+                layers.append((_read_text(page, number, expects_text), burned))
                 if pdfium_c.FPDFPage_GetAnnotCount(page.raw):
                     raise PdfVerificationError(f"page {number + 1} has annotations")
                 _check_geometry(number, PageGeometry.of_page(page, expected.dpi), expected)
@@ -277,31 +277,27 @@ def verify_redacted_pdf(
             _check_black(number, np.asarray(image), boxes_by_page[number])
     finally:
         pdf.close()
-    problem = value_problem(layers, words_by_page or [[] for _ in pages], values)
+    meant = words_by_page or [[] for _ in pages]
+    problem = value_problem([found for found, _ in layers], meant, values)
+    for number, (found, burned) in enumerate(layers):
+        if problem is None:
+            problem = layer_problem(number, found, meant[number], burned, pages[number])
     if problem is not None:
         raise PdfVerificationError(problem)
 
 
-def _read_text(
-    page: Any,
-    number: int,
-    expected: Sequence[LayerWord],
-    burned: Sequence[Box],
-    geometry: PageGeometry,
-) -> list[ReadWord]:
-    """The page's text read back, checked against the words it should hold (none at all for
-    a page without a text layer)."""
+def _read_text(page: Any, number: int, expects_text: bool) -> list[ReadWord]:
+    """The page's text read back (checked against its kept words once every page is read):
+    none at all on a page without a text layer, and only invisible text on one with it."""
     textpage = page.get_textpage()
     try:
         found = read_layer(page, textpage)
         characters = textpage.count_chars()
     finally:
         textpage.close()
-    if characters and not expected:
+    if characters and not expects_text:
         raise PdfVerificationError(f"page {number + 1} has {characters} characters")
-    problem = invisible_problem(page, number) or layer_problem(
-        number, found, expected, burned, geometry
-    )
+    problem = invisible_problem(page, number)
     if problem is not None:
         raise PdfVerificationError(problem)
     return found
