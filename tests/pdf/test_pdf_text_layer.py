@@ -266,3 +266,12 @@ def test_a_word_a_black_box_reaches_is_left_out_and_lines_are_marked():
         "by",
         "Dr.",
     ]
+
+
+def test_a_word_read_with_a_space_inside_is_written_as_its_pieces():
+    element = Element(index=0, text="New\tYork", box=Box(x0=0, y0=0, x1=80, y1=20))
+    words = layer_words([element], [])
+    assert [(w.text, w.box.x0, w.box.x1, w.new_line) for w in words] == [
+        ("New", 0, 30, True),
+        ("York", 40, 80, False),
+    ]

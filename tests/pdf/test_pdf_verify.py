@@ -175,3 +175,17 @@ def test_a_text_layer_where_none_was_asked_for_fails(tmp_path):
     # its font's character collection is the first string the structure may not hold
     with pytest.raises(PdfVerificationError, match="structure holds strings"):
         verify_redacted_pdf(target, [[]], pages=pages, values=[])
+
+
+def test_words_that_run_together_in_the_text_fail(tmp_path, monkeypatch):
+    from redacto.pdf import text_layer
+
+    # two words whose boxes touch, and no space drawn between them
+    monkeypatch.setattr(text_layer, "_space", lambda left, right, following, narrowest: (right, 0))
+    kept = [
+        LayerWord("ab", Box(x0=200, y0=200, x1=260, y1=240), new_line=True),
+        LayerWord("cd", Box(x0=260, y0=200, x1=320, y1=240), new_line=False),
+    ]
+    target, pages = layered(tmp_path, [], kept)
+    with pytest.raises(PdfVerificationError, match="word 2 of its text layer runs into"):
+        verify_redacted_pdf(target, [[]], pages=pages, values=[], words_by_page=[kept])

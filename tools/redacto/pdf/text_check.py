@@ -32,37 +32,45 @@ Rect = tuple[float, float, float, float]  # left, bottom, right, top in points
 
 @dataclass(frozen=True)
 class ReadWord:
-    """One text object of the output as pdfium reads it: its text and each character's
-    loose box (the font's full height, the glyph's advance) in points."""
+    """One text object of the output as pdfium reads it: its text, each character's loose
+    box (the font's full height, the glyph's advance) in points, and whether white space
+    (drawn, or added by pdfium: a line break) comes before it in the page's text."""
 
     text: str
     boxes: tuple[Rect, ...]
+    spaced: bool = True
 
 
 def read_layer(page: Any, textpage: Any) -> list[ReadWord]:
-    """The page's words as pdfium extracts them: the characters of each text object in
-    order (the spaces drawn between words, and those pdfium adds itself, left out)."""
+    """The page's words as pdfium extracts them: the characters of each text object, in
+    pdfium's order, split at white space (drawn between words, or added by pdfium)."""
     import pypdfium2.raw as pdfium_c
 
     raw = textpage.raw
-    groups: list[tuple[Any, list[int], list[Rect]]] = []
+    words: list[ReadWord] = []
+    address: int | None = None
+    units: list[int] = []
+    boxes: list[Rect] = []
+    spaced = True
     for index in range(textpage.count_chars()):
-        if pdfium_c.FPDFText_IsGenerated(raw, index) == 1:
+        unit = pdfium_c.FPDFText_GetUnicode(raw, index)
+        generated = pdfium_c.FPDFText_IsGenerated(raw, index) == 1
+        obj = None if generated else pdfium_c.FPDFText_GetTextObject(raw, index)
+        here = ctypes.cast(obj, ctypes.c_void_p).value if obj else None
+        if generated or chr(unit).isspace() or here != address:
+            if units:
+                words.append(ReadWord(_decoded(units), tuple(boxes), spaced))
+                spaced = False
+            units, boxes, address = [], [], here
+        if generated or chr(unit).isspace():
+            spaced = True
             continue
-        obj = pdfium_c.FPDFText_GetTextObject(raw, index)
-        address = ctypes.cast(obj, ctypes.c_void_p).value
         rect = pdfium_c.FS_RECTF()
         pdfium_c.FPDFText_GetLooseCharBox(raw, index, ctypes.byref(rect))
-        box = (rect.left, rect.bottom, rect.right, rect.top)
-        if not groups or groups[-1][0] != address:
-            groups.append((address, [], []))
-        groups[-1][1].append(pdfium_c.FPDFText_GetUnicode(raw, index))
-        groups[-1][2].append(box)
-    words = []
-    for _, units, boxes in groups:
-        text = _decoded(units)
-        if text.strip():
-            words.append(ReadWord(text, tuple(boxes)))
+        units.append(unit)
+        boxes.append((rect.left, rect.bottom, rect.right, rect.top))
+    if units:
+        words.append(ReadWord(_decoded(units), tuple(boxes), spaced))
     return words
 
 
@@ -104,6 +112,8 @@ def layer_problem(
             f"kept ones ({len(found)} read back)"
         )
     for position, (read, meant) in enumerate(zip(found, expected, strict=True), start=1):
+        if not read.spaced:
+            return f"page {number + 1}: word {position} of its text layer runs into the one before"
         box = space.box(meant.box)
         slack = max(BOX_TOLERANCE_PT, BOX_TOLERANCE_SHARE * (box[3] - box[1]))
         if not all(

@@ -42,6 +42,8 @@ GLYPH_WIDTH = 0.5
 """Every glyph's advance, in ems: a word of n characters is n/2 em wide before stretching."""
 ASCENT, DESCENT = 0.8, -0.2
 """The font's ascent and descent in ems: the font size that fills a box is its height."""
+MIN_SPACE_EM = 0.25
+"""The narrowest space drawn between two words of a line, in ems of their line's size."""
 COVER_MARGIN_PX = 1.0
 """A character whose centre is this close to a burned box counts as under it (the check
 after writing uses the box itself, so rounding can never tip a written word over it)."""
@@ -93,12 +95,31 @@ def layer_words(kept: Sequence[Element], burned: Sequence[Box]) -> list[LayerWor
         if not text or box is None or box.width < 1 or box.height < 1:
             continue
         new_line = previous is None or _starts_line(previous.box, box)
-        word = LayerWord(text, box, new_line)
-        if any(_inside(centre, cover) for centre in word.char_centres() for cover in covers):
-            continue
-        words.append(word)
-        previous = word
+        for word in _split(LayerWord(text, box, new_line)):
+            if any(_inside(c, cover) for c in word.char_centres() for cover in covers):
+                continue
+            words.append(word)
+            previous = word
     return words
+
+
+def _split(word: LayerWord) -> list[LayerWord]:
+    """A word read with spaces inside (an OCR word can be) as one word per piece, each on
+    its characters' share of the box, so every extractor reads the same pieces."""
+    if " " not in word.text:
+        return [word]
+    step = word.box.width / len(word.text)
+    pieces, start = [], 0
+    for piece in word.text.split(" "):
+        box = word.box.model_copy(
+            update={
+                "x0": word.box.x0 + start * step,
+                "x1": word.box.x0 + (start + len(piece)) * step,
+            }
+        )
+        pieces.append(LayerWord(piece, box, word.new_line and not pieces))
+        start += len(piece) + 1
+    return pieces
 
 
 def burned_area(box: Box, size: tuple[int, int]) -> tuple[float, float, float, float] | None:
@@ -183,10 +204,22 @@ def page_text_operators(
         out.append(_show(word.text, left, right - left, size, baseline, codes))
         following = words[position + 1] if position + 1 < len(words) else None
         if following is not None and not following.new_line:
-            gap_end = max(space.x(following.box.x0), right + 0.01)
-            out.append(_show(" ", right, gap_end - right, size, baseline, codes))
+            start, width = _space(left, right, space.x(following.box.x0), MIN_SPACE_EM * size)
+            out.append(_show(" ", start, width, size, baseline, codes))
     out.append("ET")
     return ("\n".join(out) + "\n").encode("ascii")
+
+
+def _space(left: float, right: float, following: float, narrowest: float) -> tuple[float, float]:
+    """Where the space between a word (`left` to `right`) and the next (from `following`)
+    starts, and its width: over the gap, or where the boxes touch or overlap (OCR's often
+    do), `narrowest` wide across their meeting point — never narrower, or pdfium drops it
+    as having no width, and starting between the two words' starts, as extractors order a
+    line's text by where each piece starts."""
+    if following - right >= narrowest:
+        return right, following - right
+    meeting = min(right, following)
+    return max(meeting - narrowest / 2, (left + meeting) / 2), narrowest
 
 
 def _show(
