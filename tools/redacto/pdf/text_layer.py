@@ -109,7 +109,8 @@ def _split(word: LayerWord) -> list[LayerWord]:
     if " " not in word.text:
         return [word]
     step = word.box.width / len(word.text)
-    pieces, start = [], 0
+    pieces: list[LayerWord] = []
+    start = 0
     for piece in word.text.split(" "):
         box = word.box.model_copy(
             update={
