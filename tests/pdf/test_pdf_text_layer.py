@@ -275,3 +275,19 @@ def test_a_word_read_with_a_space_inside_is_written_as_its_pieces():
         ("New", 0, 30, True),
         ("York", 40, 80, False),
     ]
+
+
+def test_a_page_with_right_to_left_text_gets_no_layer():
+    # pdfium reorders Hebrew and Arabic as it reads them: such a page's layer could never
+    # pass its check, so it has none (and the run is not turned into an ERROR)
+    def word(index, text):
+        return Element(
+            index=index, text=text, box=Box(x0=100 * index, y0=0, x1=100 * index + 80, y1=20)
+        )
+
+    assert layer_words([word(0, "Dr."), word(1, "שלום")], []) == []
+    assert layer_words([word(0, "Dr."), word(1, "مرحبا")], []) == []
+    assert [w.text for w in layer_words([word(0, "Dr."), word(1, "日本語")], [])] == [
+        "Dr.",
+        "日本語",
+    ]

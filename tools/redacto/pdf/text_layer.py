@@ -85,7 +85,8 @@ class LayerWord:
 def layer_words(kept: Sequence[Element], burned: Sequence[Box]) -> list[LayerWord]:
     """The text layer of one page: its `kept` elements (reading order) that can be placed —
     a box with some area, some text once made plain — and that no `burned` box touches at
-    any of their characters."""
+    any of their characters; none at all on a page with right-to-left text, which pdfium
+    reorders as it reads it, so that its check after writing could never pass."""
     covers = [_grown(box) for box in burned]
     words: list[LayerWord] = []
     previous: LayerWord | None = None
@@ -100,7 +101,13 @@ def layer_words(kept: Sequence[Element], burned: Sequence[Box]) -> list[LayerWor
                 continue
             words.append(word)
             previous = word
+    if any(_right_to_left(word.text) for word in words):
+        return []
     return words
+
+
+def _right_to_left(text: str) -> bool:
+    return any(unicodedata.bidirectional(char) in ("R", "AL", "AN") for char in text)
 
 
 def _split(word: LayerWord) -> list[LayerWord]:
