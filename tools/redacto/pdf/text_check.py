@@ -9,6 +9,8 @@ each returns a problem (a message naming pages and counts, never text) or None.
 from __future__ import annotations
 
 import ctypes
+import itertools
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -98,34 +100,62 @@ def layer_problem(
     geometry: PageGeometry,
 ) -> str | None:
     """What is wrong with one page's text layer as read back, if anything: no character on a
-    burned box, the same words in the same order, each character inside its word's box."""
+    burned box; the same words, each inside its own box (filling its width); each line's
+    words in its order, each after white space.
+
+    Words are matched by text and place, not by their order on the page: pdfium groups a
+    page's text into lines by height, and where two lines overlap in height (a tilted
+    photo's) it can interleave their words; within one line the order must hold."""
+    page = f"page {number + 1}"
     space = PageSpace(geometry)
     black = [_burned_rect(box, geometry, space) for box in burned]
     for word in found:
         for left, bottom, right, top in word.boxes:
             centre = ((left + right) / 2, (bottom + top) / 2)
             if any(r and _contains(r, centre) for r in black):
-                return f"page {number + 1} has text on a black box"
-    if [w.text for w in found] != [w.text for w in expected]:
+                return f"{page} has text on a black box"
+    if Counter(w.text for w in found) != Counter(w.text for w in expected):
         return (
-            f"page {number + 1}'s text layer holds other words than the {len(expected)} "
-            f"kept ones ({len(found)} read back)"
+            f"{page}'s text layer holds other words than the {len(expected)} kept ones "
+            f"({len(found)} read back)"
         )
-    for position, (read, meant) in enumerate(zip(found, expected, strict=True), start=1):
-        if not read.spaced:
-            return f"page {number + 1}: word {position} of its text layer runs into the one before"
-        box = space.box(meant.box)
-        slack = max(BOX_TOLERANCE_PT, BOX_TOLERANCE_SHARE * (box[3] - box[1]))
-        if not all(
-            _contains(_grown(box, slack), corner)
-            for rect in read.boxes
-            for corner in _corners(rect)
-        ):
-            return f"page {number + 1}: word {position} of its text layer is outside its box"
-        edges = (read.boxes[0][0], read.boxes[-1][2])
-        if abs(edges[0] - box[0]) > BOX_TOLERANCE_PT or abs(edges[1] - box[2]) > BOX_TOLERANCE_PT:
-            return f"page {number + 1}: word {position} of its text layer does not fill its box"
+    boxes = [space.box(word.box) for word in expected]
+    free: dict[str, list[int]] = {}
+    for index, meant in enumerate(expected):
+        free.setdefault(meant.text, []).append(index)
+    matched: list[int] = []
+    for position, read in enumerate(found, start=1):
+        candidates = free[read.text]
+        fitting = next((i for i in candidates if _fills(read, boxes[i])), None)
+        if fitting is None:
+            return f"{page}: word {position} of its text layer is outside its box"
+        candidates.remove(fitting)
+        matched.append(fitting)
+    lines = list(itertools.accumulate(int(word.new_line) for word in expected))
+    last: dict[int, int] = {}
+    for position, (index, read) in enumerate(zip(matched, found, strict=True), start=1):
+        line = lines[index]
+        if last.get(line, -1) > index:
+            return f"{page}: word {position} of its text layer is out of its line's order"
+        previous = matched[position - 2] if position > 1 else None
+        if previous == index - 1 and lines[previous] == line and not read.spaced:
+            return f"{page}: word {position} of its text layer runs into the one before"
+        last[line] = index
     return None
+
+
+def _fills(read: ReadWord, box: Rect) -> bool:
+    """Every character inside `box` (with a little slack), and the word across its width."""
+    slack = max(BOX_TOLERANCE_PT, BOX_TOLERANCE_SHARE * (box[3] - box[1]))
+    inside = all(
+        _contains(_grown(box, slack), corner) for rect in read.boxes for corner in _corners(rect)
+    )
+    left, right = read.boxes[0][0], read.boxes[-1][2]
+    return (
+        inside
+        and abs(left - box[0]) <= BOX_TOLERANCE_PT
+        and abs(right - box[2]) <= BOX_TOLERANCE_PT
+    )
 
 
 def value_problem(

@@ -42,8 +42,12 @@ GLYPH_WIDTH = 0.5
 """Every glyph's advance, in ems: a word of n characters is n/2 em wide before stretching."""
 ASCENT, DESCENT = 0.8, -0.2
 """The font's ascent and descent in ems: the font size that fills a box is its height."""
-MIN_SPACE_EM = 0.25
-"""The narrowest space drawn between two words of a line, in ems of their line's size."""
+MIN_GAP_EM = 0.15
+"""The narrowest gap left between two words of a line, in ems of their size (their boxes'
+height): poppler starts a new word at a gap of 0.1 em, so this leaves a margin."""
+MIN_SPACE_EM = 0.1
+"""The narrowest space drawn between two words of a line (where the gap could not be
+widened to `MIN_GAP_EM`), in ems of their size."""
 COVER_MARGIN_PX = 1.0
 """A character whose centre is this close to a burned box counts as under it (the check
 after writing uses the box itself, so rounding can never tip a written word over it)."""
@@ -67,8 +71,9 @@ def layer_text(text: str) -> str:
 
 @dataclass(frozen=True)
 class LayerWord:
-    """One word of a page's text layer: its text (`layer_text`), its box in pixels of the
-    page as read (y downward), and whether it begins a line (no space is drawn before it)."""
+    """One word of a page's text layer: its text (`layer_text`), the box it fills in pixels
+    of the page as read (y downward: the word's own box, narrowed a little where it would
+    touch the next word of its line), and whether it begins a line (no space before it)."""
 
     text: str
     box: Box
@@ -97,13 +102,46 @@ def layer_words(kept: Sequence[Element], burned: Sequence[Box]) -> list[LayerWor
             continue
         new_line = previous is None or _starts_line(previous.box, box)
         for word in _split(LayerWord(text, box, new_line)):
-            if any(_inside(c, cover) for c in word.char_centres() for cover in covers):
-                continue
-            words.append(word)
-            previous = word
+            if not _covered(word, covers):
+                words.append(word)
+                previous = word
+    words = [word for word in _spread(words) if not _covered(word, covers)]
     if any(_right_to_left(word.text) for word in words):
         return []
     return words
+
+
+def _covered(word: LayerWord, covers: Sequence[tuple[float, float, float, float]]) -> bool:
+    return any(_inside(c, cover) for c in word.char_centres() for cover in covers)
+
+
+def _spread(words: list[LayerWord]) -> list[LayerWord]:
+    """The words of a line pulled apart where their boxes (padded, or OCR's) come closer than
+    `MIN_GAP_EM` of the line's height: each gives up half of what is missing on the side
+    facing the other, down to half its width. poppler joins words closer than a tenth of
+    the font size into one ("PATIENTINTAKE"), whatever is drawn between them."""
+    edges = [[word.box.x0, word.box.x1] for word in words]
+    for position in range(1, len(words)):
+        before, after = words[position - 1], words[position]
+        if after.new_line:
+            continue
+        need = MIN_GAP_EM * max(before.box.height, after.box.height)
+        missing = need - (edges[position][0] - edges[position - 1][1])
+        if missing > 0:
+            edges[position - 1][1] = max(
+                edges[position - 1][1] - missing / 2, edges[position - 1][0] + before.box.width / 2
+            )
+            edges[position][0] = min(
+                edges[position][0] + missing / 2, after.box.x1 - after.box.width / 2
+            )
+    return [
+        word
+        if [word.box.x0, word.box.x1] == edge
+        else LayerWord(
+            word.text, word.box.model_copy(update={"x0": edge[0], "x1": edge[1]}), word.new_line
+        )
+        for word, edge in zip(words, edges, strict=True)
+    ]
 
 
 def _right_to_left(text: str) -> bool:
