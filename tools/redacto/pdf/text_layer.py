@@ -12,8 +12,10 @@ selected, copied and read aloud, like the output of Acrobat's "apply redactions"
   clipped) were never read (`redacto.pdf.visible`), and a redacted word is never kept.
 - **Where.** Each word fills its box: the font size is the box's height (ascent 0.8 em,
   descent 0.2 em) and the text matrix stretches it horizontally to the box's width, so
-  selection boxes fall on the words in the image. Between two words of a line a space is
-  drawn stretched over the gap, so every extractor puts a real space there.
+  selection boxes fall on the words in the image — narrowed a little where two words of a
+  line would come closer than `MIN_GAP_EM` (poppler would read them as one). Between two
+  words of a line a space is drawn stretched over the gap, so every extractor puts a real
+  space there.
 - **The font.** `glyphless.ttf` (scripts/make_glyphless_font.py, 652 bytes): one glyph
   half an em wide that encloses no area, embedded as a CIDFontType2 under an Identity-H
   Type0 font. Each distinct character of the document gets a 2-byte code, every code is
@@ -33,7 +35,6 @@ from functools import cache
 from importlib.resources import files
 
 from redacto.document import Box, Element
-from redacto.imaging import pixel_bounds
 from redacto.pdf.geometry import PageGeometry, pdf_number
 
 FONT_RESOURCE = "F0"
@@ -105,10 +106,19 @@ def layer_words(kept: Sequence[Element], burned: Sequence[Box]) -> list[LayerWor
             if not _covered(word, covers):
                 words.append(word)
                 previous = word
-    words = [word for word in _spread(words) if not _covered(word, covers)]
-    if any(_right_to_left(word.text) for word in words):
+    spread: list[LayerWord] = []
+    line_starts = False  # a word left out began its line: the next one begins it now
+    for word in _spread(words):
+        if _covered(word, covers):
+            line_starts = line_starts or word.new_line
+            continue
+        if line_starts and not word.new_line:
+            word = LayerWord(word.text, word.box, new_line=True)
+        spread.append(word)
+        line_starts = False
+    if any(_right_to_left(word.text) for word in spread):
         return []
-    return words
+    return spread
 
 
 def _covered(word: LayerWord, covers: Sequence[tuple[float, float, float, float]]) -> bool:
@@ -166,12 +176,6 @@ def _split(word: LayerWord) -> list[LayerWord]:
         pieces.append(LayerWord(piece, box, word.new_line and not pieces))
         start += len(piece) + 1
     return pieces
-
-
-def burned_area(box: Box, size: tuple[int, int]) -> tuple[float, float, float, float] | None:
-    """The pixels a box blackens (`imaging.burn_boxes` rounds outward), as x0, y0, x1, y1."""
-    bounds = pixel_bounds(box, size)
-    return None if bounds is None else tuple(float(v) for v in bounds)  # type: ignore[return-value]
 
 
 def _grown(box: Box) -> tuple[float, float, float, float]:
