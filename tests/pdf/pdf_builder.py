@@ -59,6 +59,7 @@ class Doc:
     attachment: str | None = None  # an embedded file's contents
     javascript: str | None = None
     outline_title: str | None = None
+    font_encoding: str | None = None  # the font's /Encoding (Helvetica's own when None)
     objects: list[bytes] = field(default_factory=list)
 
     def add(self, body: bytes | str, stream: bytes | None = None) -> int:
@@ -72,7 +73,8 @@ class Doc:
         self.objects = []
         catalog = self.add(b"")  # filled in below
         tree = self.add(b"")
-        font = self.add("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
+        encoding = f" /Encoding {self.font_encoding}" if self.font_encoding else ""
+        font = self.add(f"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica{encoding} >>")
         kids = []
         field_id = None
         for number, page in enumerate(self.pages):

@@ -48,7 +48,30 @@ def test_redact_a_pdf_writes_redacted_pdf_txt_and_report(tmp_path):
     )
     pdf = pdfium.PdfDocument(str(out / "redacted.pdf"))
     assert len(pdf) == 2
+    # the invisible text layer holds the kept words only
+    assert [page.get_textpage().get_text_range() for page in pdf] == [
+        "Patient:\r\nDiagnosis: fracture",
+        "Seen by Dr.",
+    ]
+    assert report["pdf"]["text_layer"] is True
+    assert [page["text_words"] for page in report["pdf"]["pages"]] == [3, 3]
+    pdf.close()
+
+
+def test_no_text_layer_writes_the_page_images_alone(tmp_path):
+    source = two_pages(tmp_path / "note.pdf")
+    model = script(
+        tmp_path, classify=["CATEGORY: Medical"], detect=["1:NAME\n2:NAME"], validate=["PASS"]
+    )
+    out = tmp_path / "out"
+    result = redact(source, "--model", model, "--out", out, "--no-rules", "--no-text-layer")
+    assert result.exit_code == 0, result.output
+    report = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    assert report["pdf"]["verified"] is True and report["pdf"]["text_layer"] is False
+    assert b"/Font" not in (out / "redacted.pdf").read_bytes()
+    pdf = pdfium.PdfDocument(str(out / "redacted.pdf"))
     assert all(page.get_textpage().count_chars() == 0 for page in pdf)
+    pdf.close()
 
 
 def encrypted(path: Path) -> Path:

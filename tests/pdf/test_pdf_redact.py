@@ -24,6 +24,7 @@ from traps import (
 )
 
 from cli_runs import digest
+from redacto.document import PLACEHOLDER_PATTERN
 from redacto.imaging import pixel_bounds
 from redacto.pdf import render_page
 from redacto.report import RunReport, Status
@@ -49,13 +50,12 @@ def output(run):
     pdf.close()
 
 
-def all_text(pdf) -> str:
-    texts = []
-    for page in pdf:
-        textpage = page.get_textpage()
-        texts.append(textpage.get_text_range())
+def page_text(page) -> str:
+    textpage = page.get_textpage()
+    try:
+        return textpage.get_text_range()
+    finally:
         textpage.close()
-    return "".join(texts)
 
 
 def boxes_on(report: RunReport, page: int):
@@ -80,10 +80,21 @@ def test_a_pdf_run_passes_writes_three_outputs_and_leaves_the_input_alone(run):
     assert report.count_shown == len(report.boxes) == sum(len(p.boxes) for p in report.pdf.pages)
 
 
-def test_the_output_has_no_text_layer_at_all(output):
+def test_the_output_text_is_the_kept_words_and_no_trap_value(run, output):
+    _, _, outcome = run
     _, pdf = output
     assert len(pdf) == 3
-    assert all_text(pdf) == ""
+    report = outcome.report
+    assert report.pdf is not None and report.pdf.text_layer
+    extracted = " ".join(" ".join(page_text(page).split()) for page in pdf)
+    # redacted.txt is every word the pages show, a placeholder where one was redacted
+    shown = outcome.written[1].read_text(encoding="utf-8").split()
+    kept = [word for word in shown if not PLACEHOLDER_PATTERN.fullmatch(word)]
+    assert extracted == " ".join(kept)
+    assert "Diagnosis: fracture" in extracted and "Referred by Dr." in extracted
+    for value in (*NEVER_SHOWN, NAME, "Alice Marlowe", "Robert Brown"):
+        for part in value.split():
+            assert part not in extracted
 
 
 def test_metadata_annotations_form_attachments_javascript_outline_are_gone(output):

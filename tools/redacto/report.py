@@ -136,18 +136,22 @@ class PdfPageReport(BaseModel):
     words: int
     hidden_words: int = 0
     boxes: list[Box] = Field(default_factory=list)
+    text_words: int = 0
+    """Words in the page's invisible text layer in `redacted.pdf` (its kept words)."""
 
 
 class PdfReport(BaseModel):
     """A PDF run, page by page (`RunReport.boxes` holds every page's boxes in one list;
     these say which page each belongs to). `verified`: the written `redacted.pdf` passed
-    every check after writing (docs/pdf.md). Python only: the app takes photos."""
+    every check after writing (docs/pdf.md); `text_layer`: it carries the kept words as
+    invisible text (not with `--no-text-layer`). Python only: the app takes photos."""
 
     model_config = ConfigDict(extra="forbid")
 
     dpi: int
     pages: list[PdfPageReport]
     verified: bool = False
+    text_layer: bool = False
 
 
 class ReviewReason(StrEnum):

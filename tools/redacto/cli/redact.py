@@ -76,6 +76,13 @@ def redact_command(
     no_rules: NoRulesOption = False,
     detectors: DetectorsOption = DEFAULT_DETECTORS,
     category: CategoryOption = None,
+    no_text_layer: Annotated[
+        bool,
+        typer.Option(
+            "--no-text-layer",
+            help="A PDF's redacted.pdf holds the page images only: no searchable text.",
+        ),
+    ] = False,
 ) -> None:
     """Redact INPUT: classify, detect, redact, validate; write redacted file and report.json."""
     console = Console(stderr=True, soft_wrap=True)
@@ -91,7 +98,9 @@ def redact_command(
                 input_path,
                 out_dir,
                 model,
-                read=ReadOptions(ocr.value, elements, progress.on_page),
+                read=ReadOptions(
+                    ocr.value, elements, progress.on_page, text_layer=not no_text_layer
+                ),
                 options=options,
                 on_event=progress,
             )

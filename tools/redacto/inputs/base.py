@@ -47,8 +47,8 @@ OnPage = Callable[[int, int], None]
 class ReadOptions:
     """How to read an input: the OCR engine for photos and scanned pages (its name, or an
     engine already open: the proxy reads every image with one), an `--elements` file that
-    replaces a photo's OCR, who follows a PDF's pages as they are read, and a lower limit
-    on a photo's pixels."""
+    replaces a photo's OCR, who follows a PDF's pages as they are read, a lower limit on a
+    photo's pixels, and whether a PDF's output keeps its words as text."""
 
     ocr: str | OcrEngine = "ppocr"
     elements_path: Path | None = None
@@ -56,6 +56,9 @@ class ReadOptions:
     max_pixels: int | None = None
     """A lower pixel limit for photos than the product's (`imaging.MAX_PIXELS`), checked on
     the header before any pixel is decoded: the review server's `--max-megapixels`."""
+    text_layer: bool = True
+    """Whether a PDF's `redacted.pdf` carries its kept words as an invisible text layer
+    (searchable, selectable); False: page images only (`redacto redact --no-text-layer`)."""
 
 
 @dataclass(frozen=True)

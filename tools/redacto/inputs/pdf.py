@@ -36,10 +36,12 @@ class PdfInput(InputFile):
     mode: ClassVar[Mode] = Mode.IMAGE
     noun: ClassVar[str] = "a PDF"
 
-    def __init__(self, path: Path, pages: PdfPages) -> None:
+    def __init__(self, path: Path, pages: PdfPages, *, text_layer: bool = True) -> None:
         info = input_info(path) if pages.data is None else bytes_info(path, pages.data)
         super().__init__(path, pages.document, info, pages.ocr_name)
         self.pages = pages
+        self.text_layer = text_layer
+        """Whether `redacted.pdf` carries the kept words as invisible text (docs/pdf.md)."""
 
     @classmethod
     def read(cls, path: Path, options: ReadOptions) -> PdfInput:
@@ -49,7 +51,7 @@ class PdfInput(InputFile):
             pages = read_pdf(path, ocr=options.ocr, on_page=options.on_page)
         except BadPdfError as error:
             raise BadInputError(str(error)) from error
-        return cls(path, pages)
+        return cls(path, pages, text_layer=options.text_layer)
 
     @classmethod
     def from_bytes(cls, data: bytes, name: Path, options: ReadOptions) -> PdfInput:
@@ -61,7 +63,7 @@ class PdfInput(InputFile):
             pages = read_pdf(name, ocr=options.ocr, on_page=options.on_page, data=data)
         except BadPdfError as error:
             raise BadInputError(str(error).replace("(the PDF in memory)", str(name))) from error
-        return cls(name, pages)
+        return cls(name, pages, text_layer=options.text_layer)
 
     def redacted_files(self, result: PipelineResult) -> tuple[OutputFile, ...]:
         """`redacted.pdf`, verified; the report gains its pages (with their boxes when the
@@ -69,6 +71,7 @@ class PdfInput(InputFile):
         from redacto.pdf import PdfVerificationError
         from redacto.pdf.output import (
             boxes_by_page,
+            kept_words,
             pdf_report,
             redacted_values,
             verified_pdf_bytes,
@@ -80,9 +83,12 @@ class PdfInput(InputFile):
             return ()
         try:
             per_page = boxes_by_page(self.pages, report.detections, result.boxes)
-            report.pdf = pdf_report(self.pages, per_page)
+            words = None
+            if self.text_layer:
+                words = kept_words(self.pages, report.detections, per_page)
+            report.pdf = pdf_report(self.pages, per_page, words)
             values = redacted_values(self.pages, [*report.detections, *report.not_located])
-            data = verified_pdf_bytes(self.pages, per_page, values)
+            data = verified_pdf_bytes(self.pages, per_page, values, words)
         except PdfVerificationError as error:
             report.status = Status.ERROR
             report.error = f"the redacted PDF failed its check after writing: {error}"

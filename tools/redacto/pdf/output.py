@@ -1,9 +1,10 @@
 """From a finished pipeline run to a verified `redacted.pdf`, and the report's PDF part.
 
 The pipeline returns one list of boxes for the whole document; here they are put back on
-their pages (each box is a detected element's, and each element knows its page), and the
-redacted PDF is built and verified in memory (`verified_pdf_bytes`): a failed check gives
-no bytes, so no `redacted.pdf` is ever claimed, and writing it is left to the caller.
+their pages (each box is a detected element's, and each element knows its page), the words
+each page keeps become its text layer (`kept_words`), and the redacted PDF is built and
+verified in memory (`verified_pdf_bytes`): a failed check gives no bytes, so no
+`redacted.pdf` is ever claimed, and writing it is left to the caller.
 """
 
 from __future__ import annotations
@@ -11,8 +12,9 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 
-from redacto.document import Box, Detection
+from redacto.document import Box, Detection, Element
 from redacto.pdf.read import PdfPages
+from redacto.pdf.text_layer import LayerWord, layer_words
 from redacto.pdf.write import PdfVerificationError, verify_redacted_pdf, write_redacted_pdf
 from redacto.report import PdfPageReport, PdfReport
 
@@ -37,6 +39,19 @@ def boxes_by_page(
     return per_page
 
 
+def kept_words(
+    pdf: PdfPages, detections: Sequence[Detection], per_page: Sequence[Sequence[Box]]
+) -> list[list[LayerWord]]:
+    """Each page's text layer: the words it read that no detection names, in reading order,
+    less those a burned box would cover (`text_layer.layer_words`)."""
+    detected = {d.index for d in detections if d.index is not None}
+    kept: list[list[Element]] = [[] for _ in pdf.pages]
+    for element in pdf.document.elements:
+        if element.index not in detected:
+            kept[element.page].append(element)
+    return [layer_words(kept[number], per_page[number]) for number in range(len(pdf.pages))]
+
+
 def redacted_values(pdf: PdfPages, detections: Sequence[Detection]) -> list[str]:
     """The words under the boxes (and any value-only detections): none may be in the output."""
     elements = pdf.document.elements
@@ -45,10 +60,16 @@ def redacted_values(pdf: PdfPages, detections: Sequence[Detection]) -> list[str]
     return sorted(values)
 
 
-def pdf_report(pdf: PdfPages, per_page: Sequence[Sequence[Box]] | None) -> PdfReport:
-    """The report's page list; boxes are filled in when the run got as far as drawing them."""
+def pdf_report(
+    pdf: PdfPages,
+    per_page: Sequence[Sequence[Box]] | None,
+    words: Sequence[Sequence[LayerWord]] | None = None,
+) -> PdfReport:
+    """The report's page list; boxes are filled in when the run got as far as drawing them,
+    and the text layer's word counts when it was made."""
     return PdfReport(
         dpi=pdf.dpi,
+        text_layer=words is not None,
         pages=[
             PdfPageReport(
                 page=page.number,
@@ -61,6 +82,7 @@ def pdf_report(pdf: PdfPages, per_page: Sequence[Sequence[Box]] | None) -> PdfRe
                 words=page.words,
                 hidden_words=page.hidden,
                 boxes=list(per_page[page.number]) if per_page is not None else [],
+                text_words=len(words[page.number]) if words is not None else 0,
             )
             for page in pdf.pages
         ],
@@ -68,18 +90,22 @@ def pdf_report(pdf: PdfPages, per_page: Sequence[Sequence[Box]] | None) -> PdfRe
 
 
 def verified_pdf_bytes(
-    pdf: PdfPages, per_page: Sequence[Sequence[Box]], values: Sequence[str]
+    pdf: PdfPages,
+    per_page: Sequence[Sequence[Box]],
+    values: Sequence[str],
+    words: Sequence[Sequence[LayerWord]] | None = None,
 ) -> bytes:
-    """The redacted PDF, built and verified in memory (nothing is written).
+    """The redacted PDF, built and verified in memory (nothing is written); `words`, each
+    page's text layer (`kept_words`), or None for pixels only.
 
     Raises `PdfVerificationError` if building it or any check fails.
     """
     pages = [page.geometry for page in pdf.pages]
     try:
         with io.BytesIO() as buffer:
-            write_redacted_pdf(pdf.source, per_page, buffer, pages=pages)
+            write_redacted_pdf(pdf.source, per_page, buffer, pages=pages, words_by_page=words)
             data = buffer.getvalue()
-        verify_redacted_pdf(data, per_page, pages=pages, values=values)
+        verify_redacted_pdf(data, per_page, pages=pages, values=values, words_by_page=words)
     except ValueError as error:  # the source PDF cannot be read again (BadPdfError)
         raise PdfVerificationError(f"cannot render the input again: {error}") from error
     return data

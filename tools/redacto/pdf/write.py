@@ -1,20 +1,24 @@
-"""Writing a redacted PDF from pixels alone, and checking it after writing.
+"""Writing a redacted PDF from pixels and the kept words alone, and checking it after writing.
 
 `write_redacted_pdf` renders each page of the original at the reading DPI, burns that
 page's boxes in black (`imaging.burn_boxes`, the photo path's own code) and writes a new
 PDF whose pages are those images and nothing else: one lossless (Flate) RGB image per page,
-a content stream that draws it, a catalog and a page tree. No text, fonts, vector paths,
-metadata, annotations, form fields, attachments, JavaScript, outline or earlier revisions
-of the original can reach the output, because nothing of the original's structure is
-copied. The file is written whole, page by page (one page's pixels in memory at a time).
+a content stream that draws it, a catalog and a page tree — and, unless the caller wants
+pixels only, an invisible text layer of the words each page keeps (`redacto.pdf.text_layer`)
+with the one font it needs. No text, fonts, vector paths, metadata, annotations, form
+fields, attachments, JavaScript, outline or earlier revisions of the original can reach the
+output, because nothing of the original's structure is copied. The file is written whole,
+page by page (one page's pixels in memory at a time).
 
 `verify_redacted_pdf` reopens the written file with pdfium and fails closed
 (`PdfVerificationError`, whose message names pages and boxes, never values) unless: the page
 count matches, every page is upright, the original's size in points and renders at its
-pixels, no page has a single character of text or an annotation, the document has no
-metadata, attachments, form or outline, the file's structure holds no string and names none
-of the keys that carry them, no redacted value's bytes occur in its streams, and each box
-renders black.
+pixels, each page's text is exactly its kept words (in order, each inside its box, drawn
+invisibly, none on a black box: `redacto.pdf.text_check`) — or none at all without a text
+layer —, no redacted value or piece of one can be extracted, no page has an annotation,
+the document has no metadata, attachments, form or outline, the file's structure holds no
+string (but the font's character collection) and names none of the keys that carry them,
+no redacted value's bytes occur in its streams, and each box renders black.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ import zlib
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 import numpy as np
 
@@ -33,6 +37,21 @@ from redacto.document import Box
 from redacto.imaging import burn_boxes, pixel_bounds
 from redacto.pdf.geometry import PageGeometry, pdf_number
 from redacto.pdf.read import load_page, open_pdf, render_page
+from redacto.pdf.text_check import (
+    ReadWord,
+    invisible_problem,
+    layer_problem,
+    read_layer,
+    value_problem,
+)
+from redacto.pdf.text_layer import (
+    CID_SYSTEM_INFO,
+    FONT_RESOURCE,
+    CharacterCodes,
+    LayerWord,
+    font_objects,
+    page_text_operators,
+)
 
 _BLACK_LIMIT = 24  # a rendered box pixel may be this light at most (0 = pure black)
 _MIN_VALUE_BYTES = 6  # shorter values could occur by chance in compressed pixel data
@@ -51,6 +70,7 @@ _FORBIDDEN_KEYS = (
     b"/Prev",
     b"/Font",
 )
+_FONT_KEY = b"/Font"  # allowed where a text layer was written: its one font
 _STREAM = re.compile(rb"/Length (\d+) >>\nstream\n")
 
 
@@ -64,6 +84,7 @@ def write_redacted_pdf(
     target: Path | BinaryIO,
     *,
     pages: Sequence[PageGeometry],
+    words_by_page: Sequence[Sequence[LayerWord]] | None = None,
 ) -> None:
     """Render `source`'s pages (a file, or the PDF's bytes), burn each page's boxes, write
     the images as a new PDF to `target` (a file, or an open binary stream such as
@@ -72,14 +93,17 @@ def write_redacted_pdf(
     `pages` are the pages' geometries as `read_pdf` measured them, the space the boxes are
     in; each output page is the same size in points, and renders back at the same pixels.
     A page whose geometry or rendering differs now is refused rather than burned in the
-    wrong place.
+    wrong place. `words_by_page` (`text_layer.layer_words`), when given, is each page's
+    invisible text layer; None writes pixels only.
     """
     pdf = open_pdf(source)
     try:
         if len(pdf) != len(boxes_by_page) or len(pdf) != len(pages):
             raise PdfVerificationError("the PDF's page count changed since it was read")
+        if words_by_page is not None and len(words_by_page) != len(pages):
+            raise PdfVerificationError("the text layer's page count differs from the PDF's")
         with _opened(target) as handle:
-            writer = _ImagePdfWriter(handle)
+            writer = _ImagePdfWriter(handle, text_layer=words_by_page is not None)
             for number, geometry in enumerate(pages):
                 page = load_page(pdf, _named(source), number)
                 try:
@@ -92,7 +116,9 @@ def write_redacted_pdf(
                     page.close()
                 if image.size != geometry.pixels:
                     raise PdfVerificationError(f"page {number + 1} renders at another size")
-                writer.add_page(burn_boxes(image, list(boxes_by_page[number])).tobytes(), geometry)
+                burned = burn_boxes(image, list(boxes_by_page[number])).tobytes()
+                words = words_by_page[number] if words_by_page is not None else ()
+                writer.add_page(burned, geometry, words)
             writer.finish()
     finally:
         pdf.close()
@@ -114,13 +140,18 @@ def _opened(target: Path | BinaryIO) -> Iterator[BinaryIO]:
 
 
 class _ImagePdfWriter:
-    """A PDF of full-page RGB images, written object by object as pages arrive."""
+    """A PDF of full-page RGB images, with an invisible text layer over each when asked,
+    written object by object as pages arrive."""
 
-    def __init__(self, handle: BinaryIO) -> None:
+    def __init__(self, handle: BinaryIO, *, text_layer: bool = False) -> None:
         self.handle = handle
         self.offsets: dict[int, int] = {}
         self.pages: list[int] = []
-        self.next_id = 3  # 1: catalog, 2: page tree (written last, once the pages are known)
+        # 1: catalog, 2: page tree, 3: the text layer's font (written last, once the pages
+        # and the characters they use are known)
+        self.font_id = 3 if text_layer else None
+        self.codes = CharacterCodes()
+        self.next_id = 4 if text_layer else 3
         handle.write(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
 
     def _object(self, number: int, body: bytes, stream: bytes | None = None) -> None:
@@ -130,8 +161,9 @@ class _ImagePdfWriter:
             self.handle.write(b"\nstream\n" + stream + b"\nendstream")
         self.handle.write(b"\nendobj\n")
 
-    def add_page(self, rgb: bytes, geometry: PageGeometry) -> None:
-        """One page of `geometry`'s size in points, showing the `rgb` pixels of its rendering."""
+    def add_page(self, rgb: bytes, geometry: PageGeometry, words: Sequence[LayerWord] = ()) -> None:
+        """One page of `geometry`'s size in points, showing the `rgb` pixels of its rendering
+        and holding `words` as invisible text."""
         width, height = geometry.pixels
         image_id, content_id, page_id = self.next_id, self.next_id + 1, self.next_id + 2
         self.next_id += 3
@@ -150,17 +182,30 @@ class _ImagePdfWriter:
         # not 1652.8), as it rendered the original, so each image pixel lands on its own.
         page_w, page_h = pdf_number(geometry.width), pdf_number(geometry.height)
         draw = f"q {page_w} 0 0 {page_h} 0 0 cm /Im0 Do Q".encode()
-        self._object(content_id, f"<< /Length {len(draw)} >>".encode(), draw)
+        fonts = ""
+        if self.font_id is not None:
+            draw = zlib.compress(draw + b"\n" + page_text_operators(words, geometry, self.codes))
+            self._object(
+                content_id, f"<< /Filter /FlateDecode /Length {len(draw)} >>".encode(), draw
+            )
+            fonts = f" /Font << /{FONT_RESOURCE} {self.font_id} 0 R >>"
+        else:
+            self._object(content_id, f"<< /Length {len(draw)} >>".encode(), draw)
         self._object(
             page_id,
             (
                 f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {page_w} {page_h}] "
-                f"/Resources << /XObject << /Im0 {image_id} 0 R >> >> /Contents {content_id} 0 R >>"
+                f"/Resources << /XObject << /Im0 {image_id} 0 R >>{fonts} >> "
+                f"/Contents {content_id} 0 R >>"
             ).encode(),
         )
         self.pages.append(page_id)
 
     def finish(self) -> None:
+        if self.font_id is not None:
+            for number, body, stream in font_objects(self.codes, self.font_id, self.next_id):
+                self._object(number, body, stream)
+                self.next_id = max(self.next_id, number + 1)
         kids = " ".join(f"{page} 0 R" for page in self.pages)
         self._object(1, b"<< /Type /Catalog /Pages 2 0 R >>")
         self._object(2, f"<< /Type /Pages /Kids [{kids}] /Count {len(self.pages)} >>".encode())
@@ -179,9 +224,10 @@ def verify_redacted_pdf(
     *,
     pages: Sequence[PageGeometry],
     values: Sequence[str],
+    words_by_page: Sequence[Sequence[LayerWord]] | None = None,
 ) -> None:
-    """Reopen the written PDF (a file, or its bytes in memory) and check it holds pixels
-    only, with every box black.
+    """Reopen the written PDF (a file, or its bytes in memory) and check it holds pixels,
+    with every box black, and as text exactly `words_by_page` (None: no text at all).
 
     Each page must be the size in points of the original's page as read (`pages`), upright,
     and render at its pixels. Raises `PdfVerificationError` on the first failed check (the
@@ -191,7 +237,10 @@ def verify_redacted_pdf(
 
     data = output.read_bytes() if isinstance(output, Path) else output
     path = output if isinstance(output, Path) else Path("(the output)")
-    _check_bytes(data, values)
+    if words_by_page is not None and len(words_by_page) != len(pages):
+        raise PdfVerificationError("the text layer's page count differs from the PDF's")
+    _check_bytes(data, values, text_layer=words_by_page is not None)
+    layers: list[tuple[list[ReadWord], Sequence[Box]]] = []
     try:
         pdf = open_pdf(data)
     except ValueError as error:
@@ -211,13 +260,9 @@ def verify_redacted_pdf(
                     f"page {number + 1} of the output cannot be read"
                 ) from error
             try:
-                textpage = page.get_textpage()
-                try:
-                    characters = textpage.count_chars()
-                finally:
-                    textpage.close()
-                if characters:
-                    raise PdfVerificationError(f"page {number + 1} has {characters} characters")
+                burned = boxes_by_page[number]
+                expects_text = words_by_page is not None and bool(words_by_page[number])
+                layers.append((_read_text(page, number, expects_text), burned))
                 if pdfium_c.FPDFPage_GetAnnotCount(page.raw):
                     raise PdfVerificationError(f"page {number + 1} has annotations")
                 _check_geometry(number, PageGeometry.of_page(page, expected.dpi), expected)
@@ -232,6 +277,30 @@ def verify_redacted_pdf(
             _check_black(number, np.asarray(image), boxes_by_page[number])
     finally:
         pdf.close()
+    meant = words_by_page or [[] for _ in pages]
+    problem = value_problem([found for found, _ in layers], meant, values)
+    for number, (found, burned) in enumerate(layers):
+        if problem is None:
+            problem = layer_problem(number, found, meant[number], burned, pages[number])
+    if problem is not None:
+        raise PdfVerificationError(problem)
+
+
+def _read_text(page: Any, number: int, expects_text: bool) -> list[ReadWord]:
+    """The page's text read back (checked against its kept words once every page is read):
+    none at all on a page without a text layer, and only invisible text on one with it."""
+    textpage = page.get_textpage()
+    try:
+        found = read_layer(page, textpage)
+        characters = textpage.count_chars()
+    finally:
+        textpage.close()
+    if characters and not expects_text:
+        raise PdfVerificationError(f"page {number + 1} has {characters} characters")
+    problem = invisible_problem(page, number)
+    if problem is not None:
+        raise PdfVerificationError(problem)
+    return found
 
 
 def _check_geometry(number: int, found: PageGeometry, expected: PageGeometry) -> None:
@@ -243,18 +312,25 @@ def _check_geometry(number: int, found: PageGeometry, expected: PageGeometry) ->
         )
 
 
-def _check_bytes(data: bytes, values: Sequence[str]) -> None:
+def _check_bytes(data: bytes, values: Sequence[str], *, text_layer: bool = False) -> None:
     """The file's structure holds no strings and no key that carries metadata, content or
-    actions; its streams (pixels) hold no redacted value's bytes.
+    actions; its streams (pixels, drawing and text operators, the font) hold no redacted
+    value's bytes.
 
     Values are looked for in the streams only from `_MIN_VALUE_BYTES` up: a shorter one
     could occur in compressed pixels by chance. The structure is checked more strictly
-    still: it may hold no string at all, so no value of any length can be there.
+    still: it may hold no string at all, so no value of any length can be there — but for
+    the text layer's font, whose character collection a CIDFont must name in two strings
+    (`CID_SYSTEM_INFO`, exactly), and its `/Font` resources.
     """
     structure, streams = _split_streams(data)
+    if text_layer:
+        structure = structure.replace(CID_SYSTEM_INFO, b"")
     if b"(" in structure or b"<" in structure.replace(b"<<", b""):
         raise PdfVerificationError("the output's structure holds strings")
     for key in _FORBIDDEN_KEYS:
+        if text_layer and key == _FONT_KEY:
+            continue
         if re.search(re.escape(key) + rb"(?![A-Za-z])", structure):
             raise PdfVerificationError(f"the output's structure names {key.decode()}")
     for value in values:
