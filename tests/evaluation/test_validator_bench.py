@@ -179,6 +179,18 @@ def test_the_command_chooses_on_dev_and_reports_on_test(tmp_path: Path):
     assert (out / "dev" / SUMMARY_FILE).exists() and (out / SUMMARY_FILE).exists()
 
 
+def test_a_test_only_suite_is_no_dev_suite(tmp_path: Path):
+    script = tmp_path / "replies.json"
+    script.write_text(json.dumps({"validate": []}))
+    args = ["eval", "validator", "--model", f"scripted:{script}", "--out", str(tmp_path / "o")]
+    result = CliRunner().invoke(
+        app, [*args, "--dev-suite", "outside-styled", "--dev-split", "test", "--limit", "1"]
+    )
+    assert result.exit_code == 2
+    assert "test-only" in result.output
+    assert not (tmp_path / "o").exists()
+
+
 def test_margins_only_scores_each_case_and_asks_for_no_reply(tmp_path: Path):
     documents = load_suite("smoke")[:1]
     cases = verdict_cases(documents)

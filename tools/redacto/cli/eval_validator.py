@@ -69,7 +69,7 @@ def validator_command(
     documents; prints PASS rates on clean and on leaky ones, per reading. Where the engine can
     score, also the scored verdict's margins: the curve, its best threshold, and with
     --dev-split that threshold chosen on the dev split and read on --split."""
-    from redacto.corpus import load_suite
+    from redacto.corpus import load_suite, refuse_test_only
     from redacto.evaluation.validator_bench import (
         bench_documents,
         choose_thresholds,
@@ -80,6 +80,12 @@ def validator_command(
     from redacto.evaluation.validator_outputs import score_outputs
     from redacto.models import open_model
 
+    if dev_split is not None:
+        try:
+            refuse_test_only(dev_suite or suite, "choosing a validator threshold")
+        except ValueError as error:
+            _err.print(f"[red]{error}[/red]")
+            raise typer.Exit(2) from error
     try:
         engine = open_model(model)
     except Exception as error:  # a missing build, a bad URI, a file the runtime refuses

@@ -17,6 +17,7 @@ from redacto.corpus.generate import GENERATOR_VERSION, generate_suite
 from redacto.corpus.hard import hard_suite
 from redacto.corpus.outside import generate_outside_suite
 from redacto.corpus.schema import CorpusDocument
+from redacto.corpus.styled import generate_styled_suite
 from redacto.document import Frozen
 from redacto.resources import SOURCE_ROOT
 
@@ -26,10 +27,11 @@ RENDER_CACHE_DIR = SOURCE_ROOT / ".cache" / "corpus"
 
 class SuiteRecipe(Frozen):
     """How a suite is made: generated from a seed (the main corpus's templates, or the
-    outside generator's), or the hand-written hard set."""
+    outside generator's), the hand-written hard set, or another suite's test split re-typed
+    (`styled`: the outside suite's test split, the seed choosing each text's style)."""
 
     name: str
-    generator: Literal["corpus", "outside", "hard"] = "corpus"
+    generator: Literal["corpus", "outside", "hard", "styled"] = "corpus"
     seed: int | None = None
     per_category: int | None = None
     """The corpus generator: documents per category."""
@@ -68,8 +70,30 @@ RECIPES: dict[str, SuiteRecipe] = {
                 "(redacto.corpus.outside); the test split is the outside dev set"
             ),
         ),
+        SuiteRecipe(
+            name="outside-styled",
+            generator="styled",
+            seed=20261204,
+            description=(
+                "the outside dev set (outside's test split) re-typed, one seeded style per "
+                "text: all lower case, lower case without punctuation, names in lower case "
+                "(redacto.corpus.styled); test only: never trained or tuned on"
+            ),
+        ),
     )
 }
+
+TEST_ONLY_SUITES = frozenset({"outside-styled"})
+"""Suites that only ever judge: training data and fitted thresholds never come from them
+(`redacto.tuning.tune_model` and `redacto eval validator --dev-suite` refuse them)."""
+
+
+def refuse_test_only(suite: str, purpose: str) -> None:
+    """Raise when `suite` is a test-only suite and would be used for `purpose`."""
+    if suite in TEST_ONLY_SUITES:
+        raise ValueError(
+            f"suite {suite!r} is test-only (eval/README.md): it cannot be used for {purpose}"
+        )
 
 
 class DocumentChecksum(Frozen):
@@ -110,6 +134,9 @@ def build_suite(name: str) -> list[CorpusDocument]:
         return hard_suite()
     if recipe.seed is None:
         raise ValueError(f"suite {name!r}: a generated suite needs a seed")
+    if recipe.generator == "styled":
+        source = [d for d in build_suite("outside") if d.split == "test"]
+        return generate_styled_suite(name, recipe.seed, source)
     if recipe.generator == "outside":
         if recipe.split_sizes is None:
             raise ValueError(f"suite {name!r}: the outside generator needs split_sizes")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from redacto.corpus import RENDER_CACHE_DIR, load_suite
+from redacto.corpus import RENDER_CACHE_DIR, load_suite, refuse_test_only
 from redacto.models import ModelError, load_manifest, model_dir
 from redacto.tuning.card import publish_adapter
 from redacto.tuning.dataset import (
@@ -58,8 +58,10 @@ def tune_model(
     current examples and continues from the checkpoint, in a new seeded order. A run folder
     without a checkpoint starts from `start_adapter` when given (a committed adapter, e.g.),
     else from a fresh LoRA. With `adapter_out`, the adapter and its data card are copied
-    there.
+    there. A test-only suite (`redacto.corpus.TEST_ONLY_SUITES`) is refused before anything
+    is read.
     """
+    refuse_test_only(suite, "training")
     manifest = load_manifest(base)
     template = manifest.chat_template_text()
     if template is None:
