@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, FiniteFloat, ValidationError
 
-from redacto.document import Box, Document, Element, Mode
+from redacto.document import Box, Document, Element, Mode, Status
 from redacto.inputs.base import (
     REDACTED_IMAGE,
     BadInputError,
@@ -117,8 +117,17 @@ class ImageInput(InputFile):
         if not redacted(result):
             return ()
         from redacto.imaging import burn_boxes, clean_png_bytes
+        from redacto.ink_cover import cover_ink
 
-        burned = burn_boxes(self.image.image, list(result.boxes))
+        covered = cover_ink(self.image.image, list(result.boxes))
+        if covered.unresolved:
+            result.report.status = Status.ERROR
+            result.report.error = (
+                f"{len(covered.unresolved)} box(es) cut ink that runs on past where a word "
+                "could end, so a part of a value could stay readable; no image was written"
+            )
+            return ()
+        burned = burn_boxes(self.image.image, list(covered.boxes))
         return (OutputFile(REDACTED_IMAGE, clean_png_bytes(burned)),)
 
     def page_pictures(self) -> list[Image.Image]:

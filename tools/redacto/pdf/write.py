@@ -35,6 +35,7 @@ import numpy as np
 
 from redacto.document import Box
 from redacto.imaging import burn_boxes, pixel_bounds
+from redacto.ink_cover import cover_ink
 from redacto.pdf.geometry import PageGeometry, pdf_number
 from redacto.pdf.read import load_page, open_pdf, render_page
 from redacto.pdf.text_check import (
@@ -116,7 +117,13 @@ def write_redacted_pdf(
                     page.close()
                 if image.size != geometry.pixels:
                     raise PdfVerificationError(f"page {number + 1} renders at another size")
-                burned = burn_boxes(image, list(boxes_by_page[number])).tobytes()
+                covered = cover_ink(image, list(boxes_by_page[number]))
+                if covered.unresolved:
+                    raise PdfVerificationError(
+                        f"page {number + 1}: {len(covered.unresolved)} box(es) cut ink that "
+                        "runs on past where a word could end; nothing was burned"
+                    )
+                burned = burn_boxes(image, list(covered.boxes)).tobytes()
                 words = words_by_page[number] if words_by_page is not None else ()
                 writer.add_page(burned, geometry, words)
             writer.finish()
