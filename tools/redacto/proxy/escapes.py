@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from redacto.rules.normalise import Normalised, OffsetMap
+from redacto.rules.normalise import Normalised, OffsetMap, Rewrite
 
 __all__ = ["MAX_LEVELS", "undo_json_escapes"]
 
@@ -46,9 +46,7 @@ def undo_json_escapes(text: str) -> Normalised:
 
 
 def _undo_once(text: str) -> tuple[str, OffsetMap] | None:
-    offsets = OffsetMap()
-    pieces: list[str] = []
-    copied = 0
+    rewrite = Rewrite(text)
     for escape in _ESCAPE.finditer(text):
         high, low, unit, short = escape.groups()
         if high is not None:
@@ -60,13 +58,5 @@ def _undo_once(text: str) -> tuple[str, OffsetMap] | None:
             char = chr(code)
         else:
             char = _SHORT[short]
-        start, end = escape.span()
-        pieces += (text[copied:start], char)
-        offsets.keep(copied, start)
-        offsets.replace(start, end, 1)
-        copied = end
-    if not pieces:
-        return None
-    pieces.append(text[copied:])
-    offsets.keep(copied, len(text))
-    return "".join(pieces), offsets
+        rewrite.replace(*escape.span(), char)
+    return rewrite.finish()

@@ -120,6 +120,32 @@ class OffsetMap:
         return self.source_ends[segment]
 
 
+@dataclass(slots=True)
+class Rewrite:
+    """A source text rewritten range by range, left to right, and the map back to it."""
+
+    source: str
+    offsets: OffsetMap = field(default_factory=OffsetMap)
+    _pieces: list[str] = field(default_factory=list)
+    _copied: int = 0
+    """The source is copied unchanged up to here."""
+
+    def replace(self, start: int, end: int, text: str) -> None:
+        """source[start:end] reads as `text` ("": dropped); ranges come in order, apart."""
+        self._pieces += (self.source[self._copied : start], text)
+        self.offsets.keep(self._copied, start)
+        self.offsets.replace(start, end, len(text))
+        self._copied = end
+
+    def finish(self) -> tuple[str, OffsetMap] | None:
+        """The rewritten text and its map; None when nothing was replaced."""
+        if not self._pieces:
+            return None
+        self._pieces.append(self.source[self._copied :])
+        self.offsets.keep(self._copied, len(self.source))
+        return "".join(self._pieces), self.offsets
+
+
 @dataclass(frozen=True, slots=True)
 class Normalised:
     """A text as the rules read it, and the way back to the text as written."""
@@ -181,13 +207,10 @@ def _fold_cluster(cluster: str) -> str:
 
 def _fold_characters(text: str) -> tuple[str, OffsetMap] | None:
     """Steps 1–3 on a text that holds non-ASCII characters; None when nothing changes."""
-    offsets = OffsetMap()
-    pieces: list[str] = []
-    copied = 0  # the source is copied unchanged up to here
-    changed = False
+    rewrite = Rewrite(text)
     for run in _NON_ASCII.finditer(text):
         start, end = run.span()
-        if start > copied and _attaches(text[start]):
+        if start > 0 and _attaches(text[start]):
             start -= 1  # a combining mark belongs to the ASCII letter before it
         position = start
         while position < end:
@@ -197,18 +220,9 @@ def _fold_characters(text: str) -> tuple[str, OffsetMap] | None:
             cluster = text[position:after]
             read = _fold_cluster(cluster)
             if read != cluster:
-                pieces.append(text[copied:position])
-                offsets.keep(copied, position)
-                pieces.append(read)
-                offsets.replace(position, after, len(read))
-                copied = after
-                changed = True
+                rewrite.replace(position, after, read)
             position = after
-    if not changed:
-        return None
-    pieces.append(text[copied:])
-    offsets.keep(copied, len(text))
-    return "".join(pieces), offsets
+    return rewrite.finish()
 
 
 def _fold_digit_gaps(text: str) -> tuple[str, OffsetMap] | None:
@@ -218,16 +232,9 @@ def _fold_digit_gaps(text: str) -> tuple[str, OffsetMap] | None:
     gap = _DIGIT_GAP.search(text)
     if gap is None:
         return None
-    offsets = OffsetMap()
-    pieces: list[str] = []
-    copied = 0
+    rewrite = Rewrite(text)
     while gap is not None:
         start, end = gap.span(1)
-        pieces += (text[copied:start], " ")
-        offsets.keep(copied, start)
-        offsets.replace(start, end, 1)
-        copied = end
+        rewrite.replace(start, end, " ")
         gap = _DIGIT_GAP.search(text, end)
-    pieces.append(text[copied:])
-    offsets.keep(copied, len(text))
-    return "".join(pieces), offsets
+    return rewrite.finish()
