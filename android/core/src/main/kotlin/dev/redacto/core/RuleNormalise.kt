@@ -72,10 +72,7 @@ object RuleNormalise {
     }
 
     private fun foldCharacters(text: String): Pair<String, OffsetMap>? {
-        val offsets = OffsetMap()
-        val out = StringBuilder()
-        var copied = 0
-        var changed = false
+        val rewrite = Rewrite(text)
         var runStart = 0
         while (runStart < text.length) {
             if (text[runStart].code < 0x80) {
@@ -85,48 +82,30 @@ object RuleNormalise {
             var end = runStart
             while (end < text.length && text[end].code >= 0x80) end++
             var position = runStart
-            if (position > copied && attaches(text.codePointAt(position))) position-- // a mark joins the ASCII letter before it
+            if (position > 0 && attaches(text.codePointAt(position))) position-- // a mark joins the ASCII letter before it
             while (position < end) {
                 var after = position + Character.charCount(text.codePointAt(position))
                 while (after < end && attaches(text.codePointAt(after))) after += Character.charCount(text.codePointAt(after))
                 val cluster = text.substring(position, after)
                 val read = foldCluster(cluster)
-                if (read != cluster) {
-                    out.append(text, copied, position)
-                    offsets.keep(copied, position)
-                    out.append(read)
-                    offsets.replace(position, after, read.length)
-                    copied = after
-                    changed = true
-                }
+                if (read != cluster) rewrite.replace(position, after, read)
                 position = after
             }
             runStart = end
         }
-        if (!changed) return null
-        out.append(text, copied, text.length)
-        offsets.keep(copied, text.length)
-        return out.toString() to offsets
+        return rewrite.finish()
     }
 
     private fun foldDigitGaps(text: String): Pair<String, OffsetMap>? {
         if (text.none { it in CONTROL_SPACES }) return null
         val matcher = DIGIT_GAP.matcher(text)
         if (!matcher.find()) return null
-        val offsets = OffsetMap()
-        val out = StringBuilder()
-        var copied = 0
+        val rewrite = Rewrite(text)
         do {
-            val start = matcher.start(1)
             val end = matcher.end(1)
-            out.append(text, copied, start).append(' ')
-            offsets.keep(copied, start)
-            offsets.replace(start, end, 1)
-            copied = end
+            rewrite.replace(matcher.start(1), end, " ")
         } while (matcher.find(end))
-        out.append(text, copied, text.length)
-        offsets.keep(copied, text.length)
-        return out.toString() to offsets
+        return rewrite.finish()
     }
 }
 
@@ -151,6 +130,37 @@ class Normalised internal constructor(
             to = step.sourceEnd(to)
         }
         return from to to
+    }
+}
+
+/** A source text rewritten range by range, left to right, and the map back to it. Mirrors Python's `Rewrite`. */
+internal class Rewrite(
+    private val source: String,
+) {
+    private val offsets = OffsetMap()
+    private val out = StringBuilder()
+    private var copied = 0
+    private var replaced = false
+
+    /** source[start, end) reads as [text] ("": dropped); ranges come in order, apart. */
+    fun replace(
+        start: Int,
+        end: Int,
+        text: String,
+    ) {
+        out.append(source, copied, start).append(text)
+        offsets.keep(copied, start)
+        offsets.replace(start, end, text.length)
+        copied = end
+        replaced = true
+    }
+
+    /** The rewritten text and its map; null when nothing was replaced. */
+    fun finish(): Pair<String, OffsetMap>? {
+        if (!replaced) return null
+        out.append(source, copied, source.length)
+        offsets.keep(copied, source.length)
+        return out.toString() to offsets
     }
 }
 
