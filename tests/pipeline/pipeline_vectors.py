@@ -18,12 +18,10 @@ from redacto.document import (
     Document,
     Element,
     Mode,
-    Source,
-    Span,
     Step,
 )
 from redacto.engines.scripted import ScriptedEngine
-from redacto.joined_elements import join_by_page
+from redacto.ner import ner_detections
 from redacto.pipeline import PipelineOptions, PipelineResult, run_pipeline
 from redacto.pipeline.page_text import PageText
 from redacto.pipeline.state import ImageReading
@@ -84,32 +82,7 @@ class TableNer:
         return [(int(start), int(end), str(label)) for start, end, label in self.table[text]]
 
     def __call__(self, document: Document, category: Category, allowed: Any) -> list[Detection]:
-        if document.mode is Mode.TEXT:
-            return [
-                Detection(
-                    label=label,
-                    source=Source.NER,
-                    round=1,
-                    value=document.text[start:end],
-                    span=Span(start=start, end=end),
-                )
-                for start, end, label in self.spans(document.text)
-            ]
-        by_index: dict[int, Detection] = {}
-        for page in join_by_page(document.elements):
-            for start, end, label in self.spans(page.text):
-                for index in page.indices_between(start, end):
-                    by_index.setdefault(
-                        index,
-                        Detection(
-                            label=label,
-                            source=Source.NER,
-                            round=1,
-                            index=index,
-                            value=page.text[start:end],
-                        ),
-                    )
-        return [by_index[index] for index in sorted(by_index)]
+        return ner_detections(document, self.spans)
 
 
 def run_vector(vector: Vector, prompts: PromptLibrary) -> tuple[PipelineResult, ScriptedEngine]:

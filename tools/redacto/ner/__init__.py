@@ -14,7 +14,7 @@ onnxruntime until a detection is asked for.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -50,6 +50,7 @@ __all__ = [
     "find_ner_detections",
     "find_ner_spans",
     "load_ner_manifest",
+    "ner_detections",
     "ner_files",
     "ner_session",
     "trace_ner",
@@ -125,7 +126,19 @@ def _kept(text: str, span: SpanHit, category: Category) -> bool:
 def find_ner_detections(
     document: Document, category: Category, allowed_labels: Collection[str]
 ) -> list[Detection]:
-    """The NER tier's detections, shaped like the rules' (`redacto.rules`).
+    """The NER tier's detections, shaped like the rules' (`redacto.rules`): see
+    `ner_detections`."""
+
+    def spans_in(text: str) -> list[tuple[int, int, str]]:
+        return [(s.start, s.end, s.label) for s in find_ner_spans(text, category, allowed_labels)]
+
+    return ner_detections(document, spans_in)
+
+
+def ner_detections(
+    document: Document, spans_in: Callable[[str], Iterable[tuple[int, int, str]]]
+) -> list[Detection]:
+    """Detections of the spans `(start, end, label)` that `spans_in` finds in a text.
 
     Text mode: one Detection per span, with `span` and `value`. Image mode: each page's
     words joined by spaces are read as one text, and every element a span touches is a
@@ -135,23 +148,21 @@ def find_ner_detections(
     if document.mode is Mode.TEXT:
         return [
             Detection(
-                label=span.label,
+                label=label,
                 source=Source.NER,
                 round=1,
-                value=document.text[span.start : span.end],
-                span=Span(start=span.start, end=span.end),
+                value=document.text[start:end],
+                span=Span(start=start, end=end),
             )
-            for span in find_ner_spans(document.text, category, allowed_labels)
+            for start, end, label in spans_in(document.text)
         ]
     by_index: dict[int, Detection] = {}
     for page in join_by_page(document.elements):
-        for span in find_ner_spans(page.text, category, allowed_labels):
-            value = page.text[span.start : span.end]
-            for index in page.indices_between(span.start, span.end):
+        for start, end, label in spans_in(page.text):
+            value = page.text[start:end]
+            for index in page.indices_between(start, end):
                 by_index.setdefault(
                     index,
-                    Detection(
-                        label=span.label, source=Source.NER, round=1, index=index, value=value
-                    ),
+                    Detection(label=label, source=Source.NER, round=1, index=index, value=value),
                 )
     return [by_index[index] for index in sorted(by_index)]

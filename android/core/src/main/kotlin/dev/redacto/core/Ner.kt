@@ -145,41 +145,15 @@ class NerTier(
         allowedLabels: Collection<String>,
     ): List<SpanHit> = if (PyText.strip(text).isEmpty()) emptyList() else trace(text, category, allowedLabels).kept
 
-    /**
-     * Text mode: one detection per span, with `span` and `value`. Image mode: each page's words
-     * joined by spaces are read as one text, and every element a span touches is a detection
-     * (`value` the span's text), ordered by index.
-     */
+    /** The tier's detections, shaped like the rules' ([nerDetections]). */
     override fun find(
         document: Document,
         category: Category,
         allowedLabels: Collection<String>,
-    ): List<Detection> {
-        if (document.mode == Mode.TEXT) {
-            val text = CodePointText(document.text)
-            return findSpans(document.text, category, allowedLabels).map { span ->
-                Detection(
-                    label = span.label,
-                    source = Source.NER,
-                    round = 1,
-                    value = text.slice(span.start, span.end),
-                    span = Span(span.start, span.end),
-                )
-            }
+    ): List<Detection> =
+        nerDetections(document) { text ->
+            findSpans(text, category, allowedLabels).map { Triple(it.start, it.end, it.label) }
         }
-        val byIndex = sortedMapOf<Int, Detection>()
-        for (page in RuleMatching.joinByPage(document.elements)) {
-            val text = CodePointText(page.text)
-            for (span in findSpans(page.text, category, allowedLabels)) {
-                val value = text.slice(span.start, span.end)
-                // JoinedElements counts UTF-16 units; the tier counts code points.
-                for (index in page.indicesBetween(text.toCharIndex(span.start), text.toCharIndex(span.end))) {
-                    byIndex.getOrPut(index) { Detection(label = span.label, source = Source.NER, round = 1, index = index, value = value) }
-                }
-            }
-        }
-        return byIndex.values.toList()
-    }
 
     companion object {
         /**
@@ -223,4 +197,34 @@ class NerTier(
             return span.entities.toSet().none { NerLabels.preserved(it, value, category) }
         }
     }
+}
+
+/**
+ * Detections of the spans `(start, end, label)` (code points) that [spansIn] finds in a text.
+ * Text mode: one detection per span, with `span` and `value`. Image mode: each page's words
+ * joined by spaces are read as one text, and every element a span touches is a detection
+ * (`value` the span's text), ordered by index. Mirrors Python's `ner_detections`.
+ */
+internal fun nerDetections(
+    document: Document,
+    spansIn: (String) -> List<Triple<Int, Int, String>>,
+): List<Detection> {
+    if (document.mode == Mode.TEXT) {
+        val text = CodePointText(document.text)
+        return spansIn(document.text).map { (start, end, label) ->
+            Detection(label = label, source = Source.NER, round = 1, value = text.slice(start, end), span = Span(start, end))
+        }
+    }
+    val byIndex = sortedMapOf<Int, Detection>()
+    for (page in RuleMatching.joinByPage(document.elements)) {
+        val text = CodePointText(page.text)
+        for ((start, end, label) in spansIn(page.text)) {
+            val value = text.slice(start, end)
+            // JoinedElements counts UTF-16 units; the tier counts code points.
+            for (index in page.indicesBetween(text.toCharIndex(start), text.toCharIndex(end))) {
+                byIndex.getOrPut(index) { Detection(label = label, source = Source.NER, round = 1, index = index, value = value) }
+            }
+        }
+    }
+    return byIndex.values.toList()
 }

@@ -297,22 +297,5 @@ internal class TableNer(
         document: Document,
         category: Category,
         allowedLabels: Collection<String>,
-    ): List<Detection> {
-        if (document.mode == Mode.TEXT) {
-            val text = CodePointText(document.text)
-            return spans(document.text).map { (start, end, label) ->
-                Detection(label = label, source = Source.NER, round = 1, value = text.slice(start, end), span = Span(start, end))
-            }
-        }
-        val byIndex = sortedMapOf<Int, Detection>()
-        for (page in RuleMatching.joinByPage(document.elements)) {
-            val text = CodePointText(page.text)
-            for ((start, end, label) in spans(page.text)) {
-                for (index in page.indicesBetween(text.toCharIndex(start), text.toCharIndex(end))) {
-                    byIndex.getOrPut(index) { Detection(label = label, source = Source.NER, round = 1, index = index, value = text.slice(start, end)) }
-                }
-            }
-        }
-        return byIndex.values.toList()
-    }
+    ): List<Detection> = nerDetections(document, ::spans)
 }
