@@ -174,6 +174,14 @@ SHORT_EN: list[NerText] = [
         "Journalism",
         "From: Mary Cochran, Managing Editor\nThe source, Paul Ndiaye, asked not to be named.",
     ),
+    (
+        "en_firm_names",
+        "firms named for people stay readable past a comma; the customer does not",
+        "Field Service",
+        "Smith, Lyons and Frederick Field Services\nDispatch callback note\n\n"
+        "Freeman, Watts and Webster Security\nDaily Incident Log\n\n"
+        "Help me write a complaint to Distribuciones Castellana S.L.. Joana Ferreira",
+    ),
 ]
 
 SHORT_FR: list[NerText] = [

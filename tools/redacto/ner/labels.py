@@ -192,7 +192,8 @@ def names_an_organisation(text: str, start: int, end: int) -> bool:
     line within `ORGANISATION_WINDOW` words (`Garcia LLC`, `Smith, Lyons and Frederick
     Field Services`), with only capitalised words and connectors between and no sentence
     ending on the way (`Tell Maria. Security will open` keeps Maria a name)."""
-    words = [*text[start:end].split(), *_line_after(text, end).split()]
+    # One text, so the comma after "Smith" stays on its word ("Smith,"), not a word of its own.
+    words = (text[start:end] + _line_after(text, end)).split()
     for previous, word in itertools.pairwise(words[: ORGANISATION_WINDOW + 1]):
         if previous.endswith(SENTENCE_ENDS):
             return False

@@ -136,7 +136,7 @@ object NerLabels {
         exactList(
             """
             LLC, L.L.C, Inc, Ltd, LLP, PLC, LP, GmbH, AG, KG, SA, S.A, SARL, SAS,
-            SpA, S.p.A, Srl, BV, NV, HB, AB, AS, A/S, Oy, Co, Corp, Corporation,
+            SpA, S.p.A, Srl, S.r.l, SL, S.L, SLU, S.L.U, BV, NV, HB, AB, AS, A/S, ApS, Oy, Pty, Co, Corp, Corporation,
             Company, Group, Associates, Partners, Holdings, Services, Security,
             Solutions, Consulting, Industries, Enterprises, Foundation, Society,
             Bank, Clinic, Hospital, Pharmacy, Insurance, Realty, Logistics,
@@ -160,7 +160,8 @@ object NerLabels {
         end: Int,
     ): Boolean {
         val points = CodePointText(text)
-        val words = PyText.splitWhitespace(points.slice(start, end)) + PyText.splitWhitespace(lineAfter(points, end))
+        // One text, so the comma after "Smith" stays on its word ("Smith,"), not a word of its own.
+        val words = PyText.splitWhitespace(points.slice(start, end) + lineAfter(points, end))
         for ((previous, word) in words.take(ORGANISATION_WINDOW + 1).zipWithNext()) {
             if (SENTENCE_ENDS.any { previous.endsWith(it) }) return false
             val bare = PyText.rstrip(word, ".,;:")
