@@ -22,7 +22,6 @@ wrong answer, a non-2xx response or a socket error.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import cProfile
 import datetime
 import importlib.metadata
@@ -59,9 +58,16 @@ from bench_proxy_load import (  # noqa: E402
 )
 from bench_proxy_profile import FunctionKey, Profile, analyse, profile_lines  # noqa: E402
 from echo_upstream import EchoUpstream  # noqa: E402
-from running_proxy import streamed_text  # noqa: E402
+from running_proxy import start_proxy, streamed_text  # noqa: E402
 
-from redacto.proxy import Proxy, ProxyConfig, build_proxy, run_forever, serve  # noqa: E402
+from redacto.proxy import (  # noqa: E402
+    Proxy,
+    ProxyConfig,
+    ProxyServer,
+    build_proxy,
+    listening_socket,
+    run_forever,
+)
 from redacto.proxy.detectors import Found, TextDetector  # noqa: E402
 
 CHAT = "/v1/chat/completions"
@@ -248,28 +254,26 @@ def serve_presidio(port: int, upstream: str) -> None:
     proxy = proxy_with(upstream, PresidioDetector())
     with suppress(KeyboardInterrupt):
         run_forever(
-            proxy, "127.0.0.1", port, lambda bound: print(f"presidio proxy on {bound}", flush=True)
+            proxy,
+            listening_socket("127.0.0.1", port),
+            lambda bound: print(f"presidio proxy on {bound}", flush=True),
         )
 
 
 def serve_profiled(port: int, upstream: str, out: Path) -> None:
     """The rules proxy under cProfile from its first request until SIGTERM; stats to `out`."""
-    import uvloop
-
     proxy = proxy_with(upstream)
     profiler = cProfile.Profile()
 
-    async def main() -> None:
-        server = await serve(proxy, "127.0.0.1", port)
-        stop = asyncio.Event()
-        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
-        print(f"profiled proxy on {server.sockets[0].getsockname()[1]}", flush=True)
+    def ready(bound: int) -> None:
+        print(f"profiled proxy on {bound}", flush=True)
         profiler.enable()
-        await stop.wait()
-        profiler.disable()
-        server.close()
 
-    uvloop.run(main())
+    # uvicorn stops on SIGTERM and then raises it again, under the handler it found: a
+    # handler that does nothing, so that the statistics are written.
+    signal.signal(signal.SIGTERM, lambda signum, frame: None)
+    ProxyServer(proxy, on_ready=ready).run(sockets=[listening_socket("127.0.0.1", port)])
+    profiler.disable()
     profiler.dump_stats(out)
 
 
@@ -299,17 +303,15 @@ def check_round_trips(started: dict[str, Server]) -> None:
                     raise BenchError(f"{path}, {body.label}: the answer is not the original text")
 
 
-async def _forwarded(proxy: Proxy, upstream: EchoUpstream, body: Body) -> str:
-    server = await serve(proxy, "127.0.0.1", 0)
-    url = f"http://127.0.0.1:{server.sockets[0].getsockname()[1]}{CHAT}"
+def _forwarded(proxy: Proxy, upstream: EchoUpstream, body: Body) -> str:
+    running = start_proxy(proxy)
     try:
-        async with httpx.AsyncClient(timeout=120) as client:
-            response = await client.post(url, content=body.json())
+        with running.client(timeout=120) as client:
+            response = client.post(CHAT, content=body.json())
         if answer_text(response, body.stream) != body.text:
             raise BenchError(f"{body.label}: the answer is not the original text")
     finally:
-        server.close()
-        await server.wait_closed()
+        running.stop()
         proxy.upstream.close()
     return str(upstream.seen[-1]["messages"][0]["content"])
 
@@ -324,7 +326,7 @@ def check_forwarded(presidio: PresidioDetector) -> None:
             for body in BODIES:
                 detector = presidio if path == "presidio" else None
                 proxy = proxy_with(upstream.url, detector, ner=path == "redacto-ner")
-                seen = asyncio.run(_forwarded(proxy, upstream, body))
+                seen = _forwarded(proxy, upstream, body)
                 if body.text == WITH_PII:
                     leaked = [value for value in MUST_HIDE[path] if value in seen]
                     if leaked:
