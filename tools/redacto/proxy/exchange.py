@@ -128,6 +128,7 @@ class Answer:
         await self.whole(rejection.status, error_body(str(rejection), rejection.code), close=True)
 
     async def start_stream(self, status: int, headers: Headers) -> None:
+        """The head of a streamed answer (chunked); its pieces follow with `stream`."""
         self.started = True
         # The request is read whole: the next thing `receive` says is that the client left
         # (or that the answer is complete), so a stream can stop reading its upstream.

@@ -118,6 +118,8 @@ class Proxy:
             self.bodies.give_back(len(request.body))
 
     async def handle(self, request: Request, send: Answer) -> None:
+        """Answer `request`, read whole: forwarded redacted and its answer restored, or
+        refused with an OpenAI-style error; never an exception."""
         started = time.perf_counter()
         status, hidden = 500, 0
         route = ROUTES.get(split_target(request.path)[0], OTHER)
