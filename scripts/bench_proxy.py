@@ -22,7 +22,6 @@ wrong answer, a non-2xx response or a socket error.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import cProfile
 import datetime
 import importlib.metadata
@@ -37,7 +36,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -52,16 +51,26 @@ from bench_proxy_load import (  # noqa: E402
     BenchError,
     Server,
     WrkRun,
+    checkout_at,
     load_average_line,
     ms_cell,
     run_wrk,
+    start_proxy_at,
     start_server,
+    stop_all,
 )
 from bench_proxy_profile import FunctionKey, Profile, analyse, profile_lines  # noqa: E402
 from echo_upstream import EchoUpstream  # noqa: E402
-from running_proxy import streamed_text  # noqa: E402
+from running_proxy import start_proxy, streamed_text  # noqa: E402
 
-from redacto.proxy import Proxy, ProxyConfig, build_proxy, run_forever, serve  # noqa: E402
+from redacto.proxy import (  # noqa: E402
+    Proxy,
+    ProxyConfig,
+    ProxyServer,
+    build_proxy,
+    listening_socket,
+    run_forever,
+)
 from redacto.proxy.detectors import Found, TextDetector  # noqa: E402
 
 CHAT = "/v1/chat/completions"
@@ -128,7 +137,6 @@ MUST_HIDE = {
     "presidio": (*STRUCTURED_PII, NAME),
 }
 """Per proxy, the values the upstream must never see in the PII body."""
-PATHS = ("direct", "redacto", "redacto-ner", "presidio")
 TARGET_ADDED_P50_MS = 1.0
 TARGET_RPS = 3_000
 
@@ -173,10 +181,10 @@ def redacto_command() -> list[str]:
     return [found]
 
 
-def start_echo_and_redacto(started: dict[str, Server], folder: Path) -> Server:
+def start_echo_and_redacto(started: dict[str, Server], folder: Path, *, ner: bool = True) -> Server:
     """Start the echo upstream (`direct`) and the proxy in front of it, rules only
-    (`redacto`) and with the NER tier (`redacto-ner`), into `started`, so the caller stops
-    whatever started; returns the upstream."""
+    (`redacto`) and with the NER tier (`redacto-ner`, unless not `ner`), into `started`, so
+    the caller stops whatever started; returns the upstream."""
     echo = started["direct"] = start_server(
         "echo",
         [sys.executable, str(ROOT / "tests/proxy/echo_upstream.py"), "0"],
@@ -184,7 +192,7 @@ def start_echo_and_redacto(started: dict[str, Server], folder: Path) -> Server:
         folder,
     )
     proxy = [*redacto_command(), "proxy", "--upstream", echo.url, "--listen", "127.0.0.1:0"]
-    for path, tiers in (("redacto", ["--no-ner"]), ("redacto-ner", [])):
+    for path, tiers in (("redacto", ["--no-ner"]), ("redacto-ner", []))[: 2 if ner else 1]:
         started[path] = start_server(
             path, [*proxy, *tiers], r"Proxy on http://127\.0\.0\.1:([0-9]+)/v1", folder
         )
@@ -192,21 +200,25 @@ def start_echo_and_redacto(started: dict[str, Server], folder: Path) -> Server:
 
 
 @contextmanager
-def servers(folder: Path) -> Iterator[dict[str, Server]]:
-    """The echo upstream, the rules proxy and the Presidio proxy, stopped on the way out."""
+def servers(folder: Path, baseline: str | None, rules_only: bool) -> Iterator[dict[str, Server]]:
+    """The echo upstream, the rules proxy, the NER proxy and the Presidio proxy (only the
+    first two when `rules_only`), and the rules proxy at the commit `baseline`, stopped on
+    the way out."""
     started: dict[str, Server] = {}
-    try:
-        echo = start_echo_and_redacto(started, folder)
-        started["presidio"] = start_server(
-            "presidio",
-            [sys.executable, __file__, "--serve-presidio", "0", echo.url],
-            r"presidio proxy on ([0-9]+)",
-            folder,
-        )
+    with ExitStack() as stack:
+        tree = stack.enter_context(checkout_at(baseline, folder)) if baseline else None
+        stack.callback(stop_all, started)
+        echo = start_echo_and_redacto(started, folder, ner=not rules_only)
+        if tree is not None:
+            started[f"redacto@{baseline}"] = start_proxy_at(tree, echo.url, folder, "--no-ner")
+        if not rules_only:
+            started["presidio"] = start_server(
+                "presidio",
+                [sys.executable, __file__, "--serve-presidio", "0", echo.url],
+                r"presidio proxy on ([0-9]+)",
+                folder,
+            )
         yield started
-    finally:
-        for server in reversed(started.values()):
-            server.stop()
 
 
 # --- the Presidio peer -----------------------------------------------------------------
@@ -248,28 +260,26 @@ def serve_presidio(port: int, upstream: str) -> None:
     proxy = proxy_with(upstream, PresidioDetector())
     with suppress(KeyboardInterrupt):
         run_forever(
-            proxy, "127.0.0.1", port, lambda bound: print(f"presidio proxy on {bound}", flush=True)
+            proxy,
+            listening_socket("127.0.0.1", port),
+            lambda bound: print(f"presidio proxy on {bound}", flush=True),
         )
 
 
 def serve_profiled(port: int, upstream: str, out: Path) -> None:
     """The rules proxy under cProfile from its first request until SIGTERM; stats to `out`."""
-    import uvloop
-
     proxy = proxy_with(upstream)
     profiler = cProfile.Profile()
 
-    async def main() -> None:
-        server = await serve(proxy, "127.0.0.1", port)
-        stop = asyncio.Event()
-        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
-        print(f"profiled proxy on {server.sockets[0].getsockname()[1]}", flush=True)
+    def ready(bound: int) -> None:
+        print(f"profiled proxy on {bound}", flush=True)
         profiler.enable()
-        await stop.wait()
-        profiler.disable()
-        server.close()
 
-    uvloop.run(main())
+    # uvicorn stops on SIGTERM and then raises it again, under the handler it found: a
+    # handler that does nothing, so that the statistics are written.
+    signal.signal(signal.SIGTERM, lambda signum, frame: None)
+    ProxyServer(proxy, on_ready=ready).run(sockets=[listening_socket("127.0.0.1", port)])
+    profiler.disable()
     profiler.dump_stats(out)
 
 
@@ -289,7 +299,7 @@ def check_round_trips(started: dict[str, Server]) -> None:
     """Every body through every path comes back as the original text (restored)."""
     with httpx.Client(timeout=120) as client:
         for body in BODIES:
-            for path in PATHS:
+            for path in started:
                 response = client.post(
                     started[path].url + CHAT,
                     content=body.json(),
@@ -299,32 +309,30 @@ def check_round_trips(started: dict[str, Server]) -> None:
                     raise BenchError(f"{path}, {body.label}: the answer is not the original text")
 
 
-async def _forwarded(proxy: Proxy, upstream: EchoUpstream, body: Body) -> str:
-    server = await serve(proxy, "127.0.0.1", 0)
-    url = f"http://127.0.0.1:{server.sockets[0].getsockname()[1]}{CHAT}"
+def _forwarded(proxy: Proxy, upstream: EchoUpstream, body: Body) -> str:
+    running = start_proxy(proxy)
     try:
-        async with httpx.AsyncClient(timeout=120) as client:
-            response = await client.post(url, content=body.json())
+        with running.client(timeout=120) as client:
+            response = client.post(CHAT, content=body.json())
         if answer_text(response, body.stream) != body.text:
             raise BenchError(f"{body.label}: the answer is not the original text")
     finally:
-        server.close()
-        await server.wait_closed()
+        running.stop()
         proxy.upstream.close()
     return str(upstream.seen[-1]["messages"][0]["content"])
 
 
-def check_forwarded(presidio: PresidioDetector) -> None:
+def check_forwarded(presidio: PresidioDetector | None) -> None:
     """What the upstream reads: no PII value from either proxy, and the rules proxy leaves
     the PII-free texts as they are. The same proxy code as the subprocesses, in-process, so
     the echo upstream's record of what it received can be read."""
     upstream = EchoUpstream.start()
     try:
-        for path in ("redacto", "redacto-ner", "presidio"):
+        for path in ("redacto", "redacto-ner", "presidio")[: 1 if presidio is None else 3]:
             for body in BODIES:
                 detector = presidio if path == "presidio" else None
                 proxy = proxy_with(upstream.url, detector, ner=path == "redacto-ner")
-                seen = asyncio.run(_forwarded(proxy, upstream, body))
+                seen = _forwarded(proxy, upstream, body)
                 if body.text == WITH_PII:
                     leaked = [value for value in MUST_HIDE[path] if value in seen]
                     if leaked:
@@ -379,7 +387,7 @@ def measure(
 ) -> list[Row]:
     rows = []
     for body in BODIES:
-        for path in PATHS:
+        for path in started:
             server, script = started[path], scripts[body]
             url = server.url + CHAT
             run_wrk(url, script, 4, 1)  # warm-up, not counted
@@ -454,14 +462,17 @@ def targets(rows: list[Row]) -> list[str]:
     direct = {row.body: row for row in rows if row.path == "direct"}
     lines = []
     for row in rows:
-        if row.path != "redacto" or row.body.text == WITH_PII:
+        if not row.path.startswith("redacto") or row.path == "redacto-ner":
             continue  # the targets are the rules tier's (--no-ner); the NER tier's cost is shown
+        if row.body.text == WITH_PII:
+            continue
         added = row.latency.p50_ms - direct[row.body].latency.p50_ms
         met_latency = "met" if added <= TARGET_ADDED_P50_MS else "missed"
         met_rps = "met" if row.load.rps >= TARGET_RPS else "missed"
         lines.append(
-            f"- {row.body.label}: adds {added:.2f} ms p50 (target ≤ {TARGET_ADDED_P50_MS:g} ms: "
-            f"{met_latency}); {row.load.rps:,.0f} req/s (target ≥ {TARGET_RPS:,}: {met_rps})"
+            f"- {row.path}, {row.body.label}: adds {added:.2f} ms p50 "
+            f"(target ≤ {TARGET_ADDED_P50_MS:g} ms: {met_latency}); {row.load.rps:,.0f} req/s "
+            f"(target ≥ {TARGET_RPS:,}: {met_rps})"
         )
     return lines
 
@@ -493,6 +504,16 @@ def main() -> None:
     parser.add_argument("--latency-seconds", type=int, default=5, help="each c=1 wrk run")
     parser.add_argument("--load-seconds", type=int, default=8, help="each c=16 wrk run")
     parser.add_argument("--profile-seconds", type=int, default=5)
+    parser.add_argument(
+        "--baseline",
+        metavar="REV",
+        help="also measure the rules proxy as it is at the commit REV (path redacto@REV)",
+    )
+    parser.add_argument(
+        "--rules-only",
+        action="store_true",
+        help="only the rules proxy (and --baseline's): no NER tier, Presidio or profile",
+    )
     parser.add_argument("--serve-presidio", nargs=2, metavar=("PORT", "UPSTREAM"))
     parser.add_argument("--serve-profiled", nargs=3, metavar=("PORT", "UPSTREAM", "OUT"))
     args = parser.parse_args()
@@ -506,19 +527,20 @@ def main() -> None:
     if shutil.which("wrk") is None:
         raise SystemExit("wrk is not installed (apt-get install wrk)")
     load_before = os.getloadavg()
-    presidio = PresidioDetector()
+    presidio = None if args.rules_only else PresidioDetector()
     check_forwarded(presidio)
-    alone = detectors_alone(presidio)
+    alone = [] if presidio is None else detectors_alone(presidio)
     del presidio
     with tempfile.TemporaryDirectory(prefix="bench-proxy-") as temporary:
         folder = Path(temporary)
         scripts = {body: body.wrk_script(folder) for body in BODIES}
-        with servers(folder) as started:
+        with servers(folder, args.baseline, args.rules_only) as started:
             check_round_trips(started)
             rows = measure(started, scripts, args.latency_seconds, args.load_seconds)
+            profiled = [] if args.rules_only else BODIES[:2]  # PII-free prose, whole and streamed
             profiles = [
                 (body, profile(started["direct"], scripts[body], args.profile_seconds, folder))
-                for body in BODIES[:2]  # the PII-free prose, whole and streamed
+                for body in profiled
             ]
     load_after = os.getloadavg()
     out = [*table(rows), "", *targets(rows), "", *alone, ""]

@@ -9,8 +9,11 @@ import queue
 import re
 import signal
 import subprocess
+import sys
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
@@ -153,6 +156,12 @@ def start_server(name: str, command: list[str], ready: str, folder: Path) -> Ser
     raise BenchError(f"{name} did not start: {log.read_text()[-2000:]}")
 
 
+def stop_all(started: dict[str, Server]) -> None:
+    """Stop every server of `started`, the last started first."""
+    for server in reversed(started.values()):
+        server.stop()
+
+
 def load_average_line(before: tuple[float, ...], after: tuple[float, ...]) -> str:
     """The machine's load average around a run, as the benchmarks print it."""
     return (
@@ -166,3 +175,35 @@ def load_average_line(before: tuple[float, ...], after: tuple[float, ...]) -> st
 def ms_cell(value: float) -> str:
     """Milliseconds as the benchmark tables print them: two decimals under 10 ms."""
     return f"{value:.2f}" if value < 10 else f"{value:.0f}"
+
+
+# --- the proxy at another commit ---------------------------------------------------------
+
+
+@contextmanager
+def checkout_at(rev: str, folder: Path) -> Iterator[Path]:
+    """A detached git worktree of this repository at `rev` under `folder`, removed after."""
+    tree = folder / "baseline"
+    subprocess.run(
+        ["git", "worktree", "add", "-q", "--detach", str(tree), rev], cwd=ROOT, check=True
+    )
+    try:
+        yield tree
+    finally:
+        subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT, check=False)
+
+
+def start_proxy_at(tree: Path, upstream: str, folder: Path, *options: str) -> Server:
+    """`redacto proxy` as it is in the worktree `tree` (its package first on the path,
+    ahead of this checkout's), in front of `upstream`."""
+    run_cli = (
+        f"import sys; sys.path.insert(0, {str(tree / 'tools')!r}); "
+        "from redacto.cli import app; app()"
+    )
+    command = [sys.executable, "-c", run_cli, "proxy", "--upstream", upstream, *options]
+    return start_server(
+        "baseline",
+        [*command, "--listen", "127.0.0.1:0"],
+        r"Proxy on http://127\.0\.0\.1:([0-9]+)/v1",
+        folder,
+    )

@@ -26,10 +26,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import subprocess
 import sys
 import tempfile
 from collections.abc import AsyncIterator, Callable
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +47,14 @@ from bench_proxy import (  # noqa: E402
     Body,
     start_echo_and_redacto,
 )
-from bench_proxy_load import Server, run_wrk, start_server  # noqa: E402
+from bench_proxy_load import (  # noqa: E402
+    Server,
+    checkout_at,
+    run_wrk,
+    start_proxy_at,
+    start_server,
+    stop_all,
+)
 
 from redacto.proxy.detectors import RuleTier  # noqa: E402
 from redacto.proxy.payload import RequestRedactor  # noqa: E402
@@ -192,46 +199,26 @@ def main() -> None:
     if args.serve:
         serve(args.serve[0], int(args.serve[1]), args.serve[2])
         return
-    with tempfile.TemporaryDirectory() as name:
+    with tempfile.TemporaryDirectory() as name, ExitStack() as stack:
         folder = Path(name)
         started: dict[str, Server] = {}
-        baseline = folder / "baseline"
-        if args.baseline:
-            subprocess.run(
-                ["git", "worktree", "add", "-q", "--detach", str(baseline), args.baseline],
-                cwd=ROOT,
-                check=True,
+        baseline = (
+            stack.enter_context(checkout_at(args.baseline, folder)) if args.baseline else None
+        )
+        stack.callback(stop_all, started)
+        echo = start_echo_and_redacto(started, folder, ner=False)
+        if baseline is not None:
+            started[f"redacto@{args.baseline}"] = start_proxy_at(
+                baseline, echo.url, folder, "--no-ner"
             )
-        try:
-            echo = start_echo_and_redacto(started, folder)
-            if args.baseline:
-                # The worktree's package first on the path, ahead of this checkout's.
-                run_cli = (
-                    f"import sys; sys.path.insert(0, {str(baseline / 'tools')!r}); "
-                    "from redacto.cli import app; app()"
-                )
-                command = [sys.executable, "-c", run_cli, "proxy", "--upstream", echo.url]
-                started[f"redacto@{args.baseline}"] = start_server(
-                    "baseline",
-                    [*command, "--listen", "127.0.0.1:0"],
-                    r"Proxy on http://127\.0\.0\.1:([0-9]+)/v1",
-                    folder,
-                )
-            for variant in VARIANTS:
-                started[variant] = start_server(
-                    variant,
-                    [sys.executable, __file__, "--serve", variant, "0", echo.url],
-                    r"stack on ([0-9]+)",
-                    folder,
-                )
-            _measure(started, folder, args.latency_seconds, args.load_seconds)
-        finally:
-            for server in reversed(started.values()):
-                server.stop()
-            if args.baseline:
-                subprocess.run(
-                    ["git", "worktree", "remove", "--force", str(baseline)], cwd=ROOT, check=False
-                )
+        for variant in VARIANTS:
+            started[variant] = start_server(
+                variant,
+                [sys.executable, __file__, "--serve", variant, "0", echo.url],
+                r"stack on ([0-9]+)",
+                folder,
+            )
+        _measure(started, folder, args.latency_seconds, args.load_seconds)
 
 
 def _measure(started: dict[str, Server], folder: Path, latency_s: int, load_s: int) -> None:

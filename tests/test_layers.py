@@ -18,7 +18,7 @@ import tomllib
 from redacto.resources import SOURCE_ROOT
 
 HEAVY_SDKS = ("torch", "transformers", "tensorflow", "litert_lm", "litert_torch", "llama_cpp")
-PROXY_EXTRA = ("uvloop", "orjson")
+PROXY_EXTRA = ("uvicorn", "uvloop", "orjson")
 """The proxy extra's packages (pyproject.toml): only `redacto.proxy` may need them.
 (httptools is a base dependency: the upstream client both faces share parses HTTP with it.)"""
 

@@ -2,7 +2,7 @@
 `redacto.vault`, below both faces, and it parses JSON with the standard library.
 
 The command runs in a fresh interpreter in which the proxy package and every package of
-the proxy extra (uvloop, orjson) cannot be imported, exactly as on a machine
+the proxy extra (uvicorn, uvloop, orjson) cannot be imported, exactly as on a machine
 where the extra was never installed: a text CV against the fake upstream (the streamed
 answer parsed, restored and placed), and a born-digital PDF offline with Hunspell (read,
 checked and annotated).
@@ -24,7 +24,7 @@ from test_inputs import CV_TEXT, TEXT_ANSWER
 from cli_runs import script
 from redacto.proofread import MISTAKES_JSON, PROOFREAD_PDF
 
-PROXY_EXTRA = ("uvloop", "orjson")
+PROXY_EXTRA = ("uvicorn", "uvloop", "orjson")
 """httptools is not among them: the upstream client both faces share (`redacto.upstream`)
 parses HTTP with it, and it is a base dependency."""
 WITHOUT_THE_EXTRA = f"""

@@ -8,53 +8,40 @@ both folders ran in one pytest call.
 
 from __future__ import annotations
 
-import asyncio
 import threading
 from dataclasses import dataclass
 
 import httpx
 import orjson
-from echo_upstream import stop_loop
 
-from redacto.proxy import Proxy, serve
+from redacto.proxy import Proxy, ProxyServer, listening_socket
 
 
 @dataclass
 class RunningProxy:
     proxy: Proxy
     url: str
-    loop: asyncio.AbstractEventLoop
+    server: ProxyServer
     thread: threading.Thread
 
     def client(self, timeout: float = 30.0) -> httpx.Client:
         return httpx.Client(base_url=self.url, timeout=timeout)
 
     def stop(self) -> None:
-        asyncio.run_coroutine_threadsafe(stop_loop(), self.loop).result(5)
-        self.thread.join(5)
+        self.server.should_exit = True
+        self.thread.join(10)
 
 
 def start_proxy(proxy: Proxy) -> RunningProxy:
+    """`proxy` served by uvicorn on a thread of its own (no signal handlers off the main
+    thread), on a free loopback port."""
     ready = threading.Event()
-    holder: dict[str, object] = {}
-
-    def run() -> None:
-        loop = asyncio.new_event_loop()
-        holder["loop"] = loop
-        server = loop.run_until_complete(serve(proxy, "127.0.0.1", 0))
-        holder["port"] = server.sockets[0].getsockname()[1]
-        ready.set()
-        loop.run_forever()
-        server.close()
-        loop.run_until_complete(server.wait_closed())
-        loop.close()
-
-    thread = threading.Thread(target=run, daemon=True)
+    sock = listening_socket("127.0.0.1", 0)
+    server = ProxyServer(proxy, on_ready=lambda _port: ready.set())
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     assert ready.wait(10)
-    loop = holder["loop"]
-    assert isinstance(loop, asyncio.AbstractEventLoop)
-    return RunningProxy(proxy, f"http://127.0.0.1:{holder['port']}", loop, thread)
+    return RunningProxy(proxy, f"http://127.0.0.1:{sock.getsockname()[1]}", server, thread)
 
 
 def streamed_text(raw: str) -> str:

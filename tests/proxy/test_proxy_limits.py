@@ -215,6 +215,7 @@ class _FloodUpstream:
         self.sent = 0
         self.total = 64 * 1024 * 1024
         self.finished = False
+        self.dropped = False
         self.loop = asyncio.new_event_loop()
         server = self.loop.run_until_complete(asyncio.start_server(self._serve, "127.0.0.1", 0))
         self.port = server.sockets[0].getsockname()[1]
@@ -238,7 +239,7 @@ class _FloodUpstream:
             await writer.drain()
             self.finished = True
         except ConnectionError:
-            pass
+            self.dropped = True
         writer.close()
 
     def stop(self) -> None:
@@ -261,6 +262,52 @@ def test_a_client_that_never_reads_does_not_make_the_proxy_drain_the_upstream() 
             # Before: it read all 64 MB at once and kept them.
             assert not flood.finished
             assert flood.sent < 32 * 1024 * 1024
+    finally:
+        proxy.stop()
+        flood.stop()
+
+
+def _stream_request(sock: socket.socket) -> None:
+    body = chat("hello", stream=True)
+    sock.sendall(
+        b"POST /v1/chat/completions HTTP/1.1\r\nhost: x\r\n"
+        b"content-length: %d\r\n\r\n%s" % (len(body), body)
+    )
+
+
+def test_a_client_that_takes_nothing_for_the_send_timeout_is_disconnected() -> None:
+    flood = _FloodUpstream()
+    limits = Limits(send_timeout_s=1.0)
+    config = ProxyConfig(upstream=f"http://127.0.0.1:{flood.port}", limits=limits)
+    proxy = start_proxy(build_proxy(config))
+    try:
+        with connect(proxy) as sock:
+            _stream_request(sock)
+            time.sleep(4)  # and read nothing: the proxy gives up on this client
+            received = 0
+            with contextlib.suppress(ConnectionResetError):
+                while chunk := sock.recv(1 << 20):
+                    received += len(chunk)
+                    if received > 32 * 1024 * 1024:
+                        break
+        # What the socket buffers held, then the end: not the 64 MB stream.
+        assert received < 32 * 1024 * 1024
+        assert not flood.finished
+    finally:
+        proxy.stop()
+        flood.stop()
+
+
+def test_a_stream_stops_reading_its_upstream_once_the_client_leaves() -> None:
+    flood = _FloodUpstream()
+    proxy = start_proxy(build_proxy(ProxyConfig(upstream=f"http://127.0.0.1:{flood.port}")))
+    try:
+        with connect(proxy) as sock:
+            _stream_request(sock)
+            assert sock.recv(65536).startswith(b"HTTP/1.1 200")
+        # The upstream sees its connection dropped and sends no more.
+        assert _wait_for(lambda: flood.dropped, 10)
+        assert not flood.finished and flood.sent < 32 * 1024 * 1024
     finally:
         proxy.stop()
         flood.stop()

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import logging
 import os
 import signal
-from enum import Enum, StrEnum
+import socket
+from collections.abc import Callable
+from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -15,24 +18,16 @@ from rich.console import Console
 
 from redacto.cli._app import app
 from redacto.cli._options import OcrChoice, OcrOption, UpstreamCaOption, ca_file
-from redacto.cli._proxy_workers import (
-    WorkersFailed,
-    exit_with_parent,
-    run_workers,
-    worker_command,
-)
 from redacto.document import Category
 from redacto.engines import Engine, EngineError
 from redacto.models import open_model
 from redacto.prompts import PromptError, PromptLibrary
 
 if TYPE_CHECKING:  # the proxy extra is imported only when the command runs
-    from redacto.proxy import Limits
+    from redacto.proxy import Limits, ProxyConfig
     from redacto.proxy.vault_key import VaultKey
 
 MEMORY = "memory"
-WORKER_OWN_OPTIONS = frozenset({"listen", "workers", "worker"})
-"""Options the parent of `--workers` sets itself for each worker."""
 
 
 class ImagePolicy(StrEnum):
@@ -42,7 +37,6 @@ class ImagePolicy(StrEnum):
 
 @app.command("proxy")
 def proxy_command(
-    ctx: typer.Context,
     upstream: Annotated[
         str,
         typer.Option(
@@ -152,18 +146,15 @@ def proxy_command(
         int,
         typer.Option(
             "--workers",
-            help="Processes serving the same port (SO_REUSEPORT), one core each; more than "
-            "one needs a shared vault (--vault redis://…).",
+            help="Processes serving the same port, one core each; more than one needs a "
+            "shared vault (--vault redis://…).",
             min=1,
         ),
     ] = 1,
-    worker: Annotated[bool, typer.Option("--worker", hidden=True)] = False,
 ) -> None:
     """Forward OpenAI-style requests with personal data replaced; put it back in answers."""
-    from redacto.ner import NerUnavailableError
-    from redacto.proxy import API_KEY_VARIABLE, Limits, ProxyConfig, build_proxy, run_forever
-    from redacto.proxy.vault import VaultUnavailable
-    from redacto.proxy.vault_key import VaultKeyError
+    from redacto.proxy import API_KEY_VARIABLE, Limits, ProxyConfig, listening_socket
+    from redacto.proxy.workers import WorkersFailed, run_workers
 
     console = Console(stderr=True, soft_wrap=True)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
@@ -173,11 +164,6 @@ def proxy_command(
         console.print(f"[red]error:[/red] --listen must be HOST:PORT, not {listen!r}")
         raise typer.Exit(2)
     vault_key, shown_vault = _shared_vault(console, vault, vault_key_file, workers)
-    if workers > 1:
-        _run_workers(ctx, console, workers, host, int(port_text), upstream, shown_vault)
-        return
-    if worker:
-        exit_with_parent()
     config = ProxyConfig(
         upstream=upstream,
         upstream_ca=ca_file(upstream_ca),
@@ -194,6 +180,62 @@ def proxy_command(
         vault_key=vault_key,
         vault_ttl_s=vault_ttl,
     )
+    tiers = " + ".join(["rules", *(["NER"] if config.ner else []), *(["model"] if model else [])])
+    if model is None:
+        tiers += "; images refused"
+    if workers > 1:
+        tiers += f"; {workers} workers"
+    if shown_vault:
+        tiers += f"; vault {shown_vault}"
+    # Ctrl-C stops the proxy even when the parent started it with SIGINT ignored (children
+    # inherit SIG_IGN, and Python then installs no handler): a privacy proxy that cannot be
+    # stopped keeps forwarding.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    address = (host, int(port_text))
+
+    def listen_on() -> socket.socket:
+        try:
+            return listening_socket(*address)
+        except OSError as error:
+            console.print(f"[red]error:[/red] cannot listen on {listen}: {error.strerror}")
+            raise typer.Exit(1) from None
+
+    def ready(port: int) -> None:
+        typer.echo(f"Proxy on http://{host}:{port}/v1 → {upstream} ({tiers}). Stop with Ctrl-C.")
+
+    if workers == 1:
+        _serve(console, config, model, listen_on, ready)
+        return
+    shared = listen_on()  # before the workers start: one port for all, port 0 resolved once
+    try:
+        run_workers(
+            shared,
+            workers,
+            lambda sock, told: _worker(console, config, model, sock, told),
+            functools.partial(ready, shared.getsockname()[1]),
+        )
+    except KeyboardInterrupt:
+        console.print("stopping…")
+    except WorkersFailed as error:
+        console.print(f"[red]error:[/red] {error}")
+        raise typer.Exit(1) from None
+
+
+def _serve(
+    console: Console,
+    config: ProxyConfig,
+    model: str | None,
+    listen_on: Callable[[], socket.socket],
+    ready: Callable[[int], None],
+) -> None:
+    """Build the proxy, then serve it on the socket `listen_on` gives until Ctrl-C or
+    SIGTERM; exits 2 for a wrong option, 1 for what failed at start (the model, Redis, the
+    address)."""
+    from redacto.ner import NerUnavailableError
+    from redacto.proxy import build_proxy, run_forever
+    from redacto.proxy.vault import VaultUnavailable
+    from redacto.proxy.vault_key import VaultKeyError
+
     engine: Engine | None = None
     try:
         prompts = PromptLibrary.load()
@@ -203,37 +245,33 @@ def proxy_command(
     except (EngineError, PromptError, NerUnavailableError, ValueError) as error:
         console.print(f"[red]error:[/red] {error}", highlight=False)
         raise typer.Exit(2 if isinstance(error, ValueError) else 1) from None
-    tiers = " + ".join(["rules", *(["NER"] if config.ner else []), *(["model"] if engine else [])])
-    if engine is None:
-        tiers += "; images refused"
-    if shown_vault:
-        tiers += f"; vault {shown_vault}"
-    # Ctrl-C stops the proxy even when the parent started it with SIGINT ignored (children
-    # inherit SIG_IGN, and Python then installs no handler): a privacy proxy that cannot be
-    # stopped keeps forwarding.
-    signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
-        run_forever(
-            proxy,
-            host,
-            int(port_text),
-            on_ready=lambda port: typer.echo(
-                f"Proxy on http://{host}:{port}/v1 → {upstream} ({tiers}). Stop with Ctrl-C."
-            ),
-            reuse_port=worker,
-        )
+        sock = listen_on()
+        run_forever(proxy, sock, on_ready=ready)
     except KeyboardInterrupt:
         console.print("stopping…")
     except (VaultUnavailable, VaultKeyError) as error:  # unreachable; sealed with another key
         console.print(f"[red]error:[/red] {error}", highlight=False)
         raise typer.Exit(1) from None
-    except OSError as error:
-        console.print(f"[red]error:[/red] cannot listen on {listen}: {error.strerror}")
-        raise typer.Exit(1) from None
     finally:
         proxy.upstream.close()
         if engine is not None:
             engine.close()
+
+
+def _worker(
+    console: Console,
+    config: ProxyConfig,
+    model: str | None,
+    sock: socket.socket,
+    ready: Callable[[], None],
+) -> int:
+    """One `--workers` process's life (`proxy.workers.ServeOne`)."""
+    try:
+        _serve(console, config, model, lambda: sock, lambda _port: ready())
+    except typer.Exit as stopped:
+        return stopped.exit_code
+    return 0
 
 
 def _limits(default: Limits, max_text: int | None, inspect_timeout: float | None) -> Limits:
@@ -267,56 +305,3 @@ def _shared_vault(
     except ValueError as error:  # VaultKeyError included; the message never holds the key
         console.print(f"[red]error:[/red] {error}", highlight=False)
         raise typer.Exit(2) from None
-
-
-def _run_workers(
-    ctx: typer.Context,
-    console: Console,
-    workers: int,
-    host: str,
-    port: int,
-    upstream: str,
-    shown_vault: str,
-) -> None:
-    command = [*worker_command(), "proxy", *_passed_on(ctx)]
-    try:
-        run_workers(
-            command,
-            workers,
-            host,
-            port,
-            on_ready=lambda bound: typer.echo(
-                f"Proxy on http://{host}:{bound}/v1 → {upstream} ({workers} workers; vault "
-                f"{shown_vault}). Stop with Ctrl-C."
-            ),
-        )
-    except KeyboardInterrupt:
-        console.print("stopping…")
-    except WorkersFailed as error:
-        console.print(f"[red]error:[/red] {error}")
-        raise typer.Exit(1) from None
-    except OSError as error:
-        console.print(f"[red]error:[/red] cannot listen on {host}:{port}: {error.strerror}")
-        raise typer.Exit(1) from None
-
-
-def _passed_on(ctx: typer.Context) -> list[str]:
-    """The options given on this command line, for each worker's; what came from the
-    environment (the vault's URL, which may hold a password) the workers inherit."""
-    args: list[str] = []
-    for param in ctx.command.params:
-        name = param.name
-        if param.param_type_name != "option" or name is None or name in WORKER_OWN_OPTIONS:
-            continue
-        source = ctx.get_parameter_source(name)
-        if source is None or source.name != "COMMANDLINE":  # typer's own click, vendored
-            continue
-        value = ctx.params[name]
-        if getattr(param, "is_flag", False):
-            args += [param.opts[0]] if value else []
-        elif isinstance(value, (list, tuple)):  # a repeated option: each value its own
-            for item in value:
-                args += [param.opts[0], str(item)]
-        else:
-            args += [param.opts[0], str(value.value if isinstance(value, Enum) else value)]
-    return args

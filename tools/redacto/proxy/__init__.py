@@ -10,7 +10,9 @@ shared by many processes and hosts (`redis_vault`). docs/proxy.md has the design
 measured figures.
 
     proxy = build_proxy(ProxyConfig(upstream="http://127.0.0.1:8000"))
-    run_forever(proxy, "127.0.0.1", 8090)
+    run_forever(proxy, listening_socket("127.0.0.1", 8090))
+
+`Proxy` is an ASGI application; `run_forever` serves it with uvicorn (`runner`).
 """
 
 from __future__ import annotations
@@ -26,7 +28,8 @@ from redacto.proxy.images import ImageRedactor
 from redacto.proxy.limits import Limits
 from redacto.proxy.outbound import API_KEY_VARIABLE, HeaderPolicy
 from redacto.proxy.payload import RequestRedactor
-from redacto.proxy.server import Proxy, model_worker, run_forever, serve
+from redacto.proxy.runner import ProxyServer, listening_socket, run_forever
+from redacto.proxy.server import Proxy, model_worker
 from redacto.proxy.vault import Vaults, VaultStore
 from redacto.upstream import UpstreamPool
 
@@ -42,9 +45,10 @@ __all__ = [
     "Limits",
     "Proxy",
     "ProxyConfig",
+    "ProxyServer",
     "build_proxy",
+    "listening_socket",
     "run_forever",
-    "serve",
 ]
 
 

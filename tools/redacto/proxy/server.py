@@ -1,8 +1,9 @@
 """The proxy's HTTP side: OpenAI-compatible requests in, redacted requests to the upstream,
 restored answers back, streamed or whole.
 
-One asyncio event loop (uvloop where installed) serves every client connection
-(`connection`: HTTP parsing, limits, timeouts). A small request is scrubbed on the loop
+`Proxy` is an ASGI application, served by uvicorn on uvloop (`runner`); uvicorn's HTTP/1.1
+protocol with the proxy's bounds on a connection (`protocol`) parses the requests, and the
+request is read within the size bounds (`exchange`). A small request is scrubbed on the loop
 (the rules tier takes microseconds); a large one on a scrub thread, within a bound on its
 text and a deadline (`scrub`), so one big message never stops the other clients. Model
 work (the model tier, images) runs on one worker thread, since one engine answers one call
@@ -31,7 +32,15 @@ from typing import Any
 import orjson
 
 from redacto.pipeline import DetectionFailed
-from redacto.proxy.connection import ClientConnection, Request, Sender, error_body
+from redacto.proxy.exchange import (
+    Answer,
+    ClientGone,
+    Receive,
+    Request,
+    Scope,
+    Send,
+    read_request,
+)
 from redacto.proxy.limits import BodyBudget, Limits
 from redacto.proxy.outbound import (
     CONVERSATION_HEADER,
@@ -41,6 +50,7 @@ from redacto.proxy.outbound import (
     split_target,
 )
 from redacto.proxy.payload import Refused, RequestRedactor
+from redacto.proxy.protocol import Rejected, error_body
 from redacto.proxy.restore import SseRestorer, restore_json
 from redacto.proxy.scrub import Scrubber, TextBudget
 from redacto.proxy.vault import Vaults, VaultStore, VaultUnavailable
@@ -90,7 +100,26 @@ class Proxy:
             self._scrubber = Scrubber(self.limits.scrub_threads, self.limits.scrub_timeout_s)
         return self._scrubber
 
-    async def handle(self, request: Request, send: Sender) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """The ASGI application: one request, read within the bounds, then answered."""
+        if scope["type"] != "http":  # lifespan events: the proxy has nothing to start
+            return
+        answer = Answer(send, receive)
+        try:
+            request = await read_request(scope, receive, self.limits, self.bodies)
+        except Rejected as rejection:
+            await answer.refuse(rejection)
+            return
+        except ClientGone:
+            return
+        try:
+            await self.handle(request, answer)
+        finally:
+            self.bodies.give_back(len(request.body))
+
+    async def handle(self, request: Request, send: Answer) -> None:
+        """Answer `request`, read whole: forwarded redacted and its answer restored, or
+        refused with an OpenAI-style error; never an exception."""
         started = time.perf_counter()
         status, hidden = 500, 0
         route = ROUTES.get(split_target(request.path)[0], OTHER)
@@ -99,16 +128,18 @@ class Proxy:
         except Refused as refusal:
             status = refusal.status
             log.warning("refused %s %s: %s", request.method.decode(), route, refusal)
-            send.whole(status, error_body(refusal.answer, refusal.code))
+            await send.whole(status, error_body(refusal.answer, refusal.code))
         except UpstreamError as error:
             status = 504 if error.timeout else 502
             log.warning("upstream failed: %s", error)
             code = "upstream_timeout" if error.timeout else "upstream_error"
-            send.whole(status, error_body(str(error), code))
+            await send.whole(status, error_body(str(error), code))
         except Exception as error:  # a bug must not hang the client, nor log a value
             status = 500
             log.error("internal error: %s", type(error).__name__)
-            send.whole(status, error_body("internal error, nothing was forwarded", "internal"))
+            await send.whole(
+                status, error_body("internal error, nothing was forwarded", "internal")
+            )
         finally:
             if self.access_log:
                 log.info(
@@ -120,10 +151,10 @@ class Proxy:
                     hidden,
                 )
 
-    async def _handle(self, request: Request, send: Sender) -> tuple[int, int]:
+    async def _handle(self, request: Request, send: Answer) -> tuple[int, int]:
         path, queried = split_target(request.path)
         if request.method == b"GET" and path == HEALTH:
-            send.whole(200, b'{"status":"ok"}')
+            await send.whole(200, b'{"status":"ok"}')
             return 200, 0
         endpoint = ENDPOINTS.get(path) if request.method == b"POST" else None
         listing = request.method == b"GET" and path in PASS_THROUGH
@@ -141,7 +172,7 @@ class Proxy:
             self.redactor.check_headers(passed, None)
             headers = self.headers.upstream_headers(request.headers, passed, body=False)
             response = await self.upstream.request(b"GET", path, headers, b"")
-            send.whole(response.status, await response.read(), response.headers)
+            await send.whole(response.status, await response.read(), response.headers)
             return response.status, 0
         name = self.vaults.name_of(
             request.header(b"authorization"), request.header(CONVERSATION_HEADER)
@@ -226,33 +257,33 @@ class Proxy:
             else:
                 self._vault_locks[key] = (lock, users - 1)
 
-    async def _answer(self, response: UpstreamResponse, vault: Vault, send: Sender) -> None:
+    async def _answer(self, response: UpstreamResponse, vault: Vault, send: Answer) -> None:
         if b"text/event-stream" in response.content_type:
-            restorer = SseRestorer(vault) if len(vault) else None
-            send.start_stream(response.status, response.headers)
-            try:
-                async for chunk in response.chunks():
-                    if send.transport.is_closing():  # the client left: stop reading
-                        response.discard()
-                        return
-                    send.stream(restorer.feed(chunk) if restorer else chunk)
-                    # Back-pressure: the upstream is read no faster than the client reads.
-                    if not await send.drain():
-                        response.discard()
-                        return
-            except UpstreamError as error:
-                log.warning("upstream failed mid-stream: %s", error)
-                tail = restorer.close() if restorer else b""
-                send.stream(tail + b"data: " + error_body(str(error), "upstream_error") + b"\n\n")
-            else:
-                if restorer:
-                    send.stream(restorer.close())
-            send.end_stream()
+            await self._stream(response, vault, send)
             return
         body = await response.read()
         if len(vault):
             body = _restore_body(body, vault)
-        send.whole(response.status, body, response.headers)
+        await send.whole(response.status, body, response.headers)
+
+    async def _stream(self, response: UpstreamResponse, vault: Vault, send: Answer) -> None:
+        restorer = SseRestorer(vault) if len(vault) else None
+        await send.start_stream(response.status, response.headers)
+        try:
+            async for chunk in response.chunks():
+                # Back-pressure: the upstream is read no faster than the client reads.
+                await send.stream(restorer.feed(chunk) if restorer else chunk)
+                if send.gone():  # the client left: stop reading
+                    response.discard()
+                    return
+        except UpstreamError as error:
+            log.warning("upstream failed mid-stream: %s", error)
+            tail = restorer.close() if restorer else b""
+            await send.stream(tail + b"data: " + error_body(str(error), "upstream_error") + b"\n\n")
+        else:
+            if restorer:
+                await send.stream(restorer.close())
+        await send.end_stream()
 
 
 def _restore_body(body: bytes, vault: Vault) -> bytes:
@@ -270,47 +301,3 @@ def model_worker() -> Callable[[Callable[[], Any]], Any]:
         return await asyncio.get_running_loop().run_in_executor(executor, call)
 
     return run
-
-
-async def serve(proxy: Proxy, host: str, port: int, *, reuse_port: bool = False) -> asyncio.Server:
-    """Check the vault store, then start listening; the caller keeps the loop running.
-    `reuse_port`: other processes listen on the same port (`SO_REUSEPORT`), and the kernel
-    spreads the connections over them."""
-    await proxy.vaults.open()
-    loop = asyncio.get_running_loop()
-    return await loop.create_server(
-        lambda: ClientConnection(proxy.handle, proxy.limits, proxy.bodies),
-        host,
-        port,
-        reuse_address=True,
-        reuse_port=reuse_port or None,
-    )
-
-
-def run_forever(
-    proxy: Proxy,
-    host: str,
-    port: int,
-    on_ready: Callable[[int], None] | None = None,
-    *,
-    reuse_port: bool = False,
-) -> None:
-    """Serve until interrupted, on uvloop where it is installed."""
-    try:
-        import uvloop
-
-        runner: Callable[[Any], Any] = uvloop.run
-    except ImportError:  # pragma: no cover - uvloop is in the proxy extra
-        runner = asyncio.run
-
-    async def main() -> None:
-        try:
-            server = await serve(proxy, host, port, reuse_port=reuse_port)
-            if on_ready is not None:
-                on_ready(server.sockets[0].getsockname()[1])
-            async with server:
-                await server.serve_forever()
-        finally:
-            await proxy.vaults.close()
-
-    runner(main())
