@@ -64,3 +64,18 @@ def make_mixed_folder(root: Path) -> Path:
 def good_inputs() -> list[str]:
     """The 18 inputs that redact, as paths inside the folder."""
     return [*LETTERS, *PHOTOS, *PDFS]
+
+
+NAMES = ("Chen", "Martin", "Dupont", "Garcia", "Leroy", "Patel", "Bernard", "Dubois")
+
+
+def letters(folder: Path, count: int) -> list[Path]:
+    """`count` one-line English letters in `folder` (made), each naming a person."""
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for number in range(count):
+        name = NAMES[number % len(NAMES)]
+        path = folder / f"letter-{number:02d}.txt"
+        path.write_text(f"Dear Mrs. {name}, call 408-555-{1000 + number}.\n", encoding="utf-8")
+        paths.append(path)
+    return paths

@@ -82,3 +82,16 @@ def test_each_output_folder_is_a_single_runs_byte_for_byte(batch, tmp_path):
         result = redact(root / name, "--model", model, "--out", single)
         assert result.exit_code in (0, 10), result.output
         assert folder_contents(out / name) == folder_contents(single), name
+
+
+def test_two_worker_processes_write_what_one_process_writes(batch, tmp_path):
+    root, out, _, model = batch
+    pooled = tmp_path / "pooled"
+    result = redact(root, "--model", model, "--out", pooled, "--workers", "2")
+    assert result.exit_code == 1, result.output
+    one = json.loads((out / "summary.json").read_text(encoding="utf-8"))["rows"]
+    two = json.loads((pooled / "summary.json").read_text(encoding="utf-8"))["rows"]
+    fields = ("file", "sha256", "status", "category", "count", "rounds")
+    assert [[row[f] for f in fields] for row in two] == [[row[f] for f in fields] for row in one]
+    for name in good_inputs():
+        assert folder_contents(pooled / name) == folder_contents(out / name), name

@@ -11,23 +11,11 @@ import time
 from pathlib import Path
 
 import pytest
+from mixed_inputs import letters
 
 from cli_runs import redact
 
 pytestmark = pytest.mark.slow  # the tiny model runs
-
-NAMES = ("Chen", "Martin", "Dupont", "Garcia", "Leroy", "Patel", "Bernard", "Dubois")
-
-
-def letters(folder: Path, count: int) -> list[Path]:
-    folder.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for number in range(count):
-        name = NAMES[number % len(NAMES)]
-        path = folder / f"letter-{number:02d}.txt"
-        path.write_text(f"Dear Mrs. {name}, call 408-555-{1000 + number}.\n", encoding="utf-8")
-        paths.append(path)
-    return paths
 
 
 def rows(out: Path) -> list[dict]:

@@ -19,11 +19,10 @@ from typing import Protocol
 from redacto.batch.plan import Plan, PlannedInput, plan_inputs
 from redacto.batch.store import OutputStore, RunKey
 from redacto.batch.summary import SummaryRow, exit_code, write_summary
-from redacto.batch.work import BatchOptions, Job, JobResult, Worker
+from redacto.batch.work import BatchOptions, Job, JobResult, OnResult, Worker
 from redacto.model_record import sha256_of
 
 OnRow = Callable[[SummaryRow], None]
-OnResult = Callable[[JobResult], None]
 
 
 class Runner(Protocol):
@@ -99,7 +98,11 @@ def run_batch(
 
 
 def choose_runner(config: BatchConfig) -> Runner:
-    """Where the inputs run: this process, on one worker."""
+    """This process for one worker; a pool of processes for more."""
+    if config.workers > 1:
+        from redacto.batch.pool import ProcessRunner
+
+        return ProcessRunner(config.workers)
     return run_here
 
 

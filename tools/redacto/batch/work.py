@@ -10,6 +10,7 @@ worker serves one process, a process pool and Ray actors.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -69,6 +70,10 @@ class JobResult:
     index: int
     files: tuple[OutputFile, ...]
     row: SummaryRow
+
+
+OnResult = Callable[[JobResult], None]
+"""Hears each result in the driver's process, as it arrives."""
 
 
 class WorkerStartError(RuntimeError):

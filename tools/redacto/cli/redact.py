@@ -104,6 +104,12 @@ def redact_command(
             "bytes, model and options.",
         ),
     ] = False,
+    workers: Annotated[
+        int,
+        typer.Option(
+            "--workers", min=1, help="A batch: processes on this machine, each with the model open."
+        ),
+    ] = 1,
 ) -> None:
     """Redact INPUT: classify, detect, redact, validate; write redacted file and report.json.
 
@@ -111,7 +117,7 @@ def redact_command(
     """
     console = Console(stderr=True, soft_wrap=True)
     batch = len(input_paths) > 1 or any(path.is_dir() for path in input_paths)
-    if batch or resume:
+    if batch or resume or workers > 1:
         if out is None:
             raise typer.BadParameter("a batch needs --out DIR", param_hint="--out")
         if elements is not None:
@@ -123,7 +129,8 @@ def redact_command(
             rules=not no_rules, detectors=parse_detectors(detectors), category=category
         )
         batch_options = BatchOptions(model, pipeline, ocr.value, text_layer=not no_text_layer)
-        run_batch_command(BatchConfig(tuple(input_paths), out, batch_options, resume), console)
+        config = BatchConfig(tuple(input_paths), out, batch_options, resume, workers)
+        run_batch_command(config, console)
     input_path = input_paths[0]
     out_dir = out if out is not None else Path("out") / input_path.stem
     # The model's manifest (validator trust and the other `[pipeline]` settings) is applied
