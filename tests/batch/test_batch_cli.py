@@ -95,3 +95,17 @@ def test_two_worker_processes_write_what_one_process_writes(batch, tmp_path):
     assert [[row[f] for f in fields] for row in two] == [[row[f] for f in fields] for row in one]
     for name in good_inputs():
         assert folder_contents(pooled / name) == folder_contents(out / name), name
+
+
+def test_ray_local_with_two_actors_writes_what_one_process_writes(batch, tmp_path):
+    pytest.importorskip("ray")
+    root, out, _, model = batch
+    on_ray = tmp_path / "on-ray"
+    result = redact(root, "--model", model, "--out", on_ray, "--ray", "local")
+    assert result.exit_code == 1, result.output
+    one = json.loads((out / "summary.json").read_text(encoding="utf-8"))["rows"]
+    ray_rows = json.loads((on_ray / "summary.json").read_text(encoding="utf-8"))["rows"]
+    fields = ("file", "sha256", "status", "category", "count", "rounds")
+    assert [[r[f] for f in fields] for r in ray_rows] == [[r[f] for f in fields] for r in one]
+    for name in good_inputs():
+        assert folder_contents(on_ray / name) == folder_contents(out / name), name

@@ -1,5 +1,5 @@
-"""`--workers N`: a worker process killed mid-run loses nothing: its input runs again on a
-fresh process, and every input is written once."""
+"""`--workers N` and `--ray local`: a worker killed mid-run loses nothing: its input runs
+again on a fresh worker, and every input is written once."""
 
 from __future__ import annotations
 
@@ -27,13 +27,32 @@ def pool_processes(driver: psutil.Process) -> list[psutil.Process]:
     ]
 
 
-def test_a_killed_worker_s_inputs_run_again_elsewhere(tmp_path, tiny_model_path):
+def ray_actors(driver: psutil.Process) -> list[psutil.Process]:
+    """The local Ray's actor processes, each holding a worker."""
+    return [
+        child
+        for child in driver.children(recursive=True)
+        if "RayWorker" in " ".join(child.cmdline())
+    ]
+
+
+WORKERS = {
+    "processes": (("--workers", "2"), pool_processes),
+    "ray": (("--ray", "local"), ray_actors),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(WORKERS))
+def test_a_killed_worker_s_inputs_run_again_elsewhere(tmp_path, tiny_model_path, kind):
+    if kind == "ray":
+        pytest.importorskip("ray")
+    flags, workers_of = WORKERS[kind]
     inbox = tmp_path / "inbox"
     letters(inbox, 16)
     out = tmp_path / "out"
     command = [
         sys.executable, "-c", "from redacto.cli import app; app()", "redact", str(inbox),
-        "--model", f"litertlm:{tiny_model_path}", "--out", str(out), "--workers", "2",
+        "--model", f"litertlm:{tiny_model_path}", "--out", str(out), *flags,
     ]  # fmt: skip
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     driver = psutil.Process(process.pid)
@@ -42,7 +61,7 @@ def test_a_killed_worker_s_inputs_run_again_elsewhere(tmp_path, tiny_model_path)
     while time.monotonic() < deadline and len(list(done.glob("*.json"))) < 2:
         assert process.poll() is None, process.communicate()[0].decode()
         time.sleep(0.02)
-    victims = pool_processes(driver)
+    victims = workers_of(driver)
     assert victims, "no worker process found"
     victims[0].send_signal(signal.SIGKILL)
     output = process.communicate(timeout=180)[0].decode()

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Protocol
 
 from redacto.batch.plan import Plan, PlannedInput, plan_inputs
-from redacto.batch.store import OutputStore, RunKey
+from redacto.batch.store import STATE, OutputStore, RunKey
 from redacto.batch.summary import SummaryRow, exit_code, write_summary
 from redacto.batch.work import BatchOptions, Job, JobResult, OnResult, Worker
 from redacto.model_record import sha256_of
@@ -98,7 +98,11 @@ def run_batch(
 
 
 def choose_runner(config: BatchConfig) -> Runner:
-    """This process for one worker; a pool of processes for more."""
+    """This process for one worker; a pool of processes for more; Ray actors for `--ray`."""
+    if config.ray is not None:
+        from redacto.batch.ray_runner import RayRunner
+
+        return RayRunner(config.ray, config.workers, config.out_dir.resolve() / STATE / "spill")
     if config.workers > 1:
         from redacto.batch.pool import ProcessRunner
 

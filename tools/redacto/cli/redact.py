@@ -110,6 +110,15 @@ def redact_command(
             "--workers", min=1, help="A batch: processes on this machine, each with the model open."
         ),
     ] = 1,
+    ray: Annotated[
+        str | None,
+        typer.Option(
+            "--ray",
+            metavar="ADDRESS",
+            help="A batch on Ray actors (the ray extra): 'local' starts Ray on this machine "
+            "(loopback only), an address joins a cluster; --workers actors (default 2).",
+        ),
+    ] = None,
 ) -> None:
     """Redact INPUT: classify, detect, redact, validate; write redacted file and report.json.
 
@@ -117,7 +126,7 @@ def redact_command(
     """
     console = Console(stderr=True, soft_wrap=True)
     batch = len(input_paths) > 1 or any(path.is_dir() for path in input_paths)
-    if batch or resume or workers > 1:
+    if batch or resume or workers > 1 or ray is not None:
         if out is None:
             raise typer.BadParameter("a batch needs --out DIR", param_hint="--out")
         if elements is not None:
@@ -129,7 +138,7 @@ def redact_command(
             rules=not no_rules, detectors=parse_detectors(detectors), category=category
         )
         batch_options = BatchOptions(model, pipeline, ocr.value, text_layer=not no_text_layer)
-        config = BatchConfig(tuple(input_paths), out, batch_options, resume, workers)
+        config = BatchConfig(tuple(input_paths), out, batch_options, resume, workers, ray)
         run_batch_command(config, console)
     input_path = input_paths[0]
     out_dir = out if out is not None else Path("out") / input_path.stem
