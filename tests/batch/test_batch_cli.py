@@ -40,6 +40,18 @@ def folder_contents(folder: Path) -> dict[str, object]:
     return contents
 
 
+def assert_same_outputs(batch_out: Path, one_process_out: Path) -> None:
+    """Two batches of the mixed folder wrote the same rows and the same folders."""
+    fields = ("file", "sha256", "status", "category", "count", "rounds")
+    rows = [
+        [[row[f] for f in fields] for row in json.loads(path.read_text(encoding="utf-8"))["rows"]]
+        for path in (batch_out / "summary.json", one_process_out / "summary.json")
+    ]
+    assert rows[0] == rows[1]
+    for name in good_inputs():
+        assert folder_contents(batch_out / name) == folder_contents(one_process_out / name), name
+
+
 @pytest.fixture(scope="module")
 def batch(tmp_path_factory, tiny_model_path):
     """The mixed folder, redacted once in one process: (inputs, out, result, model URI)."""
@@ -89,12 +101,7 @@ def test_two_worker_processes_write_what_one_process_writes(batch, tmp_path):
     pooled = tmp_path / "pooled"
     result = redact(root, "--model", model, "--out", pooled, "--workers", "2")
     assert result.exit_code == 1, result.output
-    one = json.loads((out / "summary.json").read_text(encoding="utf-8"))["rows"]
-    two = json.loads((pooled / "summary.json").read_text(encoding="utf-8"))["rows"]
-    fields = ("file", "sha256", "status", "category", "count", "rounds")
-    assert [[row[f] for f in fields] for row in two] == [[row[f] for f in fields] for row in one]
-    for name in good_inputs():
-        assert folder_contents(pooled / name) == folder_contents(out / name), name
+    assert_same_outputs(pooled, out)
 
 
 def test_ray_local_with_two_actors_writes_what_one_process_writes(batch, tmp_path):
@@ -103,9 +110,4 @@ def test_ray_local_with_two_actors_writes_what_one_process_writes(batch, tmp_pat
     on_ray = tmp_path / "on-ray"
     result = redact(root, "--model", model, "--out", on_ray, "--ray", "local")
     assert result.exit_code == 1, result.output
-    one = json.loads((out / "summary.json").read_text(encoding="utf-8"))["rows"]
-    ray_rows = json.loads((on_ray / "summary.json").read_text(encoding="utf-8"))["rows"]
-    fields = ("file", "sha256", "status", "category", "count", "rounds")
-    assert [[r[f] for f in fields] for r in ray_rows] == [[r[f] for f in fields] for r in one]
-    for name in good_inputs():
-        assert folder_contents(on_ray / name) == folder_contents(out / name), name
+    assert_same_outputs(on_ray, out)

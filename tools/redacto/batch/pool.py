@@ -20,18 +20,15 @@ from collections.abc import Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 
-from redacto.batch.summary import SummaryRow
 from redacto.batch.work import (
     BatchOptions,
     Job,
     JobResult,
     OnResult,
+    Retries,
     Worker,
     WorkerStartError,
 )
-
-MAX_TRIES = 2
-"""Pools an input may be in flight on when they break before it is given up as ERROR."""
 
 _worker: Worker | None = None
 _start_error: str | None = None
@@ -45,16 +42,10 @@ class ProcessRunner:
 
     def __call__(self, options: BatchOptions, jobs: Sequence[Job], on_result: OnResult) -> None:
         pending = list(reversed(jobs))  # popped from the end: the batch's order
-        tries: dict[int, int] = {}
+        retries = Retries()
         while pending:
             lost = self._run_pool(options, pending, on_result)
-            for job in lost:
-                tries[job.index] = tries.get(job.index, 0) + 1
-                if tries[job.index] >= MAX_TRIES:
-                    reason = "worker lost: its process ended while running this input"
-                    on_result(JobResult(job.index, (), SummaryRow.error(str(job.path), reason)))
-                else:
-                    pending.append(job)
+            pending.extend(job for job in lost if retries.again(job, on_result))
 
     def _run_pool(
         self, options: BatchOptions, pending: list[Job], on_result: OnResult

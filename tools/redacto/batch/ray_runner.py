@@ -25,14 +25,13 @@ from redacto.batch.work import (
     Job,
     JobResult,
     OnResult,
+    Retries,
     Worker,
     WorkerStartError,
 )
 
 LOCAL = "local"
 LOCAL_ACTORS = 2
-MAX_TRIES = 2
-"""Actors an input may lose before it is given up as ERROR ("worker lost")."""
 
 
 class RayRunner:
@@ -89,7 +88,7 @@ class _Dispatch:
 
     def run(self, jobs: Sequence[Job], on_result: OnResult) -> None:
         pending = list(reversed(jobs))  # popped from the end: the batch's order
-        tries: dict[int, int] = {}
+        retries = Retries()
         in_flight: dict[Any, tuple[Job, Any]] = {}
         while pending or in_flight:
             while pending and self.idle:
@@ -109,12 +108,8 @@ class _Dispatch:
                     result = self.ray.get(reference)
                 except self.ray.exceptions.RayActorError:
                     self.idle.append(self._start())
-                    tries[job.index] = tries.get(job.index, 0) + 1
-                    if tries[job.index] < MAX_TRIES:
+                    if retries.again(job, on_result):
                         pending.append(job)
-                    else:
-                        reason = "worker lost: its actor died while running this input"
-                        on_result(JobResult(job.index, (), SummaryRow.error(str(job.path), reason)))
                     continue
                 self.idle.append(actor)
                 on_result(result)

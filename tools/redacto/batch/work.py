@@ -76,6 +76,26 @@ OnResult = Callable[[JobResult], None]
 """Hears each result in the driver's process, as it arrives."""
 
 
+class Retries:
+    """How often each input's worker was lost under it. An input whose worker is lost
+    `limit` times is given up as an ERROR row, so an input that kills its worker cannot
+    stop the batch."""
+
+    def __init__(self, limit: int = 2) -> None:
+        self.limit = limit
+        self.lost: dict[int, int] = {}
+
+    def again(self, job: Job, on_result: OnResult) -> bool:
+        """Whether to run `job` again after losing its worker; if not, its row is handed
+        to `on_result`."""
+        self.lost[job.index] = self.lost.get(job.index, 0) + 1
+        if self.lost[job.index] < self.limit:
+            return True
+        reason = f"worker lost: its worker ended while running this input ({self.limit} times)"
+        on_result(JobResult(job.index, (), SummaryRow.error(str(job.path), reason, job.sha256)))
+        return False
+
+
 class WorkerStartError(RuntimeError):
     """A worker could not open the model (or the NER tier): the batch stops before any run."""
 
