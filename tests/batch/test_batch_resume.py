@@ -31,13 +31,20 @@ def stamps(out: Path) -> dict[str, int]:
     }
 
 
-def test_sigterm_then_resume_finishes_the_rest_and_redoes_nothing(tmp_path, tiny_model_path):
+STOPPED_ON = {"one process": (), "processes": ("--workers", "2"), "ray": ("--ray", "local")}
+
+
+@pytest.mark.parametrize("kind", list(STOPPED_ON))
+def test_sigterm_then_resume_finishes_the_rest_and_redoes_nothing(tmp_path, tiny_model_path, kind):
+    if kind == "ray":
+        pytest.importorskip("ray")
     inbox = tmp_path / "inbox"
     letters(inbox, 24)
     out = tmp_path / "out"
     command = [
         sys.executable, "-c", "from redacto.cli import app; app()",
         "redact", str(inbox), "--model", f"litertlm:{tiny_model_path}", "--out", str(out),
+        *STOPPED_ON[kind],
     ]  # fmt: skip
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     done = out / ".redacto" / "done"

@@ -14,6 +14,8 @@ ERROR row. A result is written only when it arrives, so no input is written twic
 from __future__ import annotations
 
 import os
+import signal
+import threading
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -49,6 +51,9 @@ class RayRunner:
             return
         ray = _import_ray()
         threads = os.environ.get("REDACTO_LITERTLM_THREADS", "1")
+        # ray.init replaces the driver's SIGTERM handler with one that exits at once; the
+        # command's own (stop as Ctrl-C does, and say how to resume) is put back after it.
+        on_sigterm = signal.getsignal(signal.SIGTERM)
         if self.address == LOCAL:
             spilling = {}
             if self.spill_dir is not None:
@@ -63,6 +68,8 @@ class RayRunner:
             )
         else:
             ray.init(address=self.address, log_to_driver=False, configure_logging=False)
+        if on_sigterm is not None and threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGTERM, on_sigterm)
         try:
             _Dispatch(ray, options, self.actors, threads).run(jobs, on_result)
         finally:
