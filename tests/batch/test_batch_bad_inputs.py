@@ -123,3 +123,13 @@ def test_an_input_folder_as_the_output_folder_is_refused(tmp_path):
     assert result.exit_code == 2
     assert "output folder is an input folder" in result.output
     assert tree(tmp_path) == before
+
+
+def test_a_folder_with_no_input_writes_nothing_and_exits_2(tmp_path):
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    (inbox / "notes.docx").write_bytes(b"PK\x03\x04")
+    result = redact(inbox, "--out", tmp_path / "out")
+    assert result.exit_code == 2
+    assert "no input found" in result.output
+    assert not (tmp_path / "out").exists()

@@ -54,6 +54,18 @@ class RayRunner:
         # ray.init replaces the driver's SIGTERM handler with one that exits at once; the
         # command's own (stop as Ctrl-C does, and say how to resume) is put back after it.
         on_sigterm = signal.getsignal(signal.SIGTERM)
+        try:
+            self._init(ray)
+        except Exception as error:  # Ray raises several kinds; the batch cannot start
+            raise WorkerStartError(f"cannot start or join Ray at {self.address}: {error}") from None
+        if on_sigterm is not None and threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGTERM, on_sigterm)
+        try:
+            _Dispatch(ray, options, self.actors, threads).run(jobs, on_result)
+        finally:
+            ray.shutdown()
+
+    def _init(self, ray: Any) -> None:
         if self.address == LOCAL:
             spilling = {}
             if self.spill_dir is not None:
@@ -68,12 +80,6 @@ class RayRunner:
             )
         else:
             ray.init(address=self.address, log_to_driver=False, configure_logging=False)
-        if on_sigterm is not None and threading.current_thread() is threading.main_thread():
-            signal.signal(signal.SIGTERM, on_sigterm)
-        try:
-            _Dispatch(ray, options, self.actors, threads).run(jobs, on_result)
-        finally:
-            ray.shutdown()
 
 
 class _Dispatch:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
 
-from redacto.batch.plan import Plan, PlannedInput, plan_inputs
+from redacto.batch.plan import BatchError, Plan, PlannedInput, plan_inputs
 from redacto.batch.store import STATE, OutputStore, RunKey
 from redacto.batch.summary import SummaryRow, exit_code, write_summary
 from redacto.batch.work import BatchOptions, Job, JobResult, OnResult, Worker
@@ -72,6 +72,8 @@ def run_batch(
     model. An interrupt (KeyboardInterrupt) leaves finished outputs in place and no summary.
     """
     plan = plan_inputs(config.inputs, config.out_dir)
+    if not plan.inputs:
+        raise BatchError("no input found: no photo, PDF or text in " + _named(config.inputs))
     store = OutputStore(config.out_dir, run_key(config.options))
     store.open()
     if on_start is not None:
@@ -196,3 +198,7 @@ def _commit(store: OutputStore, planned: PlannedInput, result: JobResult) -> Sum
         reason = f"cannot write the outputs: {error.strerror or error}"
         return SummaryRow.error(result.row.file, reason, result.row.sha256, seconds)
     return result.row
+
+
+def _named(inputs: Sequence[Path]) -> str:
+    return ", ".join(str(path) for path in inputs)

@@ -63,9 +63,6 @@ def run_batch_command(config: BatchConfig, console: Console) -> NoReturn:
             highlight=False,
         )
         raise typer.Exit(EXIT_INTERRUPTED) from None
-    if not result.rows:
-        console.print("[red]bad input:[/red] no input found", highlight=False)
-        raise typer.Exit(EXIT_BAD_INPUT)
     console.print(closing_table(result))
     console.print(f"summary: {config.out_dir / 'summary.json'}", highlight=False)
     raise typer.Exit(result.exit_code)
