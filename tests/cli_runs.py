@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 from click.testing import Result
+from PIL import Image, ImageDraw
 from typer.testing import CliRunner
 
 from redacto.cli import app
@@ -34,3 +35,20 @@ def script(tmp_path: Path, **replies: list[str]) -> str:
     path = tmp_path / "replies.json"
     path.write_text(json.dumps({**replies, **TRUSTING_TABLE}), encoding="utf-8")
     return f"scripted:{path}"
+
+
+SHORT_PAGE = ("Patient: Jane Smith", "Email jane.doe@example.com or 408-555-0199")
+
+
+def render_short_page(path: Path, lines: tuple[str, ...] = SHORT_PAGE) -> Path:
+    """A small page of real rendered text (two lines); short because the tiny test model's
+    512-token vocabulary spends ~12 tokens per element and its KV cache holds 1,024."""
+    from redacto.ocr.synthetic import REGULAR_FONTS, load_font
+
+    image = Image.new("RGB", (1100, 150), "white")
+    draw = ImageDraw.Draw(image)
+    font = load_font(REGULAR_FONTS[0], 30)
+    for top, line in zip((25, 85), lines, strict=False):
+        draw.text((30, top), line, fill="black", font=font)
+    image.save(path)
+    return path

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from cli_runs import all_files, digest, redact, script
+from cli_runs import all_files, digest, redact, render_short_page, script
 
 ELEMENTS = [
     {"text": "Patient", "box": [5, 5, 60, 25]},
@@ -127,22 +127,6 @@ def test_bad_elements_files_exit_2_and_write_nothing(tmp_path, content, message)
     assert result.exit_code == 2, result.output
     assert message in result.stderr
     assert all_files(tmp_path) == before
-
-
-def render_short_page(path: Path) -> Path:
-    """A small page of real rendered text; short because the tiny test model's 512-token
-    vocabulary spends ~12 tokens per element and its KV cache holds 1,024."""
-    from PIL import ImageDraw
-
-    from redacto.ocr.synthetic import REGULAR_FONTS, load_font
-
-    image = Image.new("RGB", (1100, 150), "white")
-    draw = ImageDraw.Draw(image)
-    font = load_font(REGULAR_FONTS[0], 30)
-    draw.text((30, 25), "Patient: Jane Smith", fill="black", font=font)
-    draw.text((30, 85), "Email jane.doe@example.com or 408-555-0199", fill="black", font=font)
-    image.save(path)
-    return path
 
 
 @pytest.mark.slow

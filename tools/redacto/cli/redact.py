@@ -1,5 +1,7 @@
 """`redacto redact INPUT`: redact one photo, PDF or text file, showing each step as it runs.
 
+Several inputs, or a folder, make a batch (`redacto.cli.redact_batch`, docs/batch.md).
+
 Exit codes: 0 PASS, 10 NEEDS_REVIEW (outputs written and flagged), 2 bad input (nothing
 written), 1 engine or internal error (report.json only, no redacted output claimed).
 The progress line carries counts and the category, never document values.
@@ -13,6 +15,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from redacto.batch import BatchConfig, BatchOptions
 from redacto.cli._app import app
 from redacto.cli._options import (
     DEFAULT_DETECTORS,
@@ -23,7 +26,9 @@ from redacto.cli._options import (
     OcrChoice,
     OcrOption,
     open_detectors,
+    parse_detectors,
 )
+from redacto.cli.redact_batch import run_batch_command
 from redacto.inputs import EXIT_BAD_INPUT, EXIT_CODES, BadInputError, ReadOptions, redact_path
 from redacto.pipeline import Phase, PipelineOptions, ProgressEvent
 from redacto.report import Status
@@ -56,9 +61,14 @@ class _Progress:
 
 @app.command("redact")
 def redact_command(
-    input_path: Annotated[
-        Path,
-        typer.Argument(metavar="INPUT", help="A photo (png/jpg/webp), a PDF, or text (txt/md)."),
+    input_paths: Annotated[
+        list[Path],
+        typer.Argument(
+            metavar="INPUT...",
+            help="A photo (png/jpg/webp), a PDF, or text (txt/md); several, or folders "
+            "(read recursively), make a batch: each input's outputs under --out DIR at its "
+            "path, and DIR/summary.json (docs/batch.md).",
+        ),
     ],
     model: ModelOption = None,
     ocr: OcrOption = OcrChoice.PPOCR,
@@ -71,7 +81,10 @@ def redact_command(
     ] = None,
     out: Annotated[
         Path | None,
-        typer.Option("--out", help="Output folder (default: out/<input name>)."),
+        typer.Option(
+            "--out",
+            help="Output folder (default: out/<input name>); a batch's root (required).",
+        ),
     ] = None,
     no_rules: NoRulesOption = False,
     detectors: DetectorsOption = DEFAULT_DETECTORS,
@@ -83,9 +96,51 @@ def redact_command(
             help="A PDF's redacted.pdf holds the page images only: no searchable text.",
         ),
     ] = False,
+    resume: Annotated[
+        bool,
+        typer.Option(
+            "--resume",
+            help="A batch: skip inputs whose outputs in --out are complete for the same "
+            "bytes, model and options.",
+        ),
+    ] = False,
+    workers: Annotated[
+        int,
+        typer.Option(
+            "--workers", min=1, help="A batch: processes on this machine, each with the model open."
+        ),
+    ] = 1,
+    ray: Annotated[
+        str | None,
+        typer.Option(
+            "--ray",
+            metavar="ADDRESS",
+            help="A batch on Ray actors (the ray extra): 'local' starts Ray on this machine "
+            "(loopback only), an address joins a cluster; --workers actors (default 2).",
+        ),
+    ] = None,
 ) -> None:
-    """Redact INPUT: classify, detect, redact, validate; write redacted file and report.json."""
+    """Redact INPUT: classify, detect, redact, validate; write redacted file and report.json.
+
+    Several INPUTs or a folder: a batch, one model kept open, DIR/summary.json at the end.
+    """
     console = Console(stderr=True, soft_wrap=True)
+    batch = len(input_paths) > 1 or any(path.is_dir() for path in input_paths)
+    if batch or resume or workers > 1 or ray is not None:
+        if out is None:
+            raise typer.BadParameter("a batch needs --out DIR", param_hint="--out")
+        if elements is not None:
+            raise typer.BadParameter(
+                "gives one photo's words; not for a batch", param_hint="--elements"
+            )
+        # The NER tier is opened by each worker, where it runs.
+        pipeline = PipelineOptions(
+            rules=not no_rules, detectors=parse_detectors(detectors), category=category
+        )
+        batch_options = BatchOptions(model, pipeline, ocr.value, text_layer=not no_text_layer)
+        config = BatchConfig(tuple(input_paths), out, batch_options, resume, workers, ray)
+        run_batch_command(config, console)
+    input_path = input_paths[0]
     out_dir = out if out is not None else Path("out") / input_path.stem
     # The model's manifest (validator trust and the other `[pipeline]` settings) is applied
     # by the library itself, for every caller: see redacto.pipeline.policy.

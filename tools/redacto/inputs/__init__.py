@@ -38,12 +38,13 @@ from redacto.inputs.redaction import (
     EXIT_CODES,
     Redaction,
     RedactOutcome,
+    atomic_write,
     finish,
     redact,
     write,
     write_files,
 )
-from redacto.inputs.run import redact_path
+from redacto.inputs.run import FileRun, redact_path, run_input
 from redacto.inputs.text import TextInput
 
 __all__ = [
@@ -57,6 +58,7 @@ __all__ = [
     "REDACTED_TEXT",
     "REPORT",
     "BadInputError",
+    "FileRun",
     "ImageInput",
     "InputFile",
     "OutputFile",
@@ -65,6 +67,7 @@ __all__ = [
     "RedactOutcome",
     "Redaction",
     "TextInput",
+    "atomic_write",
     "check_input",
     "finish",
     "input_info",
@@ -75,6 +78,7 @@ __all__ = [
     "read_input_bytes",
     "redact",
     "redact_path",
+    "run_input",
     "write",
     "write_files",
 ]

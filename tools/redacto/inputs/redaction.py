@@ -182,6 +182,12 @@ def _atomic(target: Path, data: bytes, input_path: Path) -> Path:
     over the input itself (checked before the run too: a link may appear meanwhile)."""
     if same_file(target, input_path):
         raise FileExistsError(f"{target} is the input itself: refusing to overwrite it")
+    return atomic_write(target, data)
+
+
+def atomic_write(target: Path, data: bytes) -> Path:
+    """Write `data` through a temporary file beside `target`, then rename it into place: a
+    reader sees the old file or the whole new one, never a part."""
     handle, name = tempfile.mkstemp(
         dir=target.parent, prefix=f".{target.stem}-", suffix=target.suffix
     )
