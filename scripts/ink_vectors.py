@@ -139,15 +139,20 @@ def _noisy() -> Drawn:
 
 
 def _two_tone() -> Drawn:
-    """Paper of two greys, half the ring each (dark ink above, light below keeps the halves
-    even): NumPy's median is the mean of the middle two, 185.5."""
+    """Paper of two greys, 101 above and 100 below, half the ring each (dark ink above and
+    light ink below, faint ink above and pale ink below, keep the halves even): NumPy's median
+    is the mean of the middle two, 100.5, by which both the pale columns before the word (131)
+    and the faint ones after it (70) are ink; with 100 as the paper the faint ones would not
+    be, with 101 the pale ones."""
     image = Image.new("L", (64, 24), 0)
     draw = ImageDraw.Draw(image)
-    draw.rectangle((0, 0, 63, 11), fill=201)
-    draw.rectangle((0, 12, 63, 23), fill=170)
+    draw.rectangle((0, 0, 63, 11), fill=101)
+    draw.rectangle((0, 12, 63, 23), fill=100)
     for left, right in ((20, 23), (26, 41)):
-        draw.rectangle((left, 9, right, 11), fill=20)
-        draw.rectangle((left, 12, right, 14), fill=255)
+        draw.rectangle((left, 9, right, 11), fill=0)
+        draw.rectangle((left, 12, right, 14), fill=201)
+    draw.rectangle((42, 10, 45, 11), fill=70)
+    draw.rectangle((16, 12, 19, 13), fill=131)
     return image, [Box(x0=28.0, y0=8.0, x1=36.0, y1=16.0)]
 
 
