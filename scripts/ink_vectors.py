@@ -228,7 +228,7 @@ def _image(image: Image.Image) -> Json:
     }
 
 
-def _greys(image: Image.Image) -> list[list[int]]:
+def _greys(image: Image.Image) -> list[tuple[int, int]]:
     """Each colour of an RGB image, as 0xRRGGBB, with its grey from `convert("L")`."""
     if image.mode != "RGB":
         return []
