@@ -39,7 +39,7 @@ const val INK_WORD_GAP = 0.22
 const val INK_MAX_REACH = 12.0
 
 /** Pixels read from [PhotoPixels] in one call: 1 MB of ARGB, whatever the photo's size. */
-private const val READ_PIXELS = 1 shl 18
+internal const val READ_PIXELS = 1 shl 18
 
 /**
  * A photo's pixels as the burn check reads them: rectangles of packed ARGB (`0xAARRGGBB`,
