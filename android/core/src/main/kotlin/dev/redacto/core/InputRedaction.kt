@@ -28,7 +28,9 @@ data class InputRedaction(
 )
 
 /**
- * Runs the pipeline on [input]'s document and lists what to burn, all in memory.
+ * Runs the pipeline on [input]'s document and lists what to burn, all in memory, checked
+ * against the ink of the photo itself ([ImageInput.pixels], read in the caller's context: run
+ * it off the main thread).
  *
  * Never throws for a failed run, as far as [runPipeline]'s contract goes: an engine failure
  * ([EngineException]) is an ERROR report there. Python also turns any other exception inside

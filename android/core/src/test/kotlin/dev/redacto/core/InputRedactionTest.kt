@@ -22,6 +22,10 @@ class InputRedactionTest {
             paper(100, 20),
         )
 
+    /** "Patient Jane" on a 300×30 photo; the detector names Jane, the validator says PASS. */
+    private val patientJane = listOf(Element(0, "Patient", Box(5.0, 10.0, 40.0, 20.0)), Element(1, "Jane", Box(50.0, 10.0, 80.0, 20.0)))
+    private val namesJane = mapOf(Step.CLASSIFY to listOf(classified), Step.DETECT to listOf("1:NAME\n"), Step.VALIDATE to listOf("PASS"))
+
     @Test
     fun `a run burns its boxes in whole pixels of the full-size photo that OCR read a smaller copy of`(): Unit =
         runBlocking {
@@ -90,8 +94,8 @@ class InputRedactionTest {
         runBlocking {
             // "Jane" is ink in columns 50..95, its box ends at 80: the box cuts it.
             val photo = inked(300, 30, 50..95)
-            val input = ImageInput.withWords(listOf(Element(0, "Patient", Box(5.0, 10.0, 40.0, 20.0)), Element(1, "Jane", Box(50.0, 10.0, 80.0, 20.0))), photo)
-            val engine = ScriptedEngine(mapOf(Step.CLASSIFY to listOf(classified), Step.DETECT to listOf("1:NAME\n"), Step.VALIDATE to listOf("PASS")), TRUSTING)
+            val input = ImageInput.withWords(patientJane, photo)
+            val engine = ScriptedEngine(namesJane, TRUSTING)
 
             val redaction = redact(input, engine, rules = RuleDetector.NONE)
 
@@ -107,8 +111,8 @@ class InputRedactionTest {
         runBlocking {
             // A rule through the words from column 50 to 290: 12 box heights (120 px) do not reach its end.
             val photo = inked(300, 30, 50..290)
-            val input = ImageInput.withWords(listOf(Element(0, "Patient", Box(5.0, 10.0, 40.0, 20.0)), Element(1, "Jane", Box(50.0, 10.0, 80.0, 20.0))), photo)
-            val engine = ScriptedEngine(mapOf(Step.CLASSIFY to listOf(classified), Step.DETECT to listOf("1:NAME\n"), Step.VALIDATE to listOf("PASS")))
+            val input = ImageInput.withWords(patientJane, photo)
+            val engine = ScriptedEngine(namesJane)
 
             val redaction = redact(input, engine, rules = RuleDetector.NONE)
 
