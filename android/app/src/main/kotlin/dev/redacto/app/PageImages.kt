@@ -9,6 +9,7 @@ import android.graphics.Paint
 import android.net.Uri
 import android.os.Environment
 import android.provider.MediaStore
+import dev.redacto.core.PhotoPixels
 import dev.redacto.core.PixelBounds
 import dev.redacto.core.RgbImage
 import dev.redacto.core.decodeSampleSize
@@ -17,7 +18,8 @@ import java.io.IOException
 
 /*
  * Pixels in and out: decoding the photo (read only, EXIF orientation applied), the working
- * copy OCR reads, burning boxes into a copy, and saving that copy as a new PNG.
+ * copy OCR reads, the photo's pixels for core's burn check, burning boxes into a copy, and
+ * saving that copy as a new PNG.
  */
 
 /** The workstation's limits (redacto/imaging.py): larger inputs are refused before decoding. */
@@ -52,9 +54,30 @@ fun workingCopy(photo: Bitmap): RgbImage {
 }
 
 /**
+ * [photo] as core's burn check reads it ([dev.redacto.core.coverInk], run by core's `redact`):
+ * one rectangle at a time straight from the bitmap, so a 16 MP photo is not copied again. The
+ * photo is a software bitmap ([decodePhoto]) that nothing writes to, so reading it off the main
+ * thread is safe; `getPixels` gives unpremultiplied ARGB, the layout core's `luma` reads.
+ */
+class BitmapPixels(
+    private val photo: Bitmap,
+) : PhotoPixels {
+    override val width: Int get() = photo.width
+    override val height: Int get() = photo.height
+
+    override fun read(
+        x: Int,
+        y: Int,
+        columns: Int,
+        rows: Int,
+        into: IntArray,
+    ) = photo.getPixels(into, 0, columns, x, y, columns, rows)
+}
+
+/**
  * A new bitmap: [photo] with every one of [bounds] blacked out (whole pixels of this photo:
- * core's [dev.redacto.core.InputRedaction.burn]). Throws [OutOfMemoryError] when there is no
- * memory for the copy.
+ * core's [dev.redacto.core.InputRedaction.burn], already widened over any glyph a box cut).
+ * Throws [OutOfMemoryError] when there is no memory for the copy.
  */
 fun burnBoxes(
     photo: Bitmap,

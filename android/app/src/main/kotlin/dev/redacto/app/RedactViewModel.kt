@@ -185,7 +185,8 @@ class RedactViewModel(
 
     private fun read(photo: Bitmap): ImageInput {
         val ocr = reader ?: PpOcrReader(OnnxPpOcrModels(app.assets).also { ocrModels = it }).also { reader = it }
-        return ImageInput.read(workingCopy(photo), photo.width, photo.height, ocr)
+        // The input carries the photo itself: core's redact checks the burn against its ink.
+        return ImageInput.read(workingCopy(photo), BitmapPixels(photo), ocr)
     }
 
     private fun openNer(): NerTier {
@@ -204,12 +205,13 @@ class RedactViewModel(
     ) {
         val report = redaction.report
         if (report.status == Status.ERROR) {
-            // Nothing is claimed redacted: no boxes, nothing to save.
+            // Nothing is claimed redacted: no boxes, nothing to save. The model may have failed,
+            // or a box cut ink that runs on past any word (core's burn check).
             state.update {
                 it.copy(
                     boxes = emptyList(),
                     status = Status.ERROR,
-                    error = "The model failed: ${report.error}",
+                    error = "Not redacted: ${report.error}",
                     stage = "Not redacted.",
                 )
             }

@@ -20,14 +20,17 @@ data class InputRedaction(
     val boxes: List<Box> = emptyList(),
     /**
      * The pixels to black out in the [ImageInput.width]×[ImageInput.height] photo: every box
-     * rounded outward to whole pixels and clipped ([pixelBounds]). Empty when the run did not
-     * redact: an ERROR run claims no redaction.
+     * widened over the glyphs its edges cut ([coverInk]), rounded outward to whole pixels and
+     * clipped ([pixelBounds]). Empty when the run did not redact: an ERROR run claims no
+     * redaction, and a box whose glyphs run on past where a word could end makes it ERROR.
      */
     val burn: List<PixelBounds> = emptyList(),
 )
 
 /**
- * Runs the pipeline on [input]'s document and lists what to burn, all in memory.
+ * Runs the pipeline on [input]'s document and lists what to burn, all in memory, checked
+ * against the ink of the photo itself ([ImageInput.pixels], read in the caller's context: run
+ * it off the main thread).
  *
  * Never throws for a failed run, as far as [runPipeline]'s contract goes: an engine failure
  * ([EngineException]) is an ERROR report there. Python also turns any other exception inside
@@ -49,14 +52,28 @@ suspend fun redact(
 
 /**
  * A pipeline result on [input] as a redaction: the report names the input's OCR, and a run
- * that redacted (not ERROR, with a redacted text: Python's `redacted`) gets its boxes as whole
- * pixels of the photo to burn.
+ * that redacted (not ERROR, with a redacted text: Python's `redacted`) gets its boxes, widened
+ * over the glyphs they cut in [ImageInput.pixels] ([coverInk]), as whole pixels of the photo to
+ * burn. When a box's glyphs run on past where a word could end, the run ends ERROR with
+ * nothing to burn, as Python's `ImageInput.redacted_files` does (same status, same reason;
+ * its review reasons are kept, as there).
  */
 internal fun finish(
     input: ImageInput,
     result: PipelineResult,
 ): InputRedaction {
-    val redacted = result.report.status != Status.ERROR && result.redactedText != null
-    val burn = if (redacted) result.boxes.map { pixelBounds(it, input.width, input.height) } else emptyList()
-    return InputRedaction(input, result.report.copy(ocr = input.ocrName), result.redactedText, result.boxes, burn)
+    val report = result.report.copy(ocr = input.ocrName)
+    val redacted = report.status != Status.ERROR && result.redactedText != null
+    if (!redacted) return InputRedaction(input, report, result.redactedText, result.boxes)
+    val covered = coverInk(input.pixels, result.boxes)
+    if (covered.unresolved.isNotEmpty()) {
+        val failed = report.copy(status = Status.ERROR, error = unresolvedInk(covered.unresolved.size))
+        return InputRedaction(input, failed, result.redactedText, result.boxes)
+    }
+    val burn = covered.boxes.map { pixelBounds(it, input.width, input.height) }
+    return InputRedaction(input, report, result.redactedText, result.boxes, burn)
 }
+
+/** The report's error when [count] boxes cut endless ink: Python's words, to the letter. */
+internal fun unresolvedInk(count: Int): String =
+    "$count box(es) cut ink that runs on past where a word could end, so a part of a value could stay readable; no image was written"

@@ -5,8 +5,8 @@ package dev.redacto.core
  *
  * Rule and NER hits appear first (pass [rules] and [ner] to [redact] or [runPipeline]), then each element as
  * the detector or the validator names it ([onEvent]). The count is always the number of boxes
- * drawn; when the run ends, [finish] replaces them with the result's boxes, which are what
- * gets burned, so the final count is the report's `countShown`.
+ * drawn; when the run ends, [finish] replaces them with the result's boxes, one for each box
+ * burned (widened there over any glyph it cuts), so the final count is the report's `countShown`.
  */
 class LiveBoxes(
     private val document: Document,
@@ -31,7 +31,10 @@ class LiveBoxes(
     /** Draws the element a PROGRESS event names; true if a new box appeared. */
     fun onEvent(event: ProgressEvent): Boolean = event.phase == Phase.PROGRESS && add(event.index)
 
-    /** The run is over: show exactly the boxes that will be burned ([InputRedaction.boxes]). */
+    /**
+     * The run is over: show exactly the run's boxes ([InputRedaction.boxes], the report's);
+     * each is burned widened over any glyph its edge cuts ([InputRedaction.burn]).
+     */
     fun finish(boxes: List<Box>) {
         final = boxes
     }

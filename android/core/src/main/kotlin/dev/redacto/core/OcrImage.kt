@@ -13,21 +13,27 @@ import kotlin.math.roundToInt
 
 /** An opaque image as ARGB ints (Android's `Bitmap.getPixels` layout), row-major. */
 class RgbImage(
-    val width: Int,
-    val height: Int,
+    override val width: Int,
+    override val height: Int,
     val argb: IntArray,
-) {
+) : PhotoPixels {
     init {
         require(width > 0 && height > 0) { "image must not be empty: ${width}x$height" }
         require(argb.size == width * height) { "pixel array is ${argb.size} values, expected ${width}x$height" }
     }
 
     /** 8-bit grey levels as Pillow's `convert("L")` computes them (ITU-R 601-2 luma). */
-    fun gray(): IntArray =
-        IntArray(argb.size) {
-            val p = argb[it]
-            ((p shr 16 and 0xff) * 19595 + (p shr 8 and 0xff) * 38470 + (p and 0xff) * 7471 + 0x8000) shr 16
-        }
+    fun gray(): IntArray = IntArray(argb.size) { luma(argb[it]) }
+
+    override fun read(
+        x: Int,
+        y: Int,
+        columns: Int,
+        rows: Int,
+        into: IntArray,
+    ) {
+        for (row in 0 until rows) argb.copyInto(into, row * columns, (y + row) * width + x, (y + row) * width + x + columns)
+    }
 
     /** Bilinear resize with OpenCV's INTER_LINEAR pixel-centre convention. */
     fun resized(

@@ -19,6 +19,8 @@ class VectorCountTest {
         val constraint = Vectors.files("constraint")
         val ocr = Vectors.files("ocr")
         val ner = Vectors.files("ner") // NerVectorTest
+        val ink = Vectors.files("ink") // InkCoverVectorTest
+        assertTrue(ink.isNotEmpty(), "no ink vectors")
         assertTrue(ner.isNotEmpty(), "no NER vectors")
         assertTrue(pipeline.isNotEmpty(), "no pipeline vectors")
         assertTrue(rules.isNotEmpty(), "no rule vectors")
@@ -29,7 +31,7 @@ class VectorCountTest {
         shared.forEach { assertTrue(it.isFile, "missing generated vector set $it") }
         assertEquals(
             Vectors.allJsonFiles().map { it.canonicalFile }.toSet(),
-            (pipeline + rules + chunking + constraint + ocr + ner + shared)
+            (pipeline + rules + chunking + constraint + ocr + ner + ink + shared)
                 .map { it.canonicalFile }
                 .toSet(),
         )
