@@ -9,8 +9,9 @@ from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
+from redacto.asgi.protocol import TARGET, Rejected
 from redacto.proxy.limits import BodyBudget, Limits
-from redacto.proxy.protocol import TARGET, Rejected, error_body
+from redacto.proxy.protocol import error_body
 from redacto.upstream import HOP_BY_HOP
 
 Scope = MutableMapping[str, Any]

@@ -31,6 +31,7 @@ from typing import Any
 
 import orjson
 
+from redacto.asgi.protocol import Rejected
 from redacto.pipeline import DetectionFailed
 from redacto.proxy.exchange import (
     Answer,
@@ -50,7 +51,7 @@ from redacto.proxy.outbound import (
     split_target,
 )
 from redacto.proxy.payload import Refused, RequestRedactor
-from redacto.proxy.protocol import Rejected, error_body
+from redacto.proxy.protocol import error_body
 from redacto.proxy.restore import SseRestorer, restore_json
 from redacto.proxy.scrub import Scrubber, TextBudget
 from redacto.proxy.vault import Vaults, VaultStore, VaultUnavailable
