@@ -23,6 +23,9 @@ What this subclass adds, and why uvicorn alone would not do:
   answer (a 413 for a body it is still sending, say).
 - **A client that takes nothing of an answer for `send_timeout_s` is disconnected:**
   uvicorn waits for the socket to drain for ever.
+- **A client that half-closes is still answered.** uvicorn closes the connection when the
+  client has sent all it will: the answer to a request sent whole goes out first, and a
+  request cut short is refused (400, or as `bad_request` says of its line).
 - **The request target as sent** is in the scope (`TARGET`): the parsed `path` and
   `query_string` do not show an empty `?` or a `#` fragment, and an absolute-form target
   would look like its path alone.
@@ -50,6 +53,10 @@ from uvicorn.server import ServerState
 
 TARGET = "redacto.target"
 """The scope's key for the request target exactly as the client sent it (bytes)."""
+CLIENT_DONE = "redacto.client_done"
+"""The scope's key for an `asyncio.Event` set once the client sends nothing more (it
+half-closed or left): a stream that waits on no request body can stop on it, where
+uvicorn's `http.disconnect` comes only when the connection is lost."""
 LINGER_S = 2.0
 """How long a refused request's remaining bytes are read and dropped before closing."""
 
@@ -104,6 +111,10 @@ class GuardedProtocol(HttpToolsProtocol):
         self._discarding = False
         self._line = b""
         """The start of the request being received, as sent, up to its first line's end."""
+        self.client_done = asyncio.Event()
+        """Set when the client has half-closed or the connection is lost: it sends nothing
+        more (in each request's scope, `CLIENT_DONE`); the connection closes once the
+        answers under way are out."""
 
     @classmethod
     def factory(cls, bounds: Bounds, **more: Any) -> Callable[..., GuardedProtocol]:
@@ -112,6 +123,10 @@ class GuardedProtocol(HttpToolsProtocol):
         return functools.partial(cls, bounds=bounds, **more)
 
     # what a face says
+    answers_slow_heads = True
+    """A request whose head is not in by its deadline is answered 408 (False: the
+    connection is closed without a word, as for a connection that sent nothing)."""
+
     def refusal_body(self, rejection: Rejected) -> tuple[bytes, bytes]:
         """The content type and body of a refusal the protocol answers itself."""
         return b"text/plain; charset=utf-8", str(rejection).encode()
@@ -145,7 +160,8 @@ class GuardedProtocol(HttpToolsProtocol):
         self._timer = None
         if self.transport.is_closing():
             return
-        if self._in_message and not self._discarding:  # a request half sent: say so
+        half_sent = self._in_message and not self._discarding
+        if half_sent and (self._head_done or self.answers_slow_heads):  # say so
             self._refuse(Rejected(408, "the request was not sent in time", "request_timeout"))
         else:
             self._drop()
@@ -193,6 +209,7 @@ class GuardedProtocol(HttpToolsProtocol):
         self._arm(self.bounds.header_timeout_s)
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self.client_done.set()
         self._disarm()
         if self._send_timer is not None:
             self._send_timer.cancel()
@@ -219,6 +236,23 @@ class GuardedProtocol(HttpToolsProtocol):
         """The first line of the request being received, as sent (so far)."""
         return self._line.split(b"\n", 1)[0].rstrip(b"\r")
 
+    # asyncio.Protocol's own signature: uvicorn's override types it as returning None.
+    def eof_received(self) -> bool | None:  # type: ignore[override]
+        """The client has half-closed: it sends nothing more. A request it had not sent
+        whole is refused (while its head was unfinished as `bad_request` says of its line,
+        400 after), answers under way still go out, then the connection closes. uvicorn
+        would close at once, and the answers would be lost."""
+        self.client_done.set()
+        if self._discarding or self.transport.is_closing():
+            return None
+        if self._in_message:
+            if self._head_done:
+                self._refuse(Rejected(400, "the request ended early", "incomplete_request"))
+            else:
+                self._refuse(self.bad_request(self.request_line()))
+            return True
+        return True if self._answering() or self.pipeline else None
+
     def pause_writing(self) -> None:
         super().pause_writing()
         if self._send_timer is None:
@@ -231,8 +265,11 @@ class GuardedProtocol(HttpToolsProtocol):
             self._send_timer = None
 
     def on_response_complete(self) -> None:
-        if not self._discarding:  # a lingering connection starts no pipelined request
-            super().on_response_complete()
+        if self._discarding:  # a lingering connection starts no pipelined request
+            return
+        super().on_response_complete()
+        if self.client_done.is_set() and not self._answering():  # the last answer it gets
+            self.transport.close()
 
     # httptools callbacks
     def on_message_begin(self) -> None:
@@ -261,7 +298,9 @@ class GuardedProtocol(HttpToolsProtocol):
 
     def on_headers_complete(self) -> None:
         self._head_done = True
-        cast(dict[str, Any], self.scope)[TARGET] = self.url
+        scope = cast(dict[str, Any], self.scope)
+        scope[TARGET] = self.url
+        scope[CLIENT_DONE] = self.client_done
         starts_now = not self._answering()
         super().on_headers_complete()
         self._message_cycle = self.cycle

@@ -31,17 +31,10 @@ from typing import Any
 
 import orjson
 
+from redacto.asgi import Receive, Scope, Send
 from redacto.asgi.protocol import Rejected
 from redacto.pipeline import DetectionFailed
-from redacto.proxy.exchange import (
-    Answer,
-    ClientGone,
-    Receive,
-    Request,
-    Scope,
-    Send,
-    read_request,
-)
+from redacto.proxy.exchange import Answer, ClientGone, Request, read_request
 from redacto.proxy.limits import BodyBudget, Limits
 from redacto.proxy.outbound import (
     CONVERSATION_HEADER,
