@@ -18,9 +18,10 @@ import tomllib
 from redacto.resources import SOURCE_ROOT
 
 HEAVY_SDKS = ("torch", "transformers", "tensorflow", "litert_lm", "litert_torch", "llama_cpp")
-PROXY_EXTRA = ("uvicorn", "uvloop", "orjson")
+PROXY_EXTRA = ("uvloop", "orjson")
 """The proxy extra's packages (pyproject.toml): only `redacto.proxy` may need them.
-(httptools is a base dependency: the upstream client both faces share parses HTTP with it.)"""
+(httptools and uvicorn are base dependencies: the upstream client parses HTTP with the one,
+and both the review page and the proxy serve on the other.)"""
 
 
 def _forbidden_for_the_pipeline() -> list[str]:

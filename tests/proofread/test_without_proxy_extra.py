@@ -2,8 +2,8 @@
 `redacto.vault`, below both faces, and it parses JSON with the standard library.
 
 The command runs in a fresh interpreter in which the proxy package and every package of
-the proxy extra (uvicorn, uvloop, orjson) cannot be imported, exactly as on a machine
-where the extra was never installed: a text CV against the fake upstream (the streamed
+the proxy extra (uvloop, orjson) cannot be imported, exactly as on a machine where the
+extra was never installed: a text CV against the fake upstream (the streamed
 answer parsed, restored and placed), and a born-digital PDF offline with Hunspell (read,
 checked and annotated).
 """
@@ -24,9 +24,10 @@ from test_inputs import CV_TEXT, TEXT_ANSWER
 from cli_runs import script
 from redacto.proofread import MISTAKES_JSON, PROOFREAD_PDF
 
-PROXY_EXTRA = ("uvicorn", "uvloop", "orjson")
-"""httptools is not among them: the upstream client both faces share (`redacto.upstream`)
-parses HTTP with it, and it is a base dependency."""
+PROXY_EXTRA = ("uvloop", "orjson")
+"""httptools and uvicorn are not among them: base dependencies, the one for the upstream
+client both faces share (`redacto.upstream`), the other for the review page's server too
+(the CLI loads `redacto.serve`)."""
 WITHOUT_THE_EXTRA = f"""
 import sys
 for name in {(*PROXY_EXTRA, "redacto.proxy")!r}:

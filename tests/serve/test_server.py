@@ -46,7 +46,8 @@ def request(server, path: str, *, host: str | None = None, method: str = "GET", 
     response = connection.getresponse()
     body = response.read()
     connection.close()
-    return response.status, dict(response.getheaders()), body
+    # Header names are case-insensitive (RFC 9110): uvicorn sends them in lower case.
+    return response.status, response.headers, body
 
 
 def text_file(tmp_path, name="note.txt"):
@@ -59,7 +60,7 @@ def text_file(tmp_path, name="note.txt"):
 def test_the_page_needs_the_token_and_a_loopback_host():
     with serve(SlowEngine(TEXT_REPLIES)) as server:
         assert server.url.startswith("http://127.0.0.1:")
-        assert server.httpd.server_address[0] == "127.0.0.1"
+        assert server.address[0] == "127.0.0.1"
         token_path = f"/t/{server.token}/"
         status, headers, body = request(server, token_path)
         assert status == 200 and b"app.js" in body

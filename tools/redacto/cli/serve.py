@@ -148,10 +148,9 @@ STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 class _Stopped(BaseException):
     """A stop signal arrived: leave `serve_forever` and clean up.
 
-    A BaseException, as KeyboardInterrupt is: the signal may land while the main thread is
-    inside socketserver's request dispatch, whose `except Exception` logged an `Exception`
-    as an internal error and went on serving (seen once in CI: a Ctrl-C that stopped
-    nothing)."""
+    While the server runs, uvicorn handles the signal (it stops, then raises it again for
+    this handler); one that lands outside it comes here directly. A BaseException, as
+    KeyboardInterrupt is, so that no `except Exception` on the way swallows it."""
 
 
 def _stop(signum: int, frame: FrameType | None) -> None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from redacto.asgi.runner import listening_socket
 from redacto.document import Category
 from redacto.engines import Engine
 from redacto.prompts import PromptLibrary
@@ -28,7 +29,7 @@ from redacto.proxy.images import ImageRedactor
 from redacto.proxy.limits import Limits
 from redacto.proxy.outbound import API_KEY_VARIABLE, HeaderPolicy
 from redacto.proxy.payload import RequestRedactor
-from redacto.proxy.runner import ProxyServer, listening_socket, run_forever
+from redacto.proxy.runner import ProxyServer, run_forever
 from redacto.proxy.server import Proxy, model_worker
 from redacto.proxy.vault import Vaults, VaultStore
 from redacto.upstream import UpstreamPool

@@ -5,18 +5,15 @@ whole within the size bounds (`read_request`), the answer written whole or as a 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Iterable, MutableMapping
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
+from redacto.asgi import Message, Receive, Scope, Send
+from redacto.asgi.protocol import TARGET, Rejected
 from redacto.proxy.limits import BodyBudget, Limits
-from redacto.proxy.protocol import TARGET, Rejected, error_body
+from redacto.proxy.protocol import error_body
 from redacto.upstream import HOP_BY_HOP
 
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
 Headers = Iterable[tuple[bytes, bytes]]
 
 

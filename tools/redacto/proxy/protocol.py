@@ -1,54 +1,12 @@
-"""uvicorn's HTTP/1.1 protocol (httptools) with the bounds on a client connection that
-uvicorn's settings do not give (`Limits`). What uvicorn does give is used as it is: the
-idle deadline of a kept-alive connection is its `timeout_keep_alive`, pipelined requests
-wait in the socket, an answer is written no faster than the client reads it, and the body
-is read only as fast as the application asks for it.
-
-What this subclass adds, and why uvicorn alone would not do:
-
-- **A deadline on a request's headers** (`header_timeout_s`, from the connection's start
-  or the request's first byte) **and on its body** (`body_timeout_s`, from the end of its
-  headers): uvicorn arms `timeout_keep_alive` only after an answer, so a connection that
-  sends nothing, or trickles its headers a byte at a time, would be held for ever.
-- **A bound on the request line and headers** (`max_header_bytes`, 431): httptools takes
-  headers of any size.
-- **Trailer fields refused** (400 `trailers_refused`): httptools hands a chunked body's
-  trailer fields on as more headers, and uvicorn appends them to a scope the application
-  has already checked.
-- **A refusal before the request was read whole lingers.** The answer goes out, the
-  proxy's side is half-closed, and what the client still sends is read and dropped for
-  `LINGER_S` before the connection is closed: uvicorn closes at once, and closing a
-  socket with unread bytes in it resets the connection, so the client could lose the
-  answer (a 413 for a body it is still sending, say).
-- **A client that takes nothing of an answer for `send_timeout_s` is disconnected:**
-  uvicorn waits for the socket to drain for ever.
-- **The request target as sent** is in the scope (`TARGET`): the parsed `path` and
-  `query_string` do not show an empty `?` or a `#` fragment, which the proxy refuses.
-"""
+"""The proxy's connections: the shared protocol (`redacto.asgi.protocol`, with its reasons)
+within the proxy's `Limits`, its refusals written as OpenAI-style errors."""
 
 from __future__ import annotations
 
-import asyncio
-import functools
-from collections.abc import Callable
-from typing import Any, cast
-
-import httptools
 import orjson
-from uvicorn.config import Config
-from uvicorn.protocols.http.httptools_impl import (
-    STATUS_LINE,
-    HttpToolsProtocol,
-    RequestResponseCycle,
-)
-from uvicorn.server import ServerState
 
+from redacto.asgi.protocol import Bounds, GuardedProtocol, Rejected
 from redacto.proxy.limits import Limits
-
-TARGET = "redacto.target"
-"""The scope's key for the request target exactly as the client sent it (bytes)."""
-LINGER_S = 2.0
-"""How long a refused request's remaining bytes are read and dropped before closing."""
 
 
 def error_body(message: str, code: str) -> bytes:
@@ -56,205 +14,19 @@ def error_body(message: str, code: str) -> bytes:
     return orjson.dumps({"error": {"message": message, "type": "redacto_proxy", "code": code}})
 
 
-class Rejected(Exception):
-    """A request refused before it was read whole: answered, then its connection closed."""
-
-    def __init__(self, status: int, message: str, code: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-
-
-def refusal_bytes(rejection: Rejected) -> bytes:
-    """A whole HTTP answer for `rejection` that closes the connection."""
-    body = error_body(str(rejection), rejection.code)
-    head = b"content-type: application/json\r\ncontent-length: %d\r\nconnection: close\r\n\r\n"
-    return STATUS_LINE[rejection.status] + head % len(body) + body
+def connection_bounds(limits: Limits) -> Bounds:
+    """The bounds on one connection that the protocol keeps, from the proxy's `Limits`."""
+    return Bounds(
+        header_timeout_s=limits.header_timeout_s,
+        body_timeout_s=limits.body_timeout_s,
+        send_timeout_s=limits.send_timeout_s,
+        max_header_bytes=limits.max_header_bytes,
+    )
 
 
-class GuardedProtocol(HttpToolsProtocol):
-    """One client connection, parsed and answered by uvicorn, within `Limits`."""
+class ProxyProtocol(GuardedProtocol):
+    """One client connection of the proxy: what the protocol refuses itself reads as the
+    proxy's other errors do."""
 
-    def __init__(
-        self,
-        config: Config,
-        server_state: ServerState,
-        app_state: dict[str, Any],
-        _loop: asyncio.AbstractEventLoop | None = None,
-        *,
-        limits: Limits,
-    ) -> None:
-        super().__init__(config, server_state, app_state, _loop)
-        self.limits = limits
-        self._timer: asyncio.TimerHandle | None = None
-        self._send_timer: asyncio.TimerHandle | None = None
-        self._in_message = False
-        self._head_done = False
-        self._head_size = 0
-        self._message_cycle: RequestResponseCycle | None = None
-        """The cycle of the request being received (None until its headers are in)."""
-        self._discarding = False
-
-    @classmethod
-    def factory(cls, limits: Limits) -> Callable[..., GuardedProtocol]:
-        """What uvicorn's `Config(http=…)` takes: it calls this with its own arguments."""
-        return functools.partial(cls, limits=limits)
-
-    # timers
-    def _arm(self, seconds: float) -> None:
-        self._disarm()
-        self._timer = self.loop.call_later(seconds, self._timed_out)
-
-    def _disarm(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-
-    def _answering(self) -> bool:
-        """An earlier request's answer is under way (a pipelined request waits for it)."""
-        return self.cycle is not None and not self.cycle.response_complete
-
-    def _timed_out(self) -> None:
-        self._timer = None
-        if self.transport.is_closing():
-            return
-        if self._in_message and not self._discarding:  # a request half sent: say so
-            self._refuse(Rejected(408, "the request was not sent in time", "request_timeout"))
-        else:
-            self._drop()
-
-    def _drop(self) -> None:
-        """Close now; what the client has not taken is thrown away."""
-        if self.transport.get_write_buffer_size():
-            self.transport.abort()
-        else:
-            self.transport.close()
-
-    def _refuse(self, rejection: Rejected) -> None:
-        """Answer `rejection` in the application's place, then linger and close."""
-        cycle = self._message_cycle
-        if cycle is not None:
-            if cycle.response_started:  # an answer is going out: it cannot be framed
-                self._drop()
-                return
-            cycle.disconnected = True  # the application's reads end; its answer goes nowhere
-            cycle.message_event.set()
-        self.transport.write(refusal_bytes(rejection))
-        self._linger()
-
-    def _linger(self) -> None:
-        """Send nothing more; read and drop what the client still sends, then close."""
-        self._discarding = True
-        self._in_message = False
-        self._unset_keepalive_if_required()
-        if self.transport.can_write_eof():
-            self.transport.write_eof()
-        self.flow.resume_reading()
-        self._arm(LINGER_S)
-
-    def close_after_answer(self) -> None:
-        """An answer that closes the connection is out: close, or linger first while the
-        client is still sending the request."""
-        if self._in_message and not self.transport.is_closing():
-            self._linger()
-        else:
-            self.transport.close()
-
-    # asyncio.Protocol
-    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        super().connection_made(transport)
-        self._arm(self.limits.header_timeout_s)
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self._disarm()
-        if self._send_timer is not None:
-            self._send_timer.cancel()
-        super().connection_lost(exc)
-
-    def data_received(self, data: bytes) -> None:
-        if self._discarding:
-            return
-        self._unset_keepalive_if_required()
-        try:
-            self.parser.feed_data(data)
-        except httptools.HttpParserUpgrade:
-            self._refuse(Rejected(400, "protocol upgrades are not served", "bad_request"))
-        except httptools.HttpParserError as error:
-            cause = error.__context__  # a callback's own refusal, raised inside the parser
-            if isinstance(cause, Rejected):
-                self._refuse(cause)
-            else:
-                self._refuse(Rejected(400, "bad HTTP", "bad_request"))
-
-    def pause_writing(self) -> None:
-        super().pause_writing()
-        if self._send_timer is None:
-            self._send_timer = self.loop.call_later(self.limits.send_timeout_s, self._drop)
-
-    def resume_writing(self) -> None:
-        super().resume_writing()
-        if self._send_timer is not None:
-            self._send_timer.cancel()
-            self._send_timer = None
-
-    def on_response_complete(self) -> None:
-        if not self._discarding:  # a lingering connection starts no pipelined request
-            super().on_response_complete()
-
-    # httptools callbacks
-    def on_message_begin(self) -> None:
-        super().on_message_begin()
-        self._in_message = True
-        self._head_done = False
-        self._head_size = 0
-        self._message_cycle = None
-        if not self._answering():
-            self._arm(self.limits.header_timeout_s)
-
-    def on_url(self, url: bytes) -> None:
-        super().on_url(url)
-        self._count_head(len(url))
-
-    def on_header(self, name: bytes, value: bytes) -> None:
-        if self._head_done:
-            raise Rejected(400, "trailer fields are not accepted", "trailers_refused")
-        super().on_header(name, value)
-        self._count_head(len(name) + len(value))
-
-    def _count_head(self, size: int) -> None:
-        self._head_size += size
-        if self._head_size > self.limits.max_header_bytes:
-            raise Rejected(431, "the request's headers are too large", "headers_too_large")
-
-    def on_headers_complete(self) -> None:
-        self._head_done = True
-        cast(dict[str, Any], self.scope)[TARGET] = self.url
-        starts_now = not self._answering()
-        super().on_headers_complete()
-        self._message_cycle = self.cycle
-        self.cycle.transport = cast(asyncio.Transport, _ClosingLingers(self))
-        if starts_now:
-            self._arm(self.limits.body_timeout_s)
-
-    def on_message_complete(self) -> None:
-        super().on_message_complete()
-        self._in_message = False
-        self._disarm()
-
-
-class _ClosingLingers:
-    """The transport as a request's cycle sees it: when the application's answer closes
-    the connection, `GuardedProtocol.close_after_answer` decides how."""
-
-    def __init__(self, protocol: GuardedProtocol) -> None:
-        self._protocol = protocol
-        self._transport = protocol.transport
-
-    def write(self, data: bytes) -> None:
-        self._transport.write(data)
-
-    def is_closing(self) -> bool:
-        return self._transport.is_closing()
-
-    def close(self) -> None:
-        self._protocol.close_after_answer()
+    def refusal_body(self, rejection: Rejected) -> tuple[bytes, bytes]:
+        return b"application/json", error_body(str(rejection), rejection.code)

@@ -31,16 +31,10 @@ from typing import Any
 
 import orjson
 
+from redacto.asgi import Receive, Scope, Send
+from redacto.asgi.protocol import Rejected
 from redacto.pipeline import DetectionFailed
-from redacto.proxy.exchange import (
-    Answer,
-    ClientGone,
-    Receive,
-    Request,
-    Scope,
-    Send,
-    read_request,
-)
+from redacto.proxy.exchange import Answer, ClientGone, Request, read_request
 from redacto.proxy.limits import BodyBudget, Limits
 from redacto.proxy.outbound import (
     CONVERSATION_HEADER,
@@ -50,7 +44,7 @@ from redacto.proxy.outbound import (
     split_target,
 )
 from redacto.proxy.payload import Refused, RequestRedactor
-from redacto.proxy.protocol import Rejected, error_body
+from redacto.proxy.protocol import error_body
 from redacto.proxy.restore import SseRestorer, restore_json
 from redacto.proxy.scrub import Scrubber, TextBudget
 from redacto.proxy.vault import Vaults, VaultStore, VaultUnavailable

@@ -69,11 +69,12 @@ class ServeConfig:
     """The request line and headers must arrive within this; an idle kept-alive connection
     is closed after it too."""
     idle_timeout_s: float = 30.0
-    """Longest silence while a body is read or an answer written."""
+    """A client that takes nothing of an answer for this long is disconnected."""
     body_timeout_s: float = 120.0
     """A request body (an upload) must arrive whole within this."""
     max_connections: int = 32
-    """Connections served at once (each holds a thread); more are answered 503 and closed."""
+    """Connections served at once (each may hold a thread while the board answers it);
+    more are answered 503 as they are made, and closed."""
     stop_grace_s: float = 10.0
     """On stop, how long the worker may take to leave the model (its job is dropped)."""
     proofread_upstream: UpstreamConfig | None = None
