@@ -18,13 +18,11 @@ from eval_cases import DOCUMENT
 from typer.testing import CliRunner
 
 from redacto.corpus.schema import CorpusDocument
-from redacto.document import Mode
+from redacto.document import Mode, Status
 from redacto.evaluation.pipeline_system import PipelineSpec
 from redacto.evaluation.results import RunConfig
 from redacto.evaluation.runner import run_evaluation
-from redacto.evaluation.workers import Workers
-
-pytestmark = pytest.mark.slow  # the tiny model runs
+from redacto.evaluation.workers import DocumentJob, EvalWork, Workers
 
 DOCUMENTS = [DOCUMENT.model_copy(update={"id": f"medical-{number:04d}"}) for number in range(1, 7)]
 CONFIG = RunConfig(suite="hand", system="tiny", modes=(Mode.IMAGE, Mode.TEXT), rules=False)
@@ -88,6 +86,7 @@ def one_process(spec: PipelineSpec, tmp_path_factory: pytest.TempPathFactory) ->
     return run / "out"
 
 
+@pytest.mark.slow  # the tiny model runs
 @pytest.mark.parametrize("ray", [None, "local"], ids=["processes", "ray"])
 def test_workers_write_what_one_process_writes(spec, one_process, tmp_path, ray):
     if ray is not None:
@@ -98,6 +97,7 @@ def test_workers_write_what_one_process_writes(spec, one_process, tmp_path, ray)
     assert summary_of(tmp_path / "out") == summary_of(one_process)
 
 
+@pytest.mark.slow  # the tiny model runs
 def test_a_rerun_on_workers_does_nothing_for_finished_documents(spec, one_process, tmp_path):
     out = tmp_path / "out"
     evaluate(spec, DOCUMENTS[:3], out, tmp_path / "pages", Workers(spec, 2))
@@ -132,6 +132,7 @@ KILLS: dict[str, tuple[str | None, Callable[[], list[psutil.Process]]]] = {
 }
 
 
+@pytest.mark.slow  # the tiny model runs
 @pytest.mark.parametrize("kind", sorted(KILLS))
 def test_a_killed_worker_s_documents_run_again_and_are_written_once(spec, tmp_path, kind):
     ray, workers_of = KILLS[kind]
@@ -170,6 +171,7 @@ def test_a_killed_worker_s_documents_run_again_and_are_written_once(spec, tmp_pa
     assert results == results_of(one)
 
 
+@pytest.mark.slow  # the tiny model runs
 def test_cli_eval_run_with_workers(tiny_model_path, tmp_path, monkeypatch):
     import redacto.corpus.suites as suites
     from redacto.cli import app
@@ -188,3 +190,13 @@ def test_cli_eval_run_with_workers(tiny_model_path, tmp_path, monkeypatch):
     assert results_of(tmp_path / "two") == results_of(tmp_path / "one")
     assert summary_of(tmp_path / "two") == summary_of(tmp_path / "one")
     assert (tmp_path / "two" / "report.md").exists()
+
+
+@pytest.mark.parametrize("mode", [Mode.TEXT, Mode.IMAGE])
+def test_a_document_given_up_is_scored_as_a_failure(tmp_path, mode):
+    work = EvalWork(PipelineSpec("scripted:unused.json"), tmp_path / "pages")
+    done = work.lost(DocumentJob(3, DOCUMENT, mode), "its worker ended (2 times)")
+    assert done.index == 3
+    assert done.result.prediction.error == "WorkerLost: its worker ended (2 times)"
+    assert done.result.score.status is Status.ERROR
+    assert done.result.score.tally.touched_pii_words == 0
