@@ -253,11 +253,14 @@ def run_command(
     )
     spread = Workers(spec, workers, ray) if workers > 1 or ray is not None else None
     try:
-        # With workers, this one names the run (and fails early); they open their own.
         system = spec.system()
     except Exception as error:
         _err.print(f"[red]cannot start the pipeline:[/red] {type(error).__name__}: {error}")
         raise typer.Exit(2) from error
+    if spread is not None:
+        # Opened only to name the run (and to fail before any worker starts): the workers
+        # open their own, so its model is not held for the whole run. Closing twice is safe.
+        system.close()
     try:
         _execute(system, config, out, peer, spread)
     except RunError as error:
