@@ -1,14 +1,15 @@
-"""`--ray ADDRESS`: the batch's inputs on Ray actors, one worker (and engine) each.
+"""`--ray ADDRESS`: a run's jobs on Ray actors, one worker (and engine) each.
 
 `local` starts a Ray instance on this machine, bound to the loopback address, with no
 dashboard; any other address joins that cluster (every node needs redacto installed, the
-model built at the same path or named by URI, and the `ray` extra). The driver reads each
-input and sends its bytes, so no node needs to see the driver's files; the actors send back
-the files a single run would write, and the driver alone writes them (`redacto.batch.run`).
+model built at the same path or named by URI, and the `ray` extra). The driver sends each
+job as `Work.to_send` makes it (a batch input's bytes, read now), so no node needs to see the
+driver's files; the actors send back results, and the driver alone writes them
+(`redacto.batch.run`, `redacto.evaluation.runner`).
 
-An actor that dies (its node lost, its process killed) is replaced, and the input it was
-running is sent again to whichever actor is free; an input whose actor died twice is an
-ERROR row. A result is written only when it arrives, so no input is written twice.
+An actor that dies (its node lost, its process killed) is replaced, and the job it was
+running is sent again to whichever actor is free; a job whose actor died twice is given up
+(`Work.lost`). A result is written only when it arrives, so no job is written twice.
 """
 
 from __future__ import annotations
@@ -16,37 +17,27 @@ from __future__ import annotations
 import os
 import signal
 import threading
-from collections.abc import Sequence
-from dataclasses import replace
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic
 
-from redacto.batch.summary import SummaryRow
-from redacto.batch.work import (
-    BatchOptions,
-    Job,
-    JobResult,
-    OnResult,
-    Retries,
-    Worker,
-    WorkerStartError,
-)
+from redacto.batch.workers import J, JobWorker, R, Retries, Work, WorkerStartError
 
 LOCAL = "local"
 LOCAL_ACTORS = 2
 
 
 class RayRunner:
-    """Runs a batch's jobs on Ray actors (a `Runner`): `workers` of them, at least two."""
+    """Runs jobs on Ray actors (a `Runner`): `workers` of them, at least two."""
 
     def __init__(self, address: str, workers: int = 1, spill_dir: Path | None = None) -> None:
         self.address = address
         self.actors = workers if workers > 1 else LOCAL_ACTORS
         self.spill_dir = spill_dir
-        """Where a local Ray spills objects (the inputs' bytes) when its memory is full:
-        under `--out`, so no document lands elsewhere."""
+        """Where a local Ray spills objects (a batch's input bytes) when its memory is full:
+        under `--out`, so no document lands elsewhere (None: Ray's own temp folder)."""
 
-    def __call__(self, options: BatchOptions, jobs: Sequence[Job], on_result: OnResult) -> None:
+    def __call__(self, work: Work[J, R], jobs: Sequence[J], on_result: Callable[[R], None]) -> None:
         if not jobs:
             return
         ray = _import_ray()
@@ -61,7 +52,7 @@ class RayRunner:
         if on_sigterm is not None and threading.current_thread() is threading.main_thread():
             signal.signal(signal.SIGTERM, on_sigterm)
         try:
-            _Dispatch(ray, options, self.actors, threads).run(jobs, on_result)
+            _Dispatch(ray, work, self.actors, threads).run(jobs, on_result)
         finally:
             ray.shutdown()
 
@@ -82,33 +73,32 @@ class RayRunner:
             ray.init(address=self.address, log_to_driver=False, configure_logging=False)
 
 
-class _Dispatch:
+class _Dispatch(Generic[J, R]):
     """One task per idle actor; results handed back as they arrive; lost actors replaced."""
 
-    def __init__(self, ray: Any, options: BatchOptions, actors: int, threads: str) -> None:
+    def __init__(self, ray: Any, work: Work[J, R], actors: int, threads: str) -> None:
         self.ray = ray
         self.remote_worker = ray.remote(num_cpus=1)(RayWorker).options(
             runtime_env={"env_vars": {"REDACTO_LITERTLM_THREADS": threads}}
         )
-        self.options = options
+        self.work = work
         self.idle = [self._start() for _ in range(actors)]
         errors = [error for error in ray.get([a.ready.remote() for a in self.idle]) if error]
         if errors:
             raise WorkerStartError(errors[0])
 
     def _start(self) -> Any:
-        return self.remote_worker.remote(self.options)
+        return self.remote_worker.remote(self.work)
 
-    def run(self, jobs: Sequence[Job], on_result: OnResult) -> None:
-        pending = list(reversed(jobs))  # popped from the end: the batch's order
+    def run(self, jobs: Sequence[J], on_result: Callable[[R], None]) -> None:
+        pending = list(reversed(jobs))  # popped from the end: the run's order
         retries = Retries()
-        in_flight: dict[Any, tuple[Job, Any]] = {}
+        in_flight: dict[Any, tuple[J, Any]] = {}
         while pending or in_flight:
             while pending and self.idle:
                 job = pending.pop()
-                sent = _with_bytes(job)
-                if isinstance(sent, JobResult):
-                    on_result(sent)
+                sent = self.work.to_send(job, on_result)
+                if sent is None:
                     continue
                 actor = self.idle.pop()
                 in_flight[actor.run.remote(sent)] = (job, actor)
@@ -121,39 +111,29 @@ class _Dispatch:
                     result = self.ray.get(reference)
                 except self.ray.exceptions.RayActorError:
                     self.idle.append(self._start())
-                    if retries.again(job, on_result):
+                    if retries.again(self.work, job, on_result):
                         pending.append(job)
                     continue
                 self.idle.append(actor)
                 on_result(result)
 
 
-def _with_bytes(job: Job) -> Job | JobResult:
-    """The job with its input's bytes, read now (not all at once, to bound memory); an
-    input that cannot be read any more is its ERROR row."""
-    try:
-        return replace(job, data=job.path.read_bytes())
-    except OSError as error:
-        reason = f"bad input: cannot read ({error.strerror})"
-        return JobResult(job.index, (), SummaryRow.error(str(job.path), reason, job.sha256))
-
-
 class RayWorker:
-    """A `Worker` in a Ray actor; its start error is reported by `ready`, not raised, so the
-    driver can tell a model that does not open from an actor that died."""
+    """A worker (`Work.open`) in a Ray actor; its start error is reported by `ready`, not
+    raised, so the driver can tell a model that does not open from an actor that died."""
 
-    def __init__(self, options: BatchOptions) -> None:
+    def __init__(self, work: Work[Any, Any]) -> None:
         self.error: str | None = None
-        self.worker: Worker | None = None
+        self.worker: JobWorker[Any, Any] | None = None
         try:
-            self.worker = Worker(options)
+            self.worker = work.open()
         except WorkerStartError as error:
             self.error = str(error)
 
     def ready(self) -> str | None:
         return self.error
 
-    def run(self, job: Job) -> JobResult:
+    def run(self, job: Any) -> Any:
         if self.worker is None:
             raise WorkerStartError(self.error or "the worker did not start")
         return self.worker.run(job)

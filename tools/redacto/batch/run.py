@@ -14,22 +14,15 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Protocol
 
 from redacto.batch.plan import BatchError, Plan, PlannedInput, plan_inputs
 from redacto.batch.store import STATE, OutputStore, RunKey
 from redacto.batch.summary import SummaryRow, exit_code, write_summary
-from redacto.batch.work import BatchOptions, Job, JobResult, OnResult, Worker
+from redacto.batch.work import BatchOptions, BatchWork, Job, JobResult
+from redacto.batch.workers import Runner, choose_runner
 from redacto.model_record import sha256_of
 
 OnRow = Callable[[SummaryRow], None]
-
-
-class Runner(Protocol):
-    """Runs jobs on workers and hands each result back, in this process, as it arrives."""
-
-    def __call__(self, options: BatchOptions, jobs: Sequence[Job], on_result: OnResult) -> None:
-        """Run every job once; raises only when no job can run (`WorkerStartError`)."""
 
 
 @dataclass(frozen=True)
@@ -92,36 +85,12 @@ def run_batch(
         planned = by_index[result.index]
         record(result.index, _commit(store, planned, result))
 
-    chosen = runner or choose_runner(config)
-    chosen(config.options, jobs, on_result)
+    spill_dir = config.out_dir.resolve() / STATE / "spill"
+    chosen = runner or choose_runner(config.workers, config.ray, spill_dir)
+    chosen(BatchWork(config.options), jobs, on_result)
     ordered = tuple(rows[index] for index in range(len(plan.inputs)))
     write_summary(config.out_dir, ordered)
     return BatchResult(ordered, plan.passed_over)
-
-
-def choose_runner(config: BatchConfig) -> Runner:
-    """This process for one worker; a pool of processes for more; Ray actors for `--ray`."""
-    if config.ray is not None:
-        from redacto.batch.ray_runner import RayRunner
-
-        return RayRunner(config.ray, config.workers, config.out_dir.resolve() / STATE / "spill")
-    if config.workers > 1:
-        from redacto.batch.pool import ProcessRunner
-
-        return ProcessRunner(config.workers)
-    return run_here
-
-
-def run_here(options: BatchOptions, jobs: Sequence[Job], on_result: OnResult) -> None:
-    """Run every job in this process, on one worker."""
-    if not jobs:
-        return
-    worker = Worker(options)
-    try:
-        for job in jobs:
-            on_result(worker.run(job))
-    finally:
-        worker.close()
 
 
 def run_key(options: BatchOptions) -> RunKey:

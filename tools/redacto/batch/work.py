@@ -4,18 +4,20 @@ A worker turns a `Job` (an input's path, or its bytes where the worker cannot re
 path) into a `JobResult`: the files a single `redacto redact` would write for it, in
 memory, and its summary row. It writes nothing: the driver does (`redacto.batch.store`),
 whichever process or machine the worker runs in. Every value here pickles, so the same
-worker serves one process, a process pool and Ray actors.
+worker serves one process, a process pool and Ray actors (`BatchWork`, run by
+`redacto.batch.workers`).
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from redacto.batch.summary import SummaryRow
+from redacto.batch.workers import WorkerStartError
 from redacto.document import Detector
 from redacto.engines import Engine, EngineError
 from redacto.inputs import (
@@ -74,30 +76,6 @@ class JobResult:
 
 OnResult = Callable[[JobResult], None]
 """Hears each result in the driver's process, as it arrives."""
-
-
-class Retries:
-    """How often each input's worker was lost under it. An input whose worker is lost
-    `limit` times is given up as an ERROR row, so an input that kills its worker cannot
-    stop the batch."""
-
-    def __init__(self, limit: int = 2) -> None:
-        self.limit = limit
-        self.lost: dict[int, int] = {}
-
-    def again(self, job: Job, on_result: OnResult) -> bool:
-        """Whether to run `job` again after losing its worker; if not, its row is handed
-        to `on_result`."""
-        self.lost[job.index] = self.lost.get(job.index, 0) + 1
-        if self.lost[job.index] < self.limit:
-            return True
-        reason = f"worker lost: its worker ended while running this input ({self.limit} times)"
-        on_result(JobResult(job.index, (), SummaryRow.error(str(job.path), reason, job.sha256)))
-        return False
-
-
-class WorkerStartError(RuntimeError):
-    """A worker could not open the model (or the NER tier): the batch stops before any run."""
 
 
 class Worker:
@@ -167,3 +145,28 @@ class Worker:
     @staticmethod
     def _info(job: Job) -> InputInfo:
         return input_info(job.path) if job.data is None else bytes_info(job.path, job.data)
+
+
+@dataclass(frozen=True)
+class BatchWork:
+    """A batch's kind of job (`redacto.batch.workers.Work`): each worker a `Worker` with the
+    batch's options; a lost input an ERROR row; an input sent to Ray as its bytes."""
+
+    options: BatchOptions
+
+    def open(self) -> Worker:
+        return Worker(self.options)
+
+    def lost(self, job: Job, reason: str) -> JobResult:
+        row = SummaryRow.error(str(job.path), f"worker lost: {reason}", job.sha256)
+        return JobResult(job.index, (), row)
+
+    def to_send(self, job: Job, on_result: OnResult) -> Job | None:
+        """The job with its input's bytes, read now (not all at once, to bound memory); an
+        input that cannot be read any more is its ERROR row."""
+        try:
+            return replace(job, data=job.path.read_bytes())
+        except OSError as error:
+            reason = f"bad input: cannot read ({error.strerror})"
+            on_result(JobResult(job.index, (), SummaryRow.error(str(job.path), reason, job.sha256)))
+            return None

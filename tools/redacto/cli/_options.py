@@ -81,6 +81,16 @@ def open_detectors(text: str, console: Console) -> frozenset[Detector]:
     return detectors
 
 
+RayOption = Annotated[
+    str | None,
+    typer.Option(
+        "--ray",
+        metavar="ADDRESS",
+        help="Run on Ray actors (the ray extra): 'local' starts Ray on this machine "
+        "(loopback only), an address joins a cluster; --workers actors (default 2).",
+    ),
+]
+"""`--ray` of `redact INPUT… --out` and `eval run`: the same runner (`redacto.batch.workers`)."""
 CategoryOption = Annotated[
     Category | None,
     typer.Option(

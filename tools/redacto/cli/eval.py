@@ -5,18 +5,21 @@ from __future__ import annotations
 import re
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from redacto.cli._app import app
-from redacto.cli._options import DEFAULT_DETECTORS, DetectorsOption, parse_detectors
+from redacto.cli._options import DEFAULT_DETECTORS, DetectorsOption, RayOption, parse_detectors
 from redacto.corpus.schema import PageInput
 from redacto.document import ConstrainedDecoding, ImageReading, Mode, detectors_text
 from redacto.evaluation.results import RunConfig, RunError, RunSummary
 from redacto.evaluation.runner import System, run_evaluation
+
+if TYPE_CHECKING:
+    from redacto.evaluation.workers import Workers
 from redacto.pipeline.state import MAX_ROUNDS
 
 eval_app = typer.Typer(
@@ -78,7 +81,11 @@ def _ocr_for(ocr: OcrOption | None, page_input: PageInput) -> OcrOption:
 
 
 def _execute(
-    system: System, config: RunConfig, out: Path, peer_dir: Path | None = None
+    system: System,
+    config: RunConfig,
+    out: Path,
+    peer_dir: Path | None = None,
+    workers: Workers | None = None,
 ) -> RunSummary:
     from redacto.corpus.suites import load_suite
     from redacto.evaluation.results import read_summary
@@ -104,7 +111,9 @@ def _execute(
         def on_progress(done: int, total: int, _result: object) -> None:
             progress.update(task, completed=done, total=total)
 
-        summary = run_evaluation(system, documents, config, out, on_progress=on_progress, peer=peer)
+        summary = run_evaluation(
+            system, documents, config, out, on_progress=on_progress, peer=peer, workers=workers
+        )
     _print_headline(summary, out)
     return summary
 
@@ -190,9 +199,21 @@ def run_command(
             "(default: the model manifest's choice)."
         ),
     ] = None,
+    workers: Annotated[
+        int,
+        typer.Option(
+            "--workers",
+            min=1,
+            help="Documents on this many processes of this machine, each with the model open "
+            "(with --ray: how many actors).",
+        ),
+    ] = 1,
+    ray: RayOption = None,
 ) -> None:
     """Run the pipeline over a suite; rerunning into the same --out resumes."""
-    from redacto.evaluation.pipeline_system import PipelineSystem
+    from redacto.batch import WorkerStartError
+    from redacto.evaluation.pipeline_system import PipelineSpec
+    from redacto.evaluation.workers import Workers
     from redacto.models import ModelError, resolve_model
     from redacto.resources import portable
 
@@ -219,25 +240,34 @@ def run_command(
         constrained_decoding=constrained_decoding,
     )
     out = out or _default_out(suite, model, mode, ocr, page_input)
+    spec = PipelineSpec(
+        model,
+        ocr=ocr.value,
+        rules=rules,
+        gold_category=gold_category,
+        # None: the model manifest's choice, applied by run_pipeline like every setting.
+        image_reading=image_reading,
+        max_rounds=max_rounds,
+        constrained_decoding=constrained_decoding,
+        detectors=tiers,
+    )
+    spread = Workers(spec, workers, ray) if workers > 1 or ray is not None else None
     try:
-        system = PipelineSystem(
-            model,
-            ocr=ocr.value,
-            rules=rules,
-            gold_category=gold_category,
-            # None: the model manifest's choice, applied by run_pipeline like every setting.
-            image_reading=image_reading,
-            max_rounds=max_rounds,
-            constrained_decoding=constrained_decoding,
-            detectors=tiers,
-        )
+        system = spec.system()
     except Exception as error:
         _err.print(f"[red]cannot start the pipeline:[/red] {type(error).__name__}: {error}")
         raise typer.Exit(2) from error
+    if spread is not None:
+        # Opened only to name the run (and to fail before any worker starts): the workers
+        # open their own, so its model is not held for the whole run. Closing twice is safe.
+        system.close()
     try:
-        _execute(system, config, out, peer)
+        _execute(system, config, out, peer, spread)
     except RunError as error:
         _err.print(f"[red]{error}[/red]")
+        raise typer.Exit(2) from error
+    except WorkerStartError as error:
+        _err.print(f"[red]cannot start the pipeline:[/red] {error}")
         raise typer.Exit(2) from error
     finally:
         system.close()

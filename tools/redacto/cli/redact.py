@@ -25,6 +25,7 @@ from redacto.cli._options import (
     NoRulesOption,
     OcrChoice,
     OcrOption,
+    RayOption,
     open_detectors,
     parse_detectors,
 )
@@ -110,15 +111,7 @@ def redact_command(
             "--workers", min=1, help="A batch: processes on this machine, each with the model open."
         ),
     ] = 1,
-    ray: Annotated[
-        str | None,
-        typer.Option(
-            "--ray",
-            metavar="ADDRESS",
-            help="A batch on Ray actors (the ray extra): 'local' starts Ray on this machine "
-            "(loopback only), an address joins a cluster; --workers actors (default 2).",
-        ),
-    ] = None,
+    ray: RayOption = None,
 ) -> None:
     """Redact INPUT: classify, detect, redact, validate; write redacted file and report.json.
 

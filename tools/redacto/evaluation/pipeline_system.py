@@ -12,7 +12,7 @@ from __future__ import annotations
 import difflib
 import re
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from redacto.corpus.schema import CorpusDocument, RenderedPage
 from redacto.document import (
@@ -123,6 +123,49 @@ class PipelineSystem:
 
     def close(self) -> None:
         self.engine.close()
+
+
+@dataclass(frozen=True)
+class PipelineSpec:
+    """A `PipelineSystem` as a value (its arguments): each eval worker opens its own from it
+    (`redacto.evaluation.workers`)."""
+
+    engine_uri: str
+    ocr: OcrChoice = "gold"
+    rules: bool = True
+    gold_category: bool = False
+    image_reading: ImageReading | None = None
+    max_rounds: int = MAX_ROUNDS
+    constrained_decoding: ConstrainedDecoding | None = None
+    detectors: frozenset[Detector] = LIBRARY_DETECTORS
+
+    def system(self) -> PipelineSystem:
+        """The system, its NER tier loaded at its first page (as `eval run` in one process
+        has always done)."""
+        return PipelineSystem(
+            self.engine_uri,
+            ocr=self.ocr,
+            rules=self.rules,
+            gold_category=self.gold_category,
+            image_reading=self.image_reading,
+            max_rounds=self.max_rounds,
+            constrained_decoding=self.constrained_decoding,
+            detectors=self.detectors,
+        )
+
+    def open(self) -> PipelineSystem:
+        """A worker's system, its NER tier opened now where it reads the pages: loaded
+        once, at the worker's start, as a batch worker does."""
+        system = self.system()
+        if Detector.NER in self.detectors:
+            from redacto.ner import ner_session
+
+            try:
+                ner_session()
+            except Exception:
+                system.close()
+                raise
+        return system
 
 
 def prediction_from_result(

@@ -3,7 +3,9 @@
 A *system* is anything that turns a corpus document into a `Prediction`: our pipeline
 (`redacto.evaluation.pipeline_system`) or the Presidio baseline. The runner renders pages,
 asks the system, scores, appends one line per document, and finally writes the summary
-and the reports. A rerun into the same directory skips what is already there.
+and the reports. A rerun into the same directory skips what is already there. With
+`workers` the documents run on other processes or Ray actors (`redacto.evaluation.workers`)
+and this process still writes every line, in the same order.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from redacto.corpus.schema import CorpusDocument, PageInput, RenderedPage
 from redacto.document import Mode, Status
@@ -31,6 +33,9 @@ from redacto.evaluation.results import (
 )
 from redacto.evaluation.scorer import score_document
 from redacto.evaluation.summary import mode_ratio, summarize_mode
+
+if TYPE_CHECKING:
+    from redacto.evaluation.workers import Workers
 
 OnProgress = Callable[[int, int, DocumentResult | None], None]
 
@@ -68,12 +73,15 @@ def run_evaluation(
     on_progress: OnProgress | None = None,
     write_reports: bool = True,
     peer: RunSummary | None = None,
+    workers: Workers | None = None,
 ) -> RunSummary:
     """Evaluate `system` on `documents` in every mode of `config`, writing into `out_dir`.
 
     Documents already in `out_dir/results.jsonl` for the same config are not redone.
     Returns the summary of all results for these documents (old and new). `peer`, a
-    finished run's summary, is shown beside this one in the report.
+    finished run's summary, is shown beside this one in the report. `workers`: run the
+    documents there (each opening its own system) instead of on `system`, which then only
+    names the run; raises `WorkerStartError` when none can open it.
     """
     cache_dir = cache_dir or default_cache_dir()
     selected = list(documents)[: config.limit] if config.limit else list(documents)
@@ -84,12 +92,21 @@ def run_evaluation(
     finished = total - len(work)
     if on_progress:
         on_progress(finished, total, None)
-    for document, mode in work:
-        result = evaluate_one(system, document, mode, cache_dir, config.page_input)
+
+    def record(result: DocumentResult) -> None:
+        nonlocal finished
         append_result(out_dir, result)
         finished += 1
         if on_progress:
             on_progress(finished, total, result)
+
+    if workers is not None:
+        from redacto.evaluation.workers import run_on_workers
+
+        run_on_workers(workers, work, cache_dir, config.page_input, record)
+    else:
+        for document, mode in work:
+            record(evaluate_one(system, document, mode, cache_dir, config.page_input))
     summary = summarize_run(out_dir, info, {d.id for d in selected})
     if write_reports:
         from redacto.evaluation.report import write_reports as write
@@ -111,15 +128,25 @@ def evaluate_one(
     try:
         prediction = system.predict(document, mode, page)
     except Exception as error:
-        # Fail closed: nothing redacted, status ERROR, the reason kept for the report.
-        prediction = Prediction(
-            mode=mode,
-            status=Status.ERROR,
-            error=f"{type(error).__name__}: {error}",
-            wall_ms=(time.perf_counter() - started) * 1000,
-        )
+        wall_ms = (time.perf_counter() - started) * 1000
+        prediction = _failed(mode, f"{type(error).__name__}: {error}", wall_ms)
     score = score_document(document, prediction, page)
     return DocumentResult(document_id=document.id, mode=mode, prediction=prediction, score=score)
+
+
+def failed_result(
+    document: CorpusDocument, mode: Mode, cache_dir: Path, page_input: PageInput, error: str
+) -> DocumentResult:
+    """A document the system never answered (its worker lost), scored as a failure."""
+    page = _render(document, cache_dir, page_input) if mode is Mode.IMAGE else None
+    prediction = _failed(mode, error)
+    score = score_document(document, prediction, page)
+    return DocumentResult(document_id=document.id, mode=mode, prediction=prediction, score=score)
+
+
+def _failed(mode: Mode, error: str, wall_ms: float = 0.0) -> Prediction:
+    """Fail closed: nothing redacted, status ERROR, the reason kept for the report."""
+    return Prediction(mode=mode, status=Status.ERROR, error=error, wall_ms=wall_ms)
 
 
 def summarize_run(out_dir: Path, info: RunInfo, document_ids: set[str]) -> RunSummary:
