@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from redacto.ner.decode import Token, TokenReading, Window, best_window, plan_windows
 from redacto.ner.source import EXTRA_HINT, NerManifest, NerUnavailableError, resolve_files
+from redacto.onnx_telemetry import disable_onnxruntime_telemetry
 
 if TYPE_CHECKING:
     import numpy as np
@@ -56,6 +57,7 @@ class NerSession:
         window_tokens: int = WINDOW_TOKENS,
         overlap_tokens: int = OVERLAP_TOKENS,
     ) -> None:
+        disable_onnxruntime_telemetry()
         try:
             import numpy
             import onnxruntime

@@ -11,7 +11,6 @@ the first letter, so each is padded sideways by a fraction of the line height
 from __future__ import annotations
 
 import logging
-import os
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,6 +29,7 @@ from redacto.ocr.base import (
     working_copy,
 )
 from redacto.ocr.fold import fold_strip, is_strip, strip_long_side
+from redacto.onnx_telemetry import disable_onnxruntime_telemetry
 
 
 @dataclass(frozen=True)
@@ -50,20 +50,6 @@ class PpocrSettings:
     max_side: int = 2000
     pad_ratio: float = 0.3
     min_confidence: float = 0.5
-
-
-def disable_onnxruntime_telemetry() -> None:
-    """Keep ONNX Runtime from recording telemetry, before it is first imported.
-
-    The onnxruntime 1.32 wheel carries Microsoft's 1DS telemetry client: on import it writes
-    a session file into the temporary folder and a device id and an event database (the OS,
-    the Python executable's path, the network type) under
-    `~/.cache/Microsoft/DeveloperTools/.onnxruntime/`, queued for
-    `mobile.events.data.microsoft.com`. An offline redactor writes none of that;
-    `ORT_DISABLE_TELEMETRY=1` turns it all off (measured: no file at all). A user who sets
-    the variable themselves keeps their choice.
-    """
-    os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
 
 
 class PpocrEngine(OcrEngine):
