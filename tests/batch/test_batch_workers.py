@@ -72,3 +72,15 @@ def test_a_killed_worker_s_inputs_run_again_elsewhere(tmp_path, tiny_model_path,
     names = sorted(p.name for p in out.iterdir() if p.name.startswith("letter-"))
     assert names == sorted(Path(row["file"]).name for row in rows)
     assert len(list(done.glob("*.json"))) == 16
+
+
+def test_ray_reports_no_usage_statistics_whatever_the_shell_says(monkeypatch):
+    pytest.importorskip("ray")
+    from ray._common.usage.usage_lib import usage_stats_enabled
+
+    from redacto.batch.ray_runner import _import_ray
+
+    monkeypatch.setenv("RAY_USAGE_STATS_ENABLED", "1")
+    _import_ray()
+    # Ray's own switch, read by the driver and inherited by the processes a local Ray starts.
+    assert usage_stats_enabled() is False

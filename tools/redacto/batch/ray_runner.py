@@ -25,6 +25,7 @@ from redacto.batch.workers import J, JobWorker, R, Retries, Work, WorkerStartErr
 
 LOCAL = "local"
 LOCAL_ACTORS = 2
+USAGE_STATS = "RAY_USAGE_STATS_ENABLED"
 
 
 class RayRunner:
@@ -140,6 +141,11 @@ class RayWorker:
 
 
 def _import_ray() -> Any:
+    # Ray reports usage statistics to usage-stats.ray.io unless told not to, and reads the
+    # switch from the environment of the driver and of the processes a local Ray starts;
+    # set, not defaulted, as for ONNX Runtime (redacto.onnx_telemetry). A cluster joined by
+    # address keeps its own setting (docs/batch.md).
+    os.environ[USAGE_STATS] = "0"
     try:
         import ray
     except ImportError:
