@@ -17,10 +17,10 @@ from redacto.corpus.schema import PageInput
 from redacto.document import ConstrainedDecoding, ImageReading, Mode, detectors_text
 from redacto.evaluation.results import RunConfig, RunError, RunSummary
 from redacto.evaluation.runner import System, run_evaluation
+from redacto.pipeline.state import MAX_ROUNDS
 
 if TYPE_CHECKING:
     from redacto.evaluation.workers import Workers
-from redacto.pipeline.state import MAX_ROUNDS
 
 eval_app = typer.Typer(
     name="eval",
