@@ -51,6 +51,8 @@ class RejectReason(StrEnum):
     NOT_IN_DOCUMENT = "not in the document"
     NOT_A_NAME = "not a name"
     """A NAME whose value is a lone pronoun or function word (`redacto.not_names`)."""
+    NOT_AN_IDENTIFIER = "not an identifier"
+    """A value that is only a time of day or an amount (`redacto.not_identifiers`)."""
 
 
 class Verdict(StrEnum):

@@ -37,6 +37,7 @@ from redacto.ner.source import (
     load_ner_manifest,
     resolve_files,
 )
+from redacto.not_identifiers import identifies_no_one
 from redacto.not_names import is_not_a_name
 
 if TYPE_CHECKING:
@@ -104,7 +105,7 @@ def word_is_value(text: str, hit: WordHit) -> bool:
 
 def find_ner_spans(text: str, category: Category, allowed_labels: Collection[str]) -> list[SpanHit]:
     """The NER tier's spans in `text` under `category`: labels mapped, each category's
-    preserve rules applied, a lone city or a lone function word dropped."""
+    preserve rules applied, a lone city, a lone function word, a time or an amount dropped."""
     if not text.strip():
         return []
     return list(trace_ner(text, category, allowed_labels).kept)
@@ -115,6 +116,8 @@ def _kept(text: str, span: SpanHit, category: Category) -> bool:
     if set(span.entities) <= LONE_NOT_AN_ADDRESS:
         return False
     if is_not_a_name(span.label, value) or is_amount(text, span.start, span.end):
+        return False
+    if identifies_no_one(value):
         return False
     if has_role(text, span.start, span.end, category):
         return False

@@ -17,6 +17,7 @@ from types import MappingProxyType
 import yaml
 
 from redacto.document import Category, Frozen
+from redacto.not_identifiers import CURRENCIES
 
 ENTITY_TYPES = (
     "GIVEN_NAME",
@@ -43,43 +44,12 @@ LONE_NOT_AN_ADDRESS = frozenset({"CITY", "STATE"})
 """A span made only of these is a city or region on its own, which prompts/labels.yaml
 says is no ADDRESS: it is dropped."""
 
-CURRENCIES = frozenset(
-    {
-        "eur",
-        "euro",
-        "euros",
-        "usd",
-        "dollars",
-        "gbp",
-        "pounds",
-        "chf",
-        "cad",
-        "aud",
-        "jpy",
-        "inr",
-        "sek",
-        "dkk",
-        "nok",
-        "pln",
-        "czk",
-        "try",
-        "brl",
-        "cny",
-        "€",
-        "$",
-        "£",
-        "¥",
-        "₹",
-    }
-)
-"""Words and signs that make the number beside them an amount. Every category preserves
-amounts (prompts/categories.yaml); Rampart read "under 1687 EUR" as a building number on
-the outside set's texts with nothing to find, so a bare number beside one is dropped."""
-
 
 def is_amount(text: str, start: int, end: int) -> bool:
     """Whether text[start:end] is a bare number written as an amount (`1687 EUR`, `€ 318`,
-    `$196`)."""
+    `$196`): every category preserves amounts (prompts/categories.yaml), and Rampart read
+    "under 1687 EUR" as a building number on the outside set's texts with nothing to find.
+    A value that holds its currency (`£1568`) is `redacto.not_identifiers`' concern."""
     value = text[start:end]
     if not value or not all(c.isdigit() or c in ".,'\u00a0 " for c in value):
         return False

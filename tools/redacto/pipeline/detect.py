@@ -23,7 +23,8 @@ from redacto.pipeline.detections import (
     SaidInAnswer,
     detection_key,
     item_detections,
-    names_no_name,
+    rejected_as,
+    trimmed_item,
 )
 from redacto.pipeline.locator import Locator
 from redacto.pipeline.page_text import PageText
@@ -82,11 +83,13 @@ class _Findings:
         if isinstance(item, LineRejected):
             rejected.append(item)
             return []
+        item = trimmed_item(item)
         if isinstance(item, TextItem) and self.invented(item.value):
             rejected.append(LineRejected(line, RejectReason.NOT_IN_DOCUMENT))
             return []
-        if names_no_name(item, self.words):
-            rejected.append(LineRejected(line, RejectReason.NOT_A_NAME))
+        reason = rejected_as(item, self.words)
+        if reason is not None:
+            rejected.append(LineRejected(line, reason))
             return []
         fresh: list[Detection] = []
         said_before = False

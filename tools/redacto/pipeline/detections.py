@@ -9,9 +9,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from redacto.document import Detection, Source
+from redacto.not_identifiers import identifies_no_one, without_openers
 from redacto.not_names import is_not_a_name
 from redacto.pipeline.page_text import PageText
-from redacto.pipeline.parsing import IndexItem, TextItem
+from redacto.pipeline.parsing import IndexItem, RejectReason, TextItem
 from redacto.pipeline.placeholders import value_key
 
 
@@ -60,13 +61,29 @@ def item_detections(
     ]
 
 
-def names_no_name(item: IndexItem | TextItem, words: Sequence[str] = ()) -> bool:
-    """The item names a lone pronoun or function word a NAME (`My`, `Je`: FINDINGS 3);
-    `words` are the elements' texts, for an `INDEX:LABEL` item."""
+def rejected_as(item: IndexItem | TextItem, words: Sequence[str] = ()) -> RejectReason | None:
+    """Why a named item stands for nothing, or None: a lone pronoun or function word named a
+    NAME (`My`, `Je`: FINDINGS 3), or a value that is only a time or an amount under any
+    label (`redacto.not_identifiers`). `words` are the elements' texts, for an
+    `INDEX:LABEL` item."""
     if isinstance(item, TextItem):
-        return is_not_a_name(item.label, item.value)
-    word = words[item.index] if 0 <= item.index < len(words) else None
-    return is_not_a_name(item.label, word)
+        value: str | None = item.value
+    else:
+        value = words[item.index] if 0 <= item.index < len(words) else None
+    if is_not_a_name(item.label, value):
+        return RejectReason.NOT_A_NAME
+    if identifies_no_one(value):
+        return RejectReason.NOT_AN_IDENTIFIER
+    return None
+
+
+def trimmed_item(item: IndexItem | TextItem) -> IndexItem | TextItem:
+    """The item with a NAME value's opening greeting cut (`Coucou Thérèse` →
+    `Thérèse`, `redacto.not_identifiers.without_openers`)."""
+    if isinstance(item, IndexItem):
+        return item
+    value = without_openers(item.label, item.value)
+    return item if value == item.value else TextItem(item.label, value)
 
 
 def item_key(item: IndexItem | TextItem) -> int | str:

@@ -43,7 +43,8 @@ from redacto.pipeline.detections import (
     item_detections,
     item_key,
     item_line,
-    names_no_name,
+    rejected_as,
+    trimmed_item,
 )
 from redacto.pipeline.locator import Locator
 from redacto.pipeline.page_text import PageText, redacted_page
@@ -168,8 +169,8 @@ class _Judge(ABC):
             self.outcome.named.append(item_line(item))
             if self._missed_in_earlier_chunk(item):
                 return  # a value that recurs in a long text, still readable here too
-            reason = RejectReason.NOT_A_NAME if names_no_name(item, self.words) else None
-            reason = reason or self._admit(item)
+            item = trimmed_item(item)
+            reason = rejected_as(item, self.words) or self._admit(item)
             if reason is not None:
                 rejected.append(LineRejected(line, reason))
             else:
