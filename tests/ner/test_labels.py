@@ -12,6 +12,7 @@ from redacto.ner.labels import (
     is_amount,
     label_for,
     names_an_organisation,
+    names_equipment,
     preserved,
 )
 from redacto.prompts import PromptLibrary
@@ -120,7 +121,52 @@ def test_a_bare_number_beside_a_currency_is_an_amount(text, value, amount):
 )
 def test_a_role_the_category_preserves_keeps_the_span_readable(text, value, category, kept):
     start = text.index(value)
-    assert has_role(text, start, start + len(value), category) is kept
+    assert has_role(text, start, start + len(value), category, "NAME") is kept
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "label", "category", "kept"),
+    [
+        # An identifier role keeps the number beside it, never a name.
+        ("Officer Brandi Schwartz, badge 3837", "3837", "ID", Category.TACTICAL, True),
+        ("INCIDENT REPORT    Case PD-25-60764", "PD-25-60764", "SSN", Category.TACTICAL, True),
+        ("badge 9134, victim Leonard Moody", "Leonard Moody", "NAME", Category.TACTICAL, False),
+        ("Parcel no.: APN 556-162-687", "556-162-687", "ACCOUNT", Category.LEGAL, True),
+        ("Case worker Jane Roe", "Jane Roe", "NAME", Category.TACTICAL, False),
+        ("Officer Ann Cobb, badge 3837", "3837", "ID", Category.MEDICAL, False),
+        # A byline: the line opens with the word, then the span.
+        ("By John Butler, The Ledger", "John Butler,", "NAME", Category.JOURNALISM, True),
+        ("Par Jeanne Roux, Le Courrier", "Jeanne Roux,", "NAME", Category.JOURNALISM, True),
+        ("Approved by John Butler", "John Butler", "NAME", Category.JOURNALISM, False),
+        ("By the river, John Butler", "John Butler", "NAME", Category.JOURNALISM, False),
+        ("By John Butler, The Ledger", "John Butler,", "NAME", Category.GENERAL, False),
+    ],
+)
+def test_identifier_roles_and_bylines(text, value, label, category, kept):
+    start = text.index(value)
+    assert has_role(text, start, start + len(value), category, label) is kept
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "kept"),
+    [
+        ("Unit\tCarrier 24ACC636 condenser", "24ACC636", True),
+        ("Unit\tMitsubishi MXZ-3C mini split", "Mitsubishi", True),
+        ("Installed Navien NPE-240A tankless heater", "Navien NPE-240A", True),
+        ("Unit inspected: Honeywell Vista-20P alarm panel", "Honeywell Vista-20P", True),
+        ("a repeat F0-2 on the Lennox EL296V furnace", "EL296V", True),
+        # A make alone, a make before a plain word, or a name before a code stays.
+        ("Customer: Bryant Moss", "Bryant", False),
+        ("the York unit was replaced", "York", False),
+        ("Bryant Moss 24ACC636", "Bryant Moss", False),
+        ("Customer Smith AB1234", "Smith", False),
+        ("Carrier\n24ACC636", "24ACC636", False),
+    ],
+)
+def test_a_make_before_its_model_code_is_equipment(text, value, kept):
+    start = text.index(value)
+    assert names_equipment(text, start, start + len(value), Category.FIELD_SERVICE) is kept
+    assert names_equipment(text, start, start + len(value), Category.GENERAL) is False
 
 
 ORGANISATIONS = [

@@ -28,6 +28,7 @@ from redacto.ner.labels import (
     is_amount,
     label_for,
     names_an_organisation,
+    names_equipment,
     preserved,
 )
 from redacto.ner.source import (
@@ -119,7 +120,9 @@ def _kept(text: str, span: SpanHit, category: Category) -> bool:
         return False
     if identifies_no_one(value):
         return False
-    if has_role(text, span.start, span.end, category):
+    if has_role(text, span.start, span.end, category, span.label):
+        return False
+    if names_equipment(text, span.start, span.end, category):
         return False
     if span.label == "NAME" and names_an_organisation(text, span.start, span.end):
         return False

@@ -9,6 +9,7 @@ preserve rules keep the value (`redacto.rules`: a toll-free number in a Financia
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Collection, Mapping
 from functools import cache
 from importlib.resources import files
@@ -103,17 +104,43 @@ ROLE_WINDOW = 3
 """Words before a span where its category's role words are looked for."""
 
 
-@cache
-def preserve_roles() -> Mapping[Category, frozenset[str]]:
-    """Each category's role words (`labels.yaml`): a span beside one is kept readable."""
-    raw = _labels_yaml()["preserve_roles"]
+def _per_category(key: str) -> Mapping[Category, frozenset[str]]:
+    raw = _labels_yaml()[key]
     return MappingProxyType(
         {Category(name): frozenset(w.casefold() for w in words) for name, words in raw.items()}
     )
 
 
+@cache
+def preserve_roles() -> Mapping[Category, frozenset[str]]:
+    """Each category's role words (`labels.yaml`): a span beside one is kept readable."""
+    return _per_category("preserve_roles")
+
+
+@cache
+def identifier_roles() -> Mapping[Category, frozenset[str]]:
+    """Each category's role words that keep only a number beside them (`badge`, `apn`)."""
+    return _per_category("identifier_roles")
+
+
+@cache
+def byline_openers() -> Mapping[Category, frozenset[str]]:
+    """Words that open a byline (`By John Butler`), per category."""
+    return _per_category("byline_openers")
+
+
+@cache
+def equipment_makes() -> Mapping[Category, frozenset[str]]:
+    """Equipment makes kept readable before a model code (`Carrier 24ACC636`), per category."""
+    return _per_category("equipment_makes")
+
+
 def _bare(word: str) -> str:
     return word.strip(".,;:!?()[]\"'«»").casefold()
+
+
+def _line_start(text: str, start: int) -> int:
+    return text.rfind("\n", 0, start) + 1
 
 
 def _line_after(text: str, end: int) -> str:
@@ -121,22 +148,54 @@ def _line_after(text: str, end: int) -> str:
     return text[end : len(text) if line_end < 0 else line_end]
 
 
-def has_role(text: str, start: int, end: int, category: Category) -> bool:
+def has_role(text: str, start: int, end: int, category: Category, label: str) -> bool:
     """Whether a role word the category preserves stands among the `ROLE_WINDOW` words before
     text[start:end] on its line, is the span's own first word (`Hon. Jaclyn Key`), or is
     among the `ROLE_WINDOW` words of an apposition after it (`Mary Cochran, Managing
-    Editor`: the span or the text after it ends in a comma)."""
-    roles = preserve_roles().get(Category(category))
+    Editor`: the span or the text after it ends in a comma). A span that is no NAME also
+    counts the category's identifier roles (`badge 9134`); a line that opens with a byline
+    word and then the span is a byline (`By John Butler`)."""
+    category = Category(category)
+    roles = preserve_roles().get(category, frozenset())
+    if label != "NAME":
+        roles = roles | identifier_roles().get(category, frozenset())
+    line_before = text[_line_start(text, start) : start].split()
+    if len(line_before) == 1 and _bare(line_before[0]) in byline_openers().get(category, ()):
+        return True
     if not roles:
         return False
-    line_start = text.rfind("\n", 0, start) + 1
-    before = text[line_start:start].split()[-ROLE_WINDOW:]
+    before = line_before[-ROLE_WINDOW:]
     own = text[start:end].split()[:1]
     after = _line_after(text, end)
     apposition = []
     if text[start:end].rstrip().endswith(",") or after.lstrip().startswith(","):
         apposition = after.lstrip().removeprefix(",").split()[:ROLE_WINDOW]
     return any(_bare(word) in roles for word in [*before, *own, *apposition])
+
+
+_WORD = re.compile(r"\S+")
+_MODEL_CODE = re.compile(r"(?=\S*\d)(?=\S*[^\W\d_])\w[\w/-]*")
+
+
+def names_equipment(text: str, start: int, end: int, category: Category) -> bool:
+    """Whether every word of text[start:end] is a listed make directly followed by a model
+    code on its line, or that model code (`Carrier 24ACC636`, `Navien NPE-240A`)."""
+    makes = equipment_makes().get(Category(category))
+    if not makes:
+        return False
+    line_start = _line_start(text, start)
+    line = text[line_start : end + len(_line_after(text, end))]
+    words = [
+        (line_start + m.start(), line_start + m.end(), m.group()) for m in _WORD.finditer(line)
+    ]
+    covered: list[tuple[int, int]] = []
+    for (make_start, _, make), (_, code_end, code) in itertools.pairwise(words):
+        if _bare(make) in makes and _MODEL_CODE.fullmatch(code.rstrip(".,;:")):
+            covered.append((make_start, code_end))
+    inside = [(a, b) for a, b, _ in words if a < end and start < b]
+    return bool(inside) and all(
+        any(c_start <= a and b <= c_end for c_start, c_end in covered) for a, b in inside
+    )
 
 
 ORGANISATION_WINDOW = 5
