@@ -182,9 +182,36 @@ SHORT_EN: list[NerText] = [
         "Freeman, Watts and Webster Security\nDaily Incident Log\n\n"
         "Help me write a complaint to Distribuciones Castellana S.L.. Joana Ferreira",
     ),
+    (
+        "en_identifier_roles",
+        "a badge and a case number stay readable in Tactical, the victim beside them does not",
+        "Tactical",
+        "INCIDENT REPORT    Case PD-25-60764\n"
+        "Reporting officer: Officer Carrie Thomas, badge 9134, victim Leonard Moody\n"
+        "Victim address: 42 Elm Street, Springfield",
+    ),
+    (
+        "en_byline",
+        "a byline keeps its reporter readable in Journalism, the source stays redacted",
+        "Journalism",
+        "By John Butler, The Ledger\nThe source, Paul Ndiaye, was approached by Anna Weiss.",
+    ),
+    (
+        "en_equipment",
+        "a make before its model code is equipment; a make alone, and the customer, are not",
+        "Field Service",
+        "Unit\tCarrier 24ACC636 condenser\nInstalled Navien NPE-240A tankless heater\n"
+        "Customer: Bryant Moss, 22 Baker Street, York",
+    ),
 ]
 
 SHORT_FR: list[NerText] = [
+    (
+        "fr_byline",
+        "une signature d'article garde le journaliste lisible, la source reste masquée",
+        "Journalism",
+        "Par Marie Lefebvre, Le Courrier\nLa source, Paul Ndiaye, habite 12 rue des Lilas à Lyon.",
+    ),
     (
         "fr_contact",
         "une fiche de contact",

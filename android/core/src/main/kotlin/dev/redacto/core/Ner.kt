@@ -192,7 +192,8 @@ class NerTier(
             val value = CodePointText(text).slice(span.start, span.end)
             if (NerLabels.LONE_NOT_AN_ADDRESS.containsAll(span.entities)) return false
             if (NotNames.isNotAName(span.label, value) || NerLabels.isAmount(text, span.start, span.end)) return false
-            if (NerLabels.hasRole(text, span.start, span.end, category)) return false
+            if (NerLabels.hasRole(text, span.start, span.end, category, span.label)) return false
+            if (NerLabels.namesEquipment(text, span.start, span.end, category)) return false
             if (span.label == "NAME" && NerLabels.namesAnOrganisation(text, span.start, span.end)) return false
             return span.entities.toSet().none { NerLabels.preserved(it, value, category) }
         }

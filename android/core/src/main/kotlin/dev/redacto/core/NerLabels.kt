@@ -97,22 +97,70 @@ object NerLabels {
         )
 
     /**
+     * Each category's role words that keep only a number beside them, never a name
+     * (`labels.yaml`'s `identifier_roles`): an officer's badge, a case or parcel number.
+     */
+    val IDENTIFIER_ROLES: Map<Category, Set<String>> =
+        mapOf(
+            Category.TACTICAL to wordList("badge, case"),
+            Category.LEGAL to wordList("apn, parcel, lot"),
+        )
+
+    /** Words that open a byline (`By John Butler`), per category (`labels.yaml`'s `byline_openers`). */
+    val BYLINE_OPENERS: Map<Category, Set<String>> = mapOf(Category.JOURNALISM to wordList("by, par"))
+
+    /**
+     * Equipment makes kept readable before a model code (`Carrier 24ACC636`), per category
+     * (`labels.yaml`'s `equipment_makes`); a make alone stays a name.
+     */
+    val EQUIPMENT_MAKES: Map<Category, Set<String>> =
+        mapOf(
+            Category.FIELD_SERVICE to
+                wordList(
+                    """
+                    ademco, amana, baxi, beko, bosch, bryant, burnham, carrier, daikin, dsc,
+                    ecobee, electrolux, frigidaire, fujitsu, ge, goodman, gree, hitachi,
+                    honeywell, hotpoint, indesit, kenmore, kwikset, lennox, lg, maytag, midea,
+                    miele, mitsubishi, napco, navien, nest, noritz, panasonic, resideo, rheem,
+                    rinnai, ruud, samsung, schlage, siemens, takagi, toshiba, trane, vaillant,
+                    viessmann, weil-mclain, whirlpool, worcester, yale, york,
+                    """,
+                ),
+        )
+
+    private fun bare(word: String): String = PyText.casefold(PyText.strip(word, ".,;:!?()[]\"'«»"))
+
+    private fun lineStart(
+        points: CodePointText,
+        start: Int,
+    ): Int {
+        var at = start
+        while (at > 0 && points[at - 1] != '\n'.code) at--
+        return at
+    }
+
+    /**
      * Whether a role word [category] preserves stands among the [ROLE_WINDOW] words before
      * text[start, end) (code points) on its line, is the span's own first word (`Hon. Jaclyn Key`),
      * or is among the [ROLE_WINDOW] words of an apposition after it (`Mary Cochran, Managing
-     * Editor`: the span or the text after it ends in a comma).
+     * Editor`: the span or the text after it ends in a comma). A span that is no NAME also
+     * counts the category's [IDENTIFIER_ROLES] (`badge 9134`); a line that opens with a
+     * [BYLINE_OPENERS] word and then the span is a byline (`By John Butler`).
      */
     fun hasRole(
         text: String,
         start: Int,
         end: Int,
         category: Category,
+        label: String,
     ): Boolean {
-        val roles = PRESERVE_ROLES[category] ?: return false
         val points = CodePointText(text)
-        var lineStart = start
-        while (lineStart > 0 && points[lineStart - 1] != '\n'.code) lineStart--
-        val before = PyText.splitWhitespace(points.slice(lineStart, start)).takeLast(ROLE_WINDOW)
+        var roles = PRESERVE_ROLES[category].orEmpty()
+        if (label != "NAME") roles = roles + IDENTIFIER_ROLES[category].orEmpty()
+        val lineBefore = PyText.splitWhitespace(points.slice(lineStart(points, start), start))
+        if (lineBefore.size == 1 && bare(lineBefore[0]) in BYLINE_OPENERS[category].orEmpty()) return true
+        if (roles.isEmpty()) return false
+        val before = lineBefore.takeLast(ROLE_WINDOW)
         val value = points.slice(start, end)
         val own = PyText.splitWhitespace(value).take(1)
         val after = PyText.lstrip(lineAfter(points, end))
@@ -122,7 +170,43 @@ object NerLabels {
             } else {
                 emptyList()
             }
-        return (before + own + apposition).any { PyText.casefold(PyText.strip(it, ".,;:!?()[]\"'«»")) in roles }
+        return (before + own + apposition).any { bare(it) in roles }
+    }
+
+    private val MODEL_CODE = PyText.regex("""(?=\S*\d)(?=\S*[^\W\d_])\w[\w/-]*""")
+
+    /**
+     * Whether every word of text[start, end) (code points) is a listed make directly followed by
+     * a model code on its line, or that model code (`Carrier 24ACC636`, `Navien NPE-240A`).
+     */
+    fun namesEquipment(
+        text: String,
+        start: Int,
+        end: Int,
+        category: Category,
+    ): Boolean {
+        val makes = EQUIPMENT_MAKES[category] ?: return false
+        val points = CodePointText(text)
+        var lineEnd = end
+        while (lineEnd < points.length && points[lineEnd] != '\n'.code) lineEnd++
+        val words = mutableListOf<Triple<Int, Int, String>>()
+        var at = lineStart(points, start)
+        while (at < lineEnd) {
+            if (PyText.isSpace(points[at])) {
+                at++
+                continue
+            }
+            val wordStart = at
+            while (at < lineEnd && !PyText.isSpace(points[at])) at++
+            words.add(Triple(wordStart, at, points.slice(wordStart, at)))
+        }
+        val covered =
+            words.zipWithNext().mapNotNull { (make, code) ->
+                val isCode = MODEL_CODE.matcher(PyText.rstrip(code.third, ".,;:")).matches()
+                if (bare(make.third) in makes && isCode) make.first to code.second else null
+            }
+        val inside = words.filter { (a, b) -> a < end && start < b }
+        return inside.isNotEmpty() && inside.all { (a, b) -> covered.any { (from, to) -> from <= a && b <= to } }
     }
 
     /** Words after a NAME span's first (its own included) where a company form may close it. */

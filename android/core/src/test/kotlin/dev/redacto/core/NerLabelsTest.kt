@@ -96,7 +96,56 @@ class NerLabelsTest {
         for ((case, kept) in table) {
             val (text, value, category) = case
             val start = text.codePointCount(0, text.indexOf(value))
-            assertEquals(kept, NerLabels.hasRole(text, start, start + value.codePointCount(0, value.length), category), text)
+            assertEquals(kept, NerLabels.hasRole(text, start, start + value.codePointCount(0, value.length), category, "NAME"), text)
+        }
+    }
+
+    /** Python's `test_identifier_roles_and_bylines`, case for case. */
+    @Test
+    fun `an identifier role keeps only a number, and a byline keeps its reporter`() {
+        data class Case(val text: String, val value: String, val label: String, val category: Category, val kept: Boolean)
+        val table =
+            listOf(
+                Case("Officer Brandi Schwartz, badge 3837", "3837", "ID", Category.TACTICAL, true),
+                Case("INCIDENT REPORT    Case PD-25-60764", "PD-25-60764", "SSN", Category.TACTICAL, true),
+                Case("badge 9134, victim Leonard Moody", "Leonard Moody", "NAME", Category.TACTICAL, false),
+                Case("Parcel no.: APN 556-162-687", "556-162-687", "ACCOUNT", Category.LEGAL, true),
+                Case("Case worker Jane Roe", "Jane Roe", "NAME", Category.TACTICAL, false),
+                Case("Officer Ann Cobb, badge 3837", "3837", "ID", Category.MEDICAL, false),
+                Case("By John Butler, The Ledger", "John Butler,", "NAME", Category.JOURNALISM, true),
+                Case("Par Jeanne Roux, Le Courrier", "Jeanne Roux,", "NAME", Category.JOURNALISM, true),
+                Case("Approved by John Butler", "John Butler", "NAME", Category.JOURNALISM, false),
+                Case("By the river, John Butler", "John Butler", "NAME", Category.JOURNALISM, false),
+                Case("By John Butler, The Ledger", "John Butler,", "NAME", Category.GENERAL, false),
+            )
+        for (case in table) {
+            val start = case.text.codePointCount(0, case.text.indexOf(case.value))
+            val end = start + case.value.codePointCount(0, case.value.length)
+            assertEquals(case.kept, NerLabels.hasRole(case.text, start, end, case.category, case.label), case.text)
+        }
+    }
+
+    /** Python's `test_a_make_before_its_model_code_is_equipment`, case for case. */
+    @Test
+    fun `a make before its model code is equipment`() {
+        val table =
+            listOf(
+                Triple("Unit\tCarrier 24ACC636 condenser", "24ACC636", true),
+                Triple("Unit\tMitsubishi MXZ-3C mini split", "Mitsubishi", true),
+                Triple("Installed Navien NPE-240A tankless heater", "Navien NPE-240A", true),
+                Triple("Unit inspected: Honeywell Vista-20P alarm panel", "Honeywell Vista-20P", true),
+                Triple("a repeat F0-2 on the Lennox EL296V furnace", "EL296V", true),
+                Triple("Customer: Bryant Moss", "Bryant", false),
+                Triple("the York unit was replaced", "York", false),
+                Triple("Bryant Moss 24ACC636", "Bryant Moss", false),
+                Triple("Customer Smith AB1234", "Smith", false),
+                Triple("Carrier\n24ACC636", "24ACC636", false),
+            )
+        for ((text, value, kept) in table) {
+            val start = text.codePointCount(0, text.indexOf(value))
+            val end = start + value.codePointCount(0, value.length)
+            assertEquals(kept, NerLabels.namesEquipment(text, start, end, Category.FIELD_SERVICE), text)
+            assertEquals(false, NerLabels.namesEquipment(text, start, end, Category.GENERAL), text)
         }
     }
 
@@ -203,9 +252,9 @@ class NerLabelsTest {
                 .filter { it.isNotEmpty() }
                 .toSet()
         assertEquals(fields, NerLabels.FIELD_WORDS)
-        val roles =
+        fun perCategory(key: String) =
             Regex("""^ {2}([A-Za-z ]+): \[([^\]]*)\]""", RegexOption.MULTILINE)
-                .findAll(yaml.substringAfter("preserve_roles:"))
+                .findAll(yaml.substringAfter("\n$key:\n").substringBefore("\n\n"))
                 .associate { match ->
                     val category = checkNotNull(Category.fromLabel(match.groupValues[1])) { match.groupValues[1] }
                     category to
@@ -215,7 +264,10 @@ class NerLabelsTest {
                             .filter { it.isNotEmpty() }
                             .toSet()
                 }
-        assertEquals(roles, NerLabels.PRESERVE_ROLES)
+        assertEquals(perCategory("preserve_roles"), NerLabels.PRESERVE_ROLES)
+        assertEquals(perCategory("identifier_roles"), NerLabels.IDENTIFIER_ROLES)
+        assertEquals(perCategory("byline_openers"), NerLabels.BYLINE_OPENERS)
+        assertEquals(perCategory("equipment_makes"), NerLabels.EQUIPMENT_MAKES)
         fun exact(key: String) = exactList(yaml.substringAfter("$key: [").substringBefore("]").replace("\"", ""))
         assertEquals(exact("organisation_forms"), NerLabels.ORGANISATION_FORMS)
         assertEquals(exact("organisation_connectors"), NerLabels.ORGANISATION_CONNECTORS)
