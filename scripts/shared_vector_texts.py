@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from redacto import not_identifiers
 from redacto.document import PLACEHOLDER_PATTERN
 from redacto.pipeline import chunking, constraint, parsing, redact
 
@@ -147,4 +148,12 @@ REGEX_CASES: tuple[RegexCase, ...] = (
     _pipeline("An unfinished placeholder.", redact._UNFINISHED_PLACEHOLDER, "Dear [NAME_"),
     _pipeline("A placeholder.", PLACEHOLDER_PATTERN, "[NAME_1] [NAME_١] [ID_12]"),
     _pipeline("A numeric date.", constraint._NUMERIC_DATE, "3/15 ٣/٤ ３-４ 1.2"),
+    _pipeline(
+        "A time of day.", not_identifiers._TIME, "at 7:45\u202fpm, 14h30 or 19 H; not 25:00 ٣ am"
+    ),
+    _pipeline(
+        "An amount.",
+        not_identifiers._AMOUNT,
+        "€1339, 870,00\u00a0€ and USD 25; 1\u202f250 euros, ſek 12, £１２",
+    ),
 )

@@ -16,10 +16,14 @@ where that is surprising:
   `apply_model_settings` lays a model's settings onto a caller's options;
 - `text/`: the `str` methods, character classes and `re` semantics that `PyText.kt` copies;
 - `normalise/`: the text the rules read (`redacto.rules.normalise`, Kotlin `RuleNormalise`)
-  and where each of its characters came from.
+  and where each of its characters came from;
+- `not_identifiers/`: the values that identify no one (a time of day, an amount) and the
+  greetings cut from a NAME (`redacto.not_identifiers`, Kotlin `NotIdentifiers`; inputs in
+  `shared_vector_not_identifiers.py`).
 
 `tests/pipeline/test_shared_vectors.py` runs the check, and the Kotlin core's
-`LocatorVectorTest`, `PolicyVectorTest` and `PyTextVectorTest` read the same files. A change
+`LocatorVectorTest`, `PolicyVectorTest`, `PyTextVectorTest` and `NotIdentifiersVectorTest`
+read the same files. A change
 to the Python that changes an answer makes the check fail: rewrite the files with `--write`,
 read the diff, and change the Kotlin with it.
 """
@@ -44,6 +48,7 @@ from shared_vector_cases import (
     OptionCase,
 )
 from shared_vector_normalise import NORMALISE_CASES
+from shared_vector_not_identifiers import NOT_IDENTIFIER_CASES, NotIdentifierCase
 from shared_vector_texts import (
     CHARACTERS,
     REGEX_CASES,
@@ -54,7 +59,15 @@ from shared_vector_texts import (
 
 from redacto.model_manifest import load_manifest
 from redacto.model_policy import check_model_file, phone_settings
+from redacto.not_identifiers import (
+    identifies_no_one,
+    is_amount_value,
+    is_time_of_day,
+    without_openers,
+)
+from redacto.pipeline.detections import rejected_as, trimmed_item
 from redacto.pipeline.locator import MISTAKE_METHODS, Locator, locate_mistake
+from redacto.pipeline.parsing import TextItem
 from redacto.pipeline.policy import apply_model_settings
 from redacto.pipeline.state import PipelineOptions
 from redacto.rules.normalise import normalise
@@ -209,6 +222,22 @@ def _normalise_case(name: str, description: str, text: str) -> Json:
     }
 
 
+def _not_identifier_case(case: NotIdentifierCase) -> Json:
+    item = trimmed_item(TextItem(case.label, case.value))
+    assert isinstance(item, TextItem)
+    reason = rejected_as(item)
+    return {
+        "description": case.description,
+        "label": case.label,
+        "value": case.value,
+        "time_of_day": is_time_of_day(case.value),
+        "amount": is_amount_value(case.value),
+        "identifies_no_one": identifies_no_one(case.value),
+        "without_openers": without_openers(case.label, case.value),
+        "rejected_as": None if reason is None else reason.value,
+    }
+
+
 def _vector_set(name: str, description: str, cases: list[Json]) -> Json:
     return {"name": name, "description": description, "cases": cases}
 
@@ -247,6 +276,14 @@ SETS: dict[str, Callable[[], Json]] = {
         "read, and for each of its characters the [start, end) of the original it came from "
         "(code points).",
         [_normalise_case(*case) for case in NORMALISE_CASES],
+    ),
+    "not_identifiers/not_identifiers.json": lambda: _vector_set(
+        "not_identifiers",
+        "redacto.not_identifiers on one value named label: is_time_of_day, is_amount_value, "
+        "identifies_no_one, without_openers(label, value), and rejected_as of the item "
+        "trimmed_item makes of it (a RejectReason value, null: kept), as detect and "
+        "validate decide a LABEL: value line.",
+        [_not_identifier_case(case) for case in NOT_IDENTIFIER_CASES],
     ),
     "text/characters.json": lambda: _vector_set(
         "characters",
