@@ -72,18 +72,31 @@ fun itemDetections(
     }
 
 /**
- * The item names a lone pronoun or function word a NAME (`My`, `Je`: FINDINGS 3); [words] are
- * the elements' texts by position, for an `INDEX:LABEL` item.
+ * Why a named item stands for nothing, or null: a lone pronoun or function word named a NAME
+ * (`My`, `Je`: FINDINGS 3), or a value that is only a time or an amount under any label
+ * ([NotIdentifiers]). [words] are the elements' texts by position, for an `INDEX:LABEL` item.
  */
-fun namesNoName(
+fun rejectedAs(
     item: ParsedLine,
     words: List<String> = emptyList(),
-): Boolean =
-    when (item) {
-        is TextItem -> NotNames.isNotAName(item.label, item.value)
-        is IndexItem -> NotNames.isNotAName(item.label, words.getOrNull(item.index))
-        is LineRejected -> false
-    }
+): RejectReason? {
+    val (label, value) =
+        when (item) {
+            is TextItem -> item.label to item.value
+            is IndexItem -> item.label to words.getOrNull(item.index)
+            is LineRejected -> return null
+        }
+    if (NotNames.isNotAName(label, value)) return RejectReason.NOT_A_NAME
+    if (NotIdentifiers.identifiesNoOne(value)) return RejectReason.NOT_AN_IDENTIFIER
+    return null
+}
+
+/** The item with a NAME value's opening greeting cut (`Coucou Thérèse` → `Thérèse`, [NotIdentifiers.withoutOpeners]). */
+fun trimmedItem(item: ParsedLine): ParsedLine {
+    if (item !is TextItem) return item
+    val value = NotIdentifiers.withoutOpeners(item.label, item.value)
+    return if (value == item.value) item else TextItem(item.label, value)
+}
 
 /** The [detectionKey] the item's detection will have. */
 fun itemKey(item: IndexItem): DetectionKey = DetectionKey.ByIndex(item.index)
@@ -152,22 +165,21 @@ private class Findings(
         when (item) {
             null -> return emptyList()
             is LineRejected -> return emptyList<Detection>().also { rejected.add(item) }
-            is TextItem -> {
-                if (invented(item.value)) {
-                    rejected.add(LineRejected(line, RejectReason.NOT_IN_DOCUMENT))
-                    return emptyList()
-                }
-            }
-
             else -> {}
         }
-        if (namesNoName(item, words)) {
-            rejected.add(LineRejected(line, RejectReason.NOT_A_NAME))
+        val named = trimmedItem(item)
+        if (named is TextItem && invented(named.value)) {
+            rejected.add(LineRejected(line, RejectReason.NOT_IN_DOCUMENT))
+            return emptyList()
+        }
+        val reason = rejectedAs(named, words)
+        if (reason != null) {
+            rejected.add(LineRejected(line, reason))
             return emptyList()
         }
         val fresh = mutableListOf<Detection>()
         var saidBefore = false
-        for (detection in itemDetections(item, Source.DETECT, 1, page)) {
+        for (detection in itemDetections(named, Source.DETECT, 1, page)) {
             val key = detectionKey(detection)
             if (key in seen) {
                 // Found by a rule or in an earlier chunk (a name recurs in a long text): no

@@ -124,8 +124,8 @@ fun interface NerDetector {
 
 /**
  * The NER tier over an open [NerReader]: labels mapped per category, each category's preserve
- * rules applied (a span beside a role the category preserves too), a lone city or a lone
- * function word dropped. `find_ner_detections` in Python.
+ * rules applied (a span beside a role the category preserves too), a lone city, a lone
+ * function word, a time or an amount dropped. `find_ner_detections` in Python.
  */
 class NerTier(
     private val reader: NerReader,
@@ -192,6 +192,7 @@ class NerTier(
             val value = CodePointText(text).slice(span.start, span.end)
             if (NerLabels.LONE_NOT_AN_ADDRESS.containsAll(span.entities)) return false
             if (NotNames.isNotAName(span.label, value) || NerLabels.isAmount(text, span.start, span.end)) return false
+            if (NotIdentifiers.identifiesNoOne(value)) return false
             if (NerLabels.hasRole(text, span.start, span.end, category, span.label)) return false
             if (NerLabels.namesEquipment(text, span.start, span.end, category)) return false
             if (span.label == "NAME" && NerLabels.namesAnOrganisation(text, span.start, span.end)) return false

@@ -54,15 +54,8 @@ object NerLabels {
     /** Labels whose words join across a comma: `Via Pasquale Scura 127, Napoli` is one address. */
     val COMMA_JOINS: Set<String> = setOf("ADDRESS")
 
-    /** Words and signs that make the number beside them an amount (every category preserves amounts). */
-    val CURRENCIES: Set<String> =
-        wordList(
-            """
-            eur, euro, euros, usd, dollars, gbp, pounds, chf, cad, aud,
-            jpy, inr, sek, dkk, nok, pln, czk, try, brl, cny,
-            €, $, £, ¥, ₹,
-            """,
-        )
+    /** Words and signs that make the number beside them an amount: [NotIdentifiers.CURRENCIES], one list for every tier. */
+    val CURRENCIES: Set<String> = NotIdentifiers.CURRENCIES
 
     private val AMOUNT_MARKS: Set<Int> = ".,'\u00a0 ".codePoints().toArray().toSet()
 
@@ -285,7 +278,11 @@ object NerLabels {
             .any { it.keeps(recognizer, value) }
     }
 
-    /** Whether text[start, end) (code points) is a bare number written as an amount (`1687 EUR`, `€ 318`, `$196`). */
+    /**
+     * Whether text[start, end) (code points) is a bare number written as an amount (`1687 EUR`,
+     * `€ 318`, `$196`): every category preserves amounts. A value that holds its currency
+     * (`£1568`) is [NotIdentifiers]' concern.
+     */
     fun isAmount(
         text: String,
         start: Int,

@@ -26,6 +26,9 @@ enum class RejectReason(
 
     /** A NAME whose value is a lone pronoun or function word ([NotNames]). */
     NOT_A_NAME("not a name"),
+
+    /** A value that is only a time of day or an amount ([NotIdentifiers]). */
+    NOT_AN_IDENTIFIER("not an identifier"),
 }
 
 /** The result of parsing one item line of either mode. */

@@ -96,7 +96,8 @@ private abstract class Judge(
                         outcome.named.add(if (item is IndexItem) itemLine(item) else itemLine(item as TextItem))
                         // A value that recurs in a long text, named for an earlier chunk: still readable here too.
                         if (missedInEarlierChunk(item)) return@callLines
-                        val reason = if (namesNoName(item, words)) RejectReason.NOT_A_NAME else admit(item)
+                        val named = trimmedItem(item)
+                        val reason = rejectedAs(named, words) ?: admit(named)
                         if (reason != null) rejected.add(LineRejected(line, reason)) else progress(Phase.PROGRESS, chunk)
                     }
                 }
