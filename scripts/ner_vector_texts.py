@@ -203,6 +203,12 @@ SHORT_EN: list[NerText] = [
         "Unit\tCarrier 24ACC636 condenser\nInstalled Navien NPE-240A tankless heater\n"
         "Customer: Bryant Moss, 22 Baker Street, York",
     ),
+    (
+        "en_amount_as_tax_number",
+        "amounts the model reads as a tax number and an ID identify no one (not_identifiers)",
+        "Financial",
+        "Tax number £1568 for Joana Ferreira, passport $1568.",
+    ),
 ]
 
 SHORT_FR: list[NerText] = [

@@ -4,7 +4,7 @@ import org.junit.jupiter.api.DynamicTest
 import java.io.File
 
 /**
- * The generated vector sets (tests/vectors/{locator,normalise,policy,text}, written by
+ * The generated vector sets (tests/vectors/{locator,normalise,not_identifiers,policy,text}, written by
  * `scripts/shared_vectors.py` from the Python reference): one file is
  * `{"name", "description", "cases": [...]}`, one dynamic test per case. Every key of a case
  * must be read by the test, so an expectation added in Python cannot go unchecked here.
@@ -16,6 +16,7 @@ object SharedVectors {
             "locator/locate.json",
             "locator/mistakes.json",
             "normalise/normalise.json",
+            "not_identifiers/not_identifiers.json",
             "policy/files.json",
             "policy/options.json",
             "text/characters.json",
