@@ -88,11 +88,15 @@ _AMOUNT = re.compile(
     rf"|(?P<before>{_NUMBER})[\s\u00a0\u202f]?(?:{_CURRENCY})",
     re.IGNORECASE,
 )
-_EDGE = ".,;:!?()[]\"'«»“”‘’ \t\n"
+_EDGE = ".,;:!?()[]\"'«»“”‘’"
 
 
 def _core(value: str) -> str:
-    return unicodedata.normalize("NFC", value).strip(_EDGE)
+    """NFC, then whitespace of any script and the punctuation of `_EDGE` off both ends."""
+    core = unicodedata.normalize("NFC", value)
+    while (stripped := core.strip().strip(_EDGE)) != core:
+        core = stripped
+    return core
 
 
 def is_time_of_day(value: str) -> bool:
@@ -122,8 +126,10 @@ def without_openers(label: str, value: str) -> str:
         return value
     rest = value.lstrip()
     while True:
-        first, _, after = rest.partition(" ")
-        after = after.lstrip()
-        if not after or first.rstrip(".,").casefold() not in NAME_OPENERS:
+        words = rest.split(maxsplit=1)
+        if len(words) < 2:
             return rest
-        rest = after
+        first = unicodedata.normalize("NFC", words[0]).rstrip(".,").casefold()
+        if first not in NAME_OPENERS:
+            return rest
+        rest = words[1]

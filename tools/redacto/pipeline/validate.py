@@ -167,9 +167,9 @@ class _Judge(ABC):
                 rejected.append(LineRejected(line, item.reason))
                 return
             self.outcome.named.append(item_line(item))
+            item = trimmed_item(item)
             if self._missed_in_earlier_chunk(item):
                 return  # a value that recurs in a long text, still readable here too
-            item = trimmed_item(item)
             reason = rejected_as(item, self.words) or self._admit(item)
             if reason is not None:
                 rejected.append(LineRejected(line, reason))

@@ -65,8 +65,8 @@ object NotIdentifiers {
     private val TIME: Pattern = PyText.regex(TIME_SOURCE, ignoreCase = true)
     private val AMOUNT: Pattern = PyText.regex(AMOUNT_SOURCE, ignoreCase = true)
 
-    /** What is trimmed off a value's ends before it is read (Python's `_EDGE`): no Unicode space but the ASCII ones. */
-    private const val EDGE = ".,;:!?()[]\"'«»“”‘’ \t\n"
+    /** The punctuation trimmed off a value's ends before it is read, with any whitespace (Python's `_EDGE`). */
+    private const val EDGE = ".,;:!?()[]\"'«»“”‘’"
 
     /** The characters Python 3.11's `re.escape` escapes. */
     private const val RE_SPECIAL = "()[]{}?*+-|^$\\.&~# \t\n\r\u000b\u000c"
@@ -79,7 +79,15 @@ object NotIdentifiers {
             }
         }
 
-    private fun core(value: String): String = PyText.strip(Normalizer.normalize(value, Normalizer.Form.NFC), EDGE)
+    /** NFC, then whitespace of any script and the punctuation of [EDGE] off both ends. */
+    private fun core(value: String): String {
+        var core = Normalizer.normalize(value, Normalizer.Form.NFC)
+        while (true) {
+            val stripped = PyText.strip(PyText.strip(core), EDGE)
+            if (stripped == core) return core
+            core = stripped
+        }
+    }
 
     /** `11:15`, `7:45 pm`, `9 am`, `14h30`, `19 h`: a time of day and nothing else. */
     fun isTimeOfDay(value: String): Boolean = TIME.matcher(core(value)).matches()
@@ -100,8 +108,8 @@ object NotIdentifiers {
 
     /**
      * A NAME's value without the greetings that open it (`Coucou Thérèse,` → `Thérèse,`); a
-     * value of one word, or any other label, is returned as it is. Words part at an ASCII space
-     * only, as Python's `str.partition(" ")`.
+     * value of one word, or any other label, is returned as it is. Words part at any
+     * whitespace, as Python's `str.split(maxsplit=1)`; a greeting is compared in NFC.
      */
     fun withoutOpeners(
         label: String,
@@ -110,10 +118,13 @@ object NotIdentifiers {
         if (label != NAME_LABEL) return value
         var rest = PyText.lstrip(value)
         while (true) {
-            val space = rest.indexOf(' ')
-            val first = if (space < 0) rest else rest.substring(0, space)
-            val after = if (space < 0) "" else PyText.lstrip(rest.substring(space + 1))
-            if (after.isEmpty() || PyText.casefold(PyText.rstrip(first, ".,")) !in NAME_OPENERS) return rest
+            val points = CodePointText(rest)
+            var space = 0
+            while (space < points.length && !PyText.isSpace(points[space])) space++
+            val after = PyText.lstrip(points.slice(space, points.length))
+            if (after.isEmpty()) return rest
+            val first = Normalizer.normalize(points.slice(0, space), Normalizer.Form.NFC)
+            if (PyText.casefold(PyText.rstrip(first, ".,")) !in NAME_OPENERS) return rest
             rest = after
         }
     }

@@ -94,9 +94,9 @@ private abstract class Judge(
 
                     is IndexItem, is TextItem -> {
                         outcome.named.add(if (item is IndexItem) itemLine(item) else itemLine(item as TextItem))
-                        // A value that recurs in a long text, named for an earlier chunk: still readable here too.
-                        if (missedInEarlierChunk(item)) return@callLines
                         val named = trimmedItem(item)
+                        // A value that recurs in a long text, named for an earlier chunk: still readable here too.
+                        if (missedInEarlierChunk(named)) return@callLines
                         val reason = rejectedAs(named, words) ?: admit(named)
                         if (reason != null) rejected.add(LineRejected(line, reason)) else progress(Phase.PROGRESS, chunk)
                     }
