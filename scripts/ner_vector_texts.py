@@ -184,11 +184,13 @@ SHORT_EN: list[NerText] = [
     ),
     (
         "en_identifier_roles",
-        "a badge and a case number stay readable in Tactical, the victim beside them does not",
+        "an officer's badge and a case number stay readable in Tactical; the victim beside them, "
+        "and a visitor's badge, do not",
         "Tactical",
         "INCIDENT REPORT    Case PD-25-60764\n"
         "Reporting officer: Officer Carrie Thomas, badge 9134, victim Leonard Moody\n"
-        "Victim address: 42 Elm Street, Springfield",
+        "Victim address: 42 Elm Street, Springfield\n"
+        "11:58\tVisitor Christine Hill badge 425689 refused exit search",
     ),
     (
         "en_byline",

@@ -129,6 +129,9 @@ def test_a_role_the_category_preserves_keeps_the_span_readable(text, value, cate
     [
         # An identifier role keeps the number beside it, never a name.
         ("Officer Brandi Schwartz, badge 3837", "3837", "ID", Category.TACTICAL, True),
+        # A badge is a person's: kept only where a preserved role names whose it is.
+        ("Opened by Det. Juan Cannon, badge 2868 on", "2868", "ID", Category.TACTICAL, True),
+        ("11:58\tVisitor Christine Hill badge 425689", "425689", "ID", Category.TACTICAL, False),
         ("INCIDENT REPORT    Case PD-25-60764", "PD-25-60764", "SSN", Category.TACTICAL, True),
         ("badge 9134, victim Leonard Moody", "Leonard Moody", "NAME", Category.TACTICAL, False),
         ("Parcel no.: APN 556-162-687", "556-162-687", "ACCOUNT", Category.LEGAL, True),

@@ -124,6 +124,13 @@ def identifier_roles() -> Mapping[Category, frozenset[str]]:
 
 
 @cache
+def held_identifier_roles() -> frozenset[str]:
+    """Identifier roles whose number is a person's (`badge`): kept only beside a preserved
+    role (`labels.yaml`)."""
+    return frozenset(w.casefold() for w in _labels_yaml()["held_identifier_roles"])
+
+
+@cache
 def byline_openers() -> Mapping[Category, frozenset[str]]:
     """Words that open a byline (`By John Butler`), per category."""
     return _per_category("byline_openers")
@@ -153,24 +160,32 @@ def has_role(text: str, start: int, end: int, category: Category, label: str) ->
     text[start:end] on its line, is the span's own first word (`Hon. Jaclyn Key`), or is
     among the `ROLE_WINDOW` words of an apposition after it (`Mary Cochran, Managing
     Editor`: the span or the text after it ends in a comma). A span that is no NAME also
-    counts the category's identifier roles (`badge 9134`); a line that opens with a byline
-    word and then the span is a byline (`By John Butler`)."""
+    counts the category's identifier roles (`Case PD-25-60764`), a person's one (`badge`)
+    only where a preserved role stands before it on the line (`Det. Juan Cannon, badge
+    2868`); a line that opens with a byline word and then the span is a byline (`By John
+    Butler`)."""
     category = Category(category)
     roles = preserve_roles().get(category, frozenset())
-    if label != "NAME":
-        roles = roles | identifier_roles().get(category, frozenset())
     line_before = text[_line_start(text, start) : start].split()
     if len(line_before) == 1 and _bare(line_before[0]) in byline_openers().get(category, ()):
         return True
-    if not roles:
-        return False
     before = line_before[-ROLE_WINDOW:]
     own = text[start:end].split()[:1]
     after = _line_after(text, end)
     apposition = []
     if text[start:end].rstrip().endswith(",") or after.lstrip().startswith(","):
         apposition = after.lstrip().removeprefix(",").split()[:ROLE_WINDOW]
-    return any(_bare(word) in roles for word in [*before, *own, *apposition])
+    near = [_bare(word) for word in [*before, *own, *apposition]]
+    if any(word in roles for word in near):
+        return True
+    if label == "NAME":
+        return False
+    held_by_role = any(_bare(word) in roles for word in line_before)
+    return any(
+        word in identifier_roles().get(category, ())
+        and (word not in held_identifier_roles() or held_by_role)
+        for word in near
+    )
 
 
 _WORD = re.compile(r"\S+")

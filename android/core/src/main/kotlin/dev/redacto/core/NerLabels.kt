@@ -99,6 +99,12 @@ object NerLabels {
             Category.LEGAL to wordList("apn, parcel, lot"),
         )
 
+    /**
+     * Identifier roles whose number is a person's (`labels.yaml`'s `held_identifier_roles`):
+     * kept only where a preserved role stands before it on its line (`Det. Juan Cannon, badge 2868`).
+     */
+    val HELD_IDENTIFIER_ROLES: Set<String> = wordList("badge")
+
     /** Words that open a byline (`By John Butler`), per category (`labels.yaml`'s `byline_openers`). */
     val BYLINE_OPENERS: Map<Category, Set<String>> = mapOf(Category.JOURNALISM to wordList("by, par"))
 
@@ -137,8 +143,10 @@ object NerLabels {
      * text[start, end) (code points) on its line, is the span's own first word (`Hon. Jaclyn Key`),
      * or is among the [ROLE_WINDOW] words of an apposition after it (`Mary Cochran, Managing
      * Editor`: the span or the text after it ends in a comma). A span that is no NAME also
-     * counts the category's [IDENTIFIER_ROLES] (`badge 9134`); a line that opens with a
-     * [BYLINE_OPENERS] word and then the span is a byline (`By John Butler`).
+     * counts the category's [IDENTIFIER_ROLES] (`Case PD-25-60764`), a person's one
+     * ([HELD_IDENTIFIER_ROLES]: `badge`) only where a preserved role stands before it on the
+     * line (`Det. Juan Cannon, badge 2868`); a line that opens with a [BYLINE_OPENERS] word and
+     * then the span is a byline (`By John Butler`).
      */
     fun hasRole(
         text: String,
@@ -148,11 +156,9 @@ object NerLabels {
         label: String,
     ): Boolean {
         val points = CodePointText(text)
-        var roles = PRESERVE_ROLES[category].orEmpty()
-        if (label != "NAME") roles = roles + IDENTIFIER_ROLES[category].orEmpty()
+        val roles = PRESERVE_ROLES[category].orEmpty()
         val lineBefore = PyText.splitWhitespace(points.slice(lineStart(points, start), start))
         if (lineBefore.size == 1 && bare(lineBefore[0]) in BYLINE_OPENERS[category].orEmpty()) return true
-        if (roles.isEmpty()) return false
         val before = lineBefore.takeLast(ROLE_WINDOW)
         val value = points.slice(start, end)
         val own = PyText.splitWhitespace(value).take(1)
@@ -163,7 +169,12 @@ object NerLabels {
             } else {
                 emptyList()
             }
-        return (before + own + apposition).any { bare(it) in roles }
+        val near = (before + own + apposition).map { bare(it) }
+        if (near.any { it in roles }) return true
+        if (label == "NAME") return false
+        val heldByRole = lineBefore.any { bare(it) in roles }
+        val identifierRoles = IDENTIFIER_ROLES[category].orEmpty()
+        return near.any { it in identifierRoles && (it !in HELD_IDENTIFIER_ROLES || heldByRole) }
     }
 
     private val MODEL_CODE = PyText.regex("""(?=\S*\d)(?=\S*[^\W\d_])\w[\w/-]*""")

@@ -107,6 +107,8 @@ class NerLabelsTest {
         val table =
             listOf(
                 Case("Officer Brandi Schwartz, badge 3837", "3837", "ID", Category.TACTICAL, true),
+                Case("Opened by Det. Juan Cannon, badge 2868 on", "2868", "ID", Category.TACTICAL, true),
+                Case("11:58\tVisitor Christine Hill badge 425689", "425689", "ID", Category.TACTICAL, false),
                 Case("INCIDENT REPORT    Case PD-25-60764", "PD-25-60764", "SSN", Category.TACTICAL, true),
                 Case("badge 9134, victim Leonard Moody", "Leonard Moody", "NAME", Category.TACTICAL, false),
                 Case("Parcel no.: APN 556-162-687", "556-162-687", "ACCOUNT", Category.LEGAL, true),
@@ -268,6 +270,10 @@ class NerLabelsTest {
         assertEquals(perCategory("identifier_roles"), NerLabels.IDENTIFIER_ROLES)
         assertEquals(perCategory("byline_openers"), NerLabels.BYLINE_OPENERS)
         assertEquals(perCategory("equipment_makes"), NerLabels.EQUIPMENT_MAKES)
+        assertEquals(
+            PyText.casefold(yaml.substringAfter("held_identifier_roles: [").substringBefore("]")).split(",").map { it.trim() }.toSet(),
+            NerLabels.HELD_IDENTIFIER_ROLES,
+        )
         fun exact(key: String) = exactList(yaml.substringAfter("$key: [").substringBefore("]").replace("\"", ""))
         assertEquals(exact("organisation_forms"), NerLabels.ORGANISATION_FORMS)
         assertEquals(exact("organisation_connectors"), NerLabels.ORGANISATION_CONNECTORS)
