@@ -132,6 +132,8 @@ def test_a_role_the_category_preserves_keeps_the_span_readable(text, value, cate
         # A badge is a person's: kept only where a preserved role names whose it is.
         ("Opened by Det. Juan Cannon, badge 2868 on", "2868", "ID", Category.TACTICAL, True),
         ("11:58\tVisitor Christine Hill badge 425689", "425689", "ID", Category.TACTICAL, False),
+        # A page read in image mode is one line: a guard named earlier holds no later badge.
+        ("Guard Jo Lee 11:58 Visitor Ann Hill badge 4256", "4256", "ID", Category.TACTICAL, False),
         ("INCIDENT REPORT    Case PD-25-60764", "PD-25-60764", "SSN", Category.TACTICAL, True),
         ("badge 9134, victim Leonard Moody", "Leonard Moody", "NAME", Category.TACTICAL, False),
         ("Parcel no.: APN 556-162-687", "556-162-687", "ACCOUNT", Category.LEGAL, True),

@@ -161,9 +161,10 @@ def has_role(text: str, start: int, end: int, category: Category, label: str) ->
     among the `ROLE_WINDOW` words of an apposition after it (`Mary Cochran, Managing
     Editor`: the span or the text after it ends in a comma). A span that is no NAME also
     counts the category's identifier roles (`Case PD-25-60764`), a person's one (`badge`)
-    only where a preserved role stands before it on the line (`Det. Juan Cannon, badge
-    2868`); a line that opens with a byline word and then the span is a byline (`By John
-    Butler`)."""
+    only where a preserved role stands among the `ROLE_WINDOW` words before it (`Det. Juan
+    Cannon, badge 2868`); a line that opens with a byline word and then the span is a
+    byline (`By John Butler`). Image mode reads a page as one line, so there a byline is
+    only the page's first words."""
     category = Category(category)
     roles = preserve_roles().get(category, frozenset())
     line_before = text[_line_start(text, start) : start].split()
@@ -175,16 +176,21 @@ def has_role(text: str, start: int, end: int, category: Category, label: str) ->
     apposition = []
     if text[start:end].rstrip().endswith(",") or after.lstrip().startswith(","):
         apposition = after.lstrip().removeprefix(",").split()[:ROLE_WINDOW]
-    near = [_bare(word) for word in [*before, *own, *apposition]]
-    if any(word in roles for word in near):
+    if any(_bare(word) in roles for word in [*before, *own, *apposition]):
         return True
     if label == "NAME":
         return False
-    held_by_role = any(_bare(word) in roles for word in line_before)
+    id_roles = identifier_roles().get(category, frozenset())
+    held = held_identifier_roles()
+    if any(_bare(word) in id_roles - held for word in [*before, *own, *apposition]):
+        return True
+    # A person's identifier role (`badge`) counts where a preserved role stands among the
+    # words just before it: "Det. Juan Cannon, badge 2868", not "Visitor Jo Roe badge 42".
+    first = len(line_before) - len(before)
     return any(
-        word in identifier_roles().get(category, ())
-        and (word not in held_identifier_roles() or held_by_role)
-        for word in near
+        _bare(word) in held
+        and any(_bare(w) in roles for w in line_before[max(0, first + i - ROLE_WINDOW) : first + i])
+        for i, word in enumerate(before)
     )
 
 

@@ -101,7 +101,8 @@ object NerLabels {
 
     /**
      * Identifier roles whose number is a person's (`labels.yaml`'s `held_identifier_roles`):
-     * kept only where a preserved role stands before it on its line (`Det. Juan Cannon, badge 2868`).
+     * kept only where a preserved role stands among the words just before it (`Det. Juan
+     * Cannon, badge 2868`).
      */
     val HELD_IDENTIFIER_ROLES: Set<String> = wordList("badge")
 
@@ -144,9 +145,9 @@ object NerLabels {
      * or is among the [ROLE_WINDOW] words of an apposition after it (`Mary Cochran, Managing
      * Editor`: the span or the text after it ends in a comma). A span that is no NAME also
      * counts the category's [IDENTIFIER_ROLES] (`Case PD-25-60764`), a person's one
-     * ([HELD_IDENTIFIER_ROLES]: `badge`) only where a preserved role stands before it on the
-     * line (`Det. Juan Cannon, badge 2868`); a line that opens with a [BYLINE_OPENERS] word and
-     * then the span is a byline (`By John Butler`).
+     * ([HELD_IDENTIFIER_ROLES]: `badge`) only where a preserved role stands among the
+     * [ROLE_WINDOW] words before it (`Det. Juan Cannon, badge 2868`); a line that opens with a
+     * [BYLINE_OPENERS] word and then the span is a byline (`By John Butler`).
      */
     fun hasRole(
         text: String,
@@ -172,9 +173,14 @@ object NerLabels {
         val near = (before + own + apposition).map { bare(it) }
         if (near.any { it in roles }) return true
         if (label == "NAME") return false
-        val heldByRole = lineBefore.any { bare(it) in roles }
-        val identifierRoles = IDENTIFIER_ROLES[category].orEmpty()
-        return near.any { it in identifierRoles && (it !in HELD_IDENTIFIER_ROLES || heldByRole) }
+        if (near.any { it in IDENTIFIER_ROLES[category].orEmpty() - HELD_IDENTIFIER_ROLES }) return true
+        // A person's identifier role (`badge`) counts where a preserved role stands among the
+        // words just before it: "Det. Juan Cannon, badge 2868", not "Visitor Jo Roe badge 42".
+        val first = lineBefore.size - before.size
+        return before.withIndex().any { (i, word) ->
+            bare(word) in HELD_IDENTIFIER_ROLES &&
+                lineBefore.subList(maxOf(0, first + i - ROLE_WINDOW), first + i).any { bare(it) in roles }
+        }
     }
 
     private val MODEL_CODE = PyText.regex("""(?=\S*\d)(?=\S*[^\W\d_])\w[\w/-]*""")

@@ -109,6 +109,7 @@ class NerLabelsTest {
                 Case("Officer Brandi Schwartz, badge 3837", "3837", "ID", Category.TACTICAL, true),
                 Case("Opened by Det. Juan Cannon, badge 2868 on", "2868", "ID", Category.TACTICAL, true),
                 Case("11:58\tVisitor Christine Hill badge 425689", "425689", "ID", Category.TACTICAL, false),
+                Case("Guard Jo Lee 11:58 Visitor Ann Hill badge 4256", "4256", "ID", Category.TACTICAL, false),
                 Case("INCIDENT REPORT    Case PD-25-60764", "PD-25-60764", "SSN", Category.TACTICAL, true),
                 Case("badge 9134, victim Leonard Moody", "Leonard Moody", "NAME", Category.TACTICAL, false),
                 Case("Parcel no.: APN 556-162-687", "556-162-687", "ACCOUNT", Category.LEGAL, true),
