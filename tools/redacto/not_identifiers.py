@@ -47,8 +47,6 @@ CURRENCIES = frozenset(
 )
 """Words and signs that make the number beside them an amount, case-folded."""
 
-CURRENCY_SIGNS = "€$£¥₹"
-
 MAX_AMOUNT_DIGITS = 9
 """More digits than this beside a currency is read as a number that may identify (an
 account written after `EUR`), not as an amount."""
