@@ -176,13 +176,14 @@ def has_role(text: str, start: int, end: int, category: Category, label: str) ->
     apposition = []
     if text[start:end].rstrip().endswith(",") or after.lstrip().startswith(","):
         apposition = after.lstrip().removeprefix(",").split()[:ROLE_WINDOW]
-    if any(_bare(word) in roles for word in [*before, *own, *apposition]):
+    near = [_bare(word) for word in [*before, *own, *apposition]]
+    if any(word in roles for word in near):
         return True
     if label == "NAME":
         return False
-    id_roles = identifier_roles().get(category, frozenset())
     held = held_identifier_roles()
-    if any(_bare(word) in id_roles - held for word in [*before, *own, *apposition]):
+    unheld = identifier_roles().get(category, frozenset()) - held
+    if any(word in unheld for word in near):
         return True
     # A person's identifier role (`badge`) counts where a preserved role stands among the
     # words just before it: "Det. Juan Cannon, badge 2868", not "Visitor Jo Roe badge 42".

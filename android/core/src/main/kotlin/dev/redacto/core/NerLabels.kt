@@ -173,7 +173,8 @@ object NerLabels {
         val near = (before + own + apposition).map { bare(it) }
         if (near.any { it in roles }) return true
         if (label == "NAME") return false
-        if (near.any { it in IDENTIFIER_ROLES[category].orEmpty() - HELD_IDENTIFIER_ROLES }) return true
+        val unheld = IDENTIFIER_ROLES[category].orEmpty() - HELD_IDENTIFIER_ROLES
+        if (near.any { it in unheld }) return true
         // A person's identifier role (`badge`) counts where a preserved role stands among the
         // words just before it: "Det. Juan Cannon, badge 2868", not "Visitor Jo Roe badge 42".
         val first = lineBefore.size - before.size
