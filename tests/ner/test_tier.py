@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from redacto.document import Box, Category, Document, Element, Mode, Source
+from redacto.joined_elements import join_by_page
 from redacto.ner import find_ner_detections, find_ner_spans, load_ner_manifest, ner_session
 from redacto.ner.source import NerUnavailableError, resolve_files
 from redacto.prompts import PromptLibrary
@@ -88,6 +89,49 @@ def test_image_mode_detections_are_the_elements_a_span_touches():
         (2, "NAME", Source.NER),
         (3, "NAME", Source.NER),
     ]
+
+
+def page_of_lines(*lines: str) -> Document:
+    """A photographed page: each line's words side by side, each line below the last."""
+    elements = []
+    for row, line in enumerate(lines):
+        for column, word in enumerate(line.split()):
+            box = Box(x0=60 * column, y0=20 * row, x1=60 * column + 50, y1=20 * row + 12)
+            elements.append(Element(index=len(elements), text=word, box=box))
+    return Document(mode=Mode.IMAGE, elements=tuple(elements))
+
+
+def test_a_page_is_read_as_its_lines_so_a_role_never_vouches_across_a_line_break():
+    # Read as one line, "Officer" would be among the three words before the witness and
+    # keep her readable; the text of the same page keeps the line break and redacts her.
+    lines = ("Statement taken by Officer", "Maria Lopez saw the grey van.")
+    detections = find_ner_detections(page_of_lines(*lines), Category.TACTICAL, GENERAL)
+    assert [(d.index, d.value) for d in detections] == [(4, "Maria Lopez"), (5, "Maria Lopez")]
+    as_text = find_ner_detections(Document.from_text("\n".join(lines)), Category.TACTICAL, GENERAL)
+    assert [d.value for d in as_text] == ["Maria Lopez"]
+    on_one_line = find_ner_detections(
+        Document.from_text(" ".join(lines)), Category.TACTICAL, GENERAL
+    )
+    assert on_one_line == []
+
+
+def test_a_line_that_wrapped_at_the_page_edge_goes_on_so_a_role_still_vouches():
+    # "Juan" would not have fitted after "Det." (the right edge is the longest line's), so the
+    # printed break is the page's width, not the report's: the detective stays readable.
+    lines = ("Police case opened by Det.", "Juan Cannon, badge 2868, arrived.")
+    assert find_ner_detections(page_of_lines(*lines), Category.TACTICAL, GENERAL) == []
+    joined = join_by_page(page_of_lines(*lines).elements, unwrap_lines=True)
+    assert [page.text for page in joined] == [" ".join(lines)]
+
+
+def test_a_page_is_joined_by_the_lines_of_the_text_it_was_typeset_from():
+    lines = ("INCIDENT LOG", "Statement taken by Officer", "Maria Lopez saw the grey van.")
+    page = page_of_lines(*lines)
+    assert [joined.text for joined in join_by_page(page.elements, unwrap_lines=True)] == [
+        "\n".join(lines)
+    ]
+    unboxed = [Element(index=e.index, text=e.text) for e in page.elements]
+    assert join_by_page(unboxed, unwrap_lines=True)[0].text == " ".join(e.text for e in unboxed)
 
 
 def test_a_long_page_is_read_in_windows_and_a_name_after_the_first_is_found():

@@ -72,7 +72,7 @@ def vector_document(raw: dict[str, Any]) -> Document:
 class TableNer:
     """A NER tier that answers from a table: for each exact text it may be asked about, the
     spans `[start, end, label]` it reports (code points). Image mode asks it about each
-    page's words joined by spaces, as the real tier reads them. A text not in the table
+    page's lines, as the real tier reads them. A text not in the table
     fails the test: the table pins every text the tier reads, the masked outputs included."""
 
     table: dict[str, list[list[Any]]]

@@ -8,8 +8,9 @@ LLM alone, the tiers alone, and both (`VerdictResult.tiers_found`).
 
 Text mode shows exactly the pipeline's masked text (the redacted text with each placeholder
 masked). The page read as text is shown as its lines, one placeholder per hidden run, where
-the pipeline's second opinion reads the page's words joined by spaces, one mask per element:
-the same words, breaks and masks counted otherwise (docs/evaluation.md says so).
+the pipeline's second opinion reads the page with one mask per element (the NER tier its
+lines, the rules its words joined by spaces): the same words, masks counted otherwise
+(docs/evaluation.md says so).
 """
 
 from __future__ import annotations

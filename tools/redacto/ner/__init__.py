@@ -146,9 +146,12 @@ def ner_detections(
 ) -> list[Detection]:
     """Detections of the spans `(start, end, label)` that `spans_in` finds in a text.
 
-    Text mode: one Detection per span, with `span` and `value`. Image mode: each page's
-    words joined by spaces are read as one text, and every element a span touches is a
-    Detection (`index`, `value` the span's text), ordered by index. All carry
+    Text mode: one Detection per span, with `span` and `value`. Image mode: each page is
+    read as the lines of the text it was typeset from (`unwrapped_line_breaks`: a printed
+    line that wrapped goes on with a space, one that ended short breaks), so the tier's
+    "same line" rules (roles, bylines) read a page as they read its text: a role that ends a
+    short line never vouches for a name that starts the next; every element a span touches
+    is a Detection (`index`, `value` the span's text), ordered by index. All carry
     `source=ner` and `round=1`.
     """
     if document.mode is Mode.TEXT:
@@ -163,7 +166,7 @@ def ner_detections(
             for start, end, label in spans_in(document.text)
         ]
     by_index: dict[int, Detection] = {}
-    for page in join_by_page(document.elements):
+    for page in join_by_page(document.elements, unwrap_lines=True):
         for start, end, label in spans_in(page.text):
             value = page.text[start:end]
             for index in page.indices_between(start, end):

@@ -163,8 +163,8 @@ def has_role(text: str, start: int, end: int, category: Category, label: str) ->
     counts the category's identifier roles (`Case PD-25-60764`), a person's one (`badge`)
     only where a preserved role stands among the `ROLE_WINDOW` words before it (`Det. Juan
     Cannon, badge 2868`); a line that opens with a byline word and then the span is a
-    byline (`By John Butler`). Image mode reads a page as one line, so there a byline is
-    only the page's first words."""
+    byline (`By John Butler`). Image mode reads a page as its lines too
+    (`ner.ner_detections`)."""
     category = Category(category)
     roles = preserve_roles().get(category, frozenset())
     line_before = text[_line_start(text, start) : start].split()

@@ -6,10 +6,10 @@ answer `LABEL: value` lines. The locator finds each value in that text (every oc
 OCR noise tolerated, across words and lines) and the words it overlaps become the value's
 element indices, so boxes stay exactly the OCR's own.
 
-Lines come from the boxes, the same way in both languages: a word starts a new line when it
-sits left of the word before it (the reading order went back to the left margin, or on to
-the next line of a column), when its vertical centre is outside the previous word's height,
-or when the page changes. Words without boxes continue the line.
+Lines come from the boxes, the same way in both languages and for the NER tier
+(`redacto.joined_elements.starts_line`): a word starts a new line when it sits left of the
+word before it, when its vertical centre is outside the previous word's height, or when the
+page changes. Words without boxes continue the line.
 
 The validator of a page read as text sees the redaction as text mode's validator sees a
 redacted text: each run of redacted words of one value on one line is one placeholder, numbered
@@ -23,19 +23,9 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from redacto.document import Detection, Element
-from redacto.joined_elements import JoinedElements
+from redacto.joined_elements import JoinedElements, join_elements, starts_line
 from redacto.pipeline.locator import Locator
 from redacto.pipeline.placeholders import PlaceholderBook, value_key
-
-
-def starts_line(previous: Element, element: Element) -> bool:
-    """Does `element` begin a new line after `previous` (its neighbour in reading order)?"""
-    if element.page != previous.page:
-        return True
-    if previous.box is None or element.box is None:
-        return False
-    centre = (element.box.y0 + element.box.y1) / 2
-    return element.box.x0 < previous.box.x0 or not previous.box.y0 <= centre <= previous.box.y1
 
 
 @dataclass(frozen=True)
@@ -47,17 +37,7 @@ class PageText:
     @classmethod
     def of(cls, elements: Sequence[Element]) -> PageText:
         """The page text of `elements` (in reading order; redacted ones show placeholders)."""
-        pieces: list[str] = []
-        starts: list[int] = []
-        offset = 0
-        for position, element in enumerate(elements):
-            if position:
-                pieces.append("\n" if starts_line(elements[position - 1], element) else " ")
-                offset += 1
-            starts.append(offset)
-            pieces.append(element.text)
-            offset += len(element.text)
-        return cls(JoinedElements("".join(pieces), tuple(elements), tuple(starts)))
+        return cls(join_elements(elements, starts_line))
 
     @property
     def text(self) -> str:

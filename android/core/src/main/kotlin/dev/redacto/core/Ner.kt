@@ -203,9 +203,11 @@ class NerTier(
 
 /**
  * Detections of the spans `(start, end, label)` (code points) that [spansIn] finds in a text.
- * Text mode: one detection per span, with `span` and `value`. Image mode: each page's words
- * joined by spaces are read as one text, and every element a span touches is a detection
- * (`value` the span's text), ordered by index. Mirrors Python's `ner_detections`.
+ * Text mode: one detection per span, with `span` and `value`. Image mode: each page is read as
+ * the lines of the text it was typeset from ([RuleMatching.unwrappedLineBreaks]: a printed line
+ * that wrapped goes on with a space, one that ended short breaks), so a role that ends a short
+ * line never vouches for a name that starts the next; every element a span touches is a
+ * detection (`value` the span's text), ordered by index. Mirrors Python's `ner_detections`.
  */
 internal fun nerDetections(
     document: Document,
@@ -218,7 +220,7 @@ internal fun nerDetections(
         }
     }
     val byIndex = sortedMapOf<Int, Detection>()
-    for (page in RuleMatching.joinByPage(document.elements)) {
+    for (page in RuleMatching.joinByPage(document.elements, unwrapLines = true)) {
         val text = CodePointText(page.text)
         for ((start, end, label) in spansIn(page.text)) {
             val value = text.slice(start, end)

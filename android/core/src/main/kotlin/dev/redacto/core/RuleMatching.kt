@@ -338,9 +338,15 @@ internal object RuleMatching {
 
     /**
      * One joined text per run of consecutive elements on the same page: identifiers are matched
-     * across neighbouring words but never across a page break.
+     * across neighbouring words but never across a page break. Words are joined by spaces; with
+     * [unwrapLines], by a line break where the text the page was typeset from breaks its line
+     * ([unwrappedLineBreaks]), so that a reader which speaks of "the same line" sees those lines,
+     * not one line per page nor a line cut by the page's width. Mirrors `join_by_page`.
      */
-    fun joinByPage(elements: List<Element>): List<JoinedElements> {
+    fun joinByPage(
+        elements: List<Element>,
+        unwrapLines: Boolean = false,
+    ): List<JoinedElements> {
         val pages = mutableListOf<MutableList<Element>>()
         for (element in elements) {
             if (pages.isNotEmpty() &&
@@ -352,13 +358,36 @@ internal object RuleMatching {
             }
         }
         return pages.map { page ->
+            val breaks = if (unwrapLines) unwrappedLineBreaks(page) else null
+            val text = StringBuilder()
             val starts = mutableListOf<Int>()
-            var offset = 0
-            for (element in page) {
-                starts.add(offset)
-                offset += element.text.length + 1
+            page.forEachIndexed { position, element ->
+                if (position > 0) text.append(if (breaks?.invoke(page[position - 1], element) == true) '\n' else ' ')
+                starts.add(text.length)
+                text.append(element.text)
             }
-            JoinedElements(page.joinToString(" ") { it.text }, page, starts)
+            JoinedElements(text.toString(), page, starts)
+        }
+    }
+
+    /**
+     * The line breaks of the text a page was typeset from: a printed line ends a line of that
+     * text only where the next word would have fitted on it. A line that ends because its next
+     * word did not fit (that word's width would pass the page's right edge, the rightmost box on
+     * the page) wrapped, and goes on with a space; a line that ends short of that (a heading, a
+     * list item, a form field) ends there. Words without boxes continue the line. Mirrors
+     * `unwrapped_line_breaks`.
+     */
+    fun unwrappedLineBreaks(page: List<Element>): (Element, Element) -> Boolean {
+        val right = page.mapNotNull { it.box?.x1 }.maxOrNull() ?: 0.0
+        return { previous, element ->
+            val before = previous.box
+            val box = element.box
+            when {
+                !startsLine(previous, element) -> false
+                before == null || box == null || element.page != previous.page -> true
+                else -> before.x1 + (box.x1 - box.x0) <= right
+            }
         }
     }
 }

@@ -40,6 +40,50 @@ class NerTierTest {
         assertEquals("8 avenue Victor Hugo, 75016 Paris", found[2].value)
     }
 
+    /** A photographed page: each line's words side by side, each line below the last. */
+    private fun pageOfLines(vararg lines: String): List<Element> =
+        lines
+            .flatMapIndexed { row, line ->
+                line.split(" ").mapIndexed { column, word ->
+                    Element(0, word, Box(60.0 * column, 20.0 * row, 60.0 * column + 50, 20.0 * row + 12))
+                }
+            }.mapIndexed { index, element -> element.copy(index = index) }
+
+    @Test
+    fun `image mode reads a page as the lines of its text, so a role never vouches across a short line`() {
+        // Python: test_a_page_is_read_as_its_lines_so_a_role_never_vouches_across_a_line_break.
+        val lines = arrayOf("Statement taken by Officer", "Maria Lopez saw the grey van.")
+        val read = mutableListOf<String>()
+        val found =
+            nerDetections(Document.fromElements(pageOfLines(*lines))) { text ->
+                read.add(text)
+                val start = text.indexOf("Maria")
+                listOf(Triple(start, start + "Maria Lopez".length, "NAME"))
+            }
+        assertEquals(listOf(lines.joinToString("\n")), read)
+        assertEquals(listOf(4, 5), found.map { it.index })
+        val asText = lines.joinToString("\n")
+        val start = asText.indexOf("Maria")
+        assertFalse(NerLabels.hasRole(asText, start, start + 11, Category.TACTICAL, "NAME"))
+        assertTrue(NerLabels.hasRole(lines.joinToString(" "), start, start + 11, Category.TACTICAL, "NAME"))
+    }
+
+    @Test
+    fun `a line that wrapped at the page edge goes on, a short one breaks, words without boxes go on`() {
+        // Python: test_a_line_that_wrapped_at_the_page_edge_… and test_a_page_is_joined_by_the_lines_….
+        val wrapped = arrayOf("Police case opened by Det.", "Juan Cannon, badge 2868, arrived.")
+        assertEquals(
+            listOf(wrapped.joinToString(" ")),
+            RuleMatching.joinByPage(pageOfLines(*wrapped), unwrapLines = true).map { it.text },
+        )
+        val short = arrayOf("INCIDENT LOG", "Statement taken by Officer", "Maria Lopez saw the grey van.")
+        val page = pageOfLines(*short)
+        assertEquals(listOf(short.joinToString("\n")), RuleMatching.joinByPage(page, unwrapLines = true).map { it.text })
+        assertEquals(listOf(short.joinToString(" ")), RuleMatching.joinByPage(page).map { it.text })
+        val unboxed = page.map { it.copy(box = null) }
+        assertEquals(listOf(short.joinToString(" ")), RuleMatching.joinByPage(unboxed, unwrapLines = true).map { it.text })
+    }
+
     @Test
     fun `a category that allows no label of an entity drops it`() {
         val (text, tier) = contact

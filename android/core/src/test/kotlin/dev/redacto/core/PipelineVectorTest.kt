@@ -278,8 +278,8 @@ fun sameJson(
 
 /**
  * A NER tier that answers from a vector's table: for each exact text it may be asked about, the
- * spans `[start, end, label]` it reports (code points). Image mode asks about each page's words
- * joined by spaces, as [NerTier] reads them. A text not in the table fails the vector: the table
+ * spans `[start, end, label]` it reports (code points). Image mode asks about each page's lines,
+ * as [NerTier] reads them. A text not in the table fails the vector: the table
  * pins every text the tier reads, the second opinion's masked outputs included.
  */
 internal class TableNer(
