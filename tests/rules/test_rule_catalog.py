@@ -31,9 +31,15 @@ def test_every_category_has_rules_in_priority_order() -> None:
         assert [r.name for r in recognizers_for(category)] == list(names)
 
 
-def test_only_financial_preserves_toll_free_numbers() -> None:
-    preserving = [c for c in Category if CATEGORY_RULES[c].preserve]
-    assert preserving == [Category.FINANCIAL]
+def test_financial_preserves_toll_free_numbers_and_journalism_publication_dates() -> None:
+    preserving = {c: CATEGORY_RULES[c].preserve for c in Category if CATEGORY_RULES[c].preserve}
+    assert set(preserving) == {Category.FINANCIAL, Category.JOURNALISM}
+    assert [(r.recognizer, r.digits is not None) for r in preserving[Category.FINANCIAL]] == [
+        ("phone", True)
+    ]
+    (publication,) = preserving[Category.JOURNALISM]
+    assert publication.recognizer == "date" and publication.context is not None
+    assert ("run", "date") in publication.context_phrases
 
 
 def write(tmp_path: Path, name: str, text: str) -> Path:
@@ -91,6 +97,16 @@ def test_missing_file_is_named(tmp_path: Path) -> None:
             "categories:\n  General:\n    recognizers: [email]\n"
             "    preserve: [{recognizer: email, digits: '(', reason: r}]\n",
             "bad preserve regex",
+        ),
+        (
+            "categories:\n  General:\n    recognizers: [email]\n"
+            "    preserve: [{recognizer: email, reason: r}]\n",
+            "exactly one of",
+        ),
+        (
+            "categories:\n  General:\n    recognizers: [date]\n    preserve: [{recognizer: date,"
+            " digits: '1', context: {words: [published]}, reason: r}]\n",
+            "exactly one of",
         ),
     ],
 )

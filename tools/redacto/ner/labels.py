@@ -264,4 +264,4 @@ def preserved(entity: str, value: str, category: Category) -> bool:
     from redacto.rules import CATEGORY_RULES
 
     rules = CATEGORY_RULES[Category(category)].preserve
-    return any(rule.keeps(mapping.recognizer, value) for rule in rules)
+    return any(rule.keeps_digits(mapping.recognizer, value) for rule in rules)

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Annotated
 
 import yaml
-from pydantic import Field, PositiveInt, ValidationError
+from pydantic import Field, PositiveInt, ValidationError, model_validator
 
 from redacto.document import Category, Frozen
 from redacto.resources import shipped_dir
@@ -37,6 +37,12 @@ class ContextSpec(Frozen):
 
     words: tuple[str, ...] = Field(min_length=1)
     window: int = Field(default=4, ge=1, le=20)
+
+
+def context_phrases(context: ContextSpec | None) -> tuple[tuple[str, ...], ...]:
+    """`context`'s words split into lower-case word runs, ready to be compared with a
+    text's words (`CONTEXT_WORD`)."""
+    return tuple(tuple(phrase.lower().split()) for phrase in context.words) if context else ()
 
 
 _Character = Annotated[str, Field(min_length=1, max_length=1)]
@@ -125,14 +131,30 @@ class Recognizer:
 
 
 class PreserveRule(Frozen):
-    """Keeps a recognizer's match readable when its digits fully match `digits`."""
+    """Keeps a recognizer's match readable: when its digits fully match `digits` (a
+    toll-free number), or when one of `context`'s phrases stands among the `window` words
+    before it, read as a recognizer's context is (a publication date: "Run date 2026-06-05").
+    A rule has exactly one of the two."""
 
     recognizer: str
-    digits: str
+    digits: str | None = None
+    context: ContextSpec | None = None
     reason: str
 
-    def keeps(self, recognizer: str, value: str) -> bool:
-        if recognizer != self.recognizer:
+    @model_validator(mode="after")
+    def _one_test(self) -> PreserveRule:
+        if (self.digits is None) == (self.context is None):
+            raise ValueError("a preserve rule has exactly one of `digits` and `context`")
+        return self
+
+    @property
+    def context_phrases(self) -> tuple[tuple[str, ...], ...]:
+        """The context words split into lower-case word runs, as a recognizer's are."""
+        return context_phrases(self.context)
+
+    def keeps_digits(self, recognizer: str, value: str) -> bool:
+        """A `digits` rule of `recognizer` holds for `value` (a context rule never does)."""
+        if recognizer != self.recognizer or self.digits is None:
             return False
         only_digits = re.sub(r"[^0-9]", "", value)
         return re.fullmatch(self.digits, only_digits, REGEX_FLAGS) is not None
@@ -213,12 +235,14 @@ def _build_recognizer(
         raise RulesConfigError(
             f"{path}: {name}: `lists:` given, but none of its validators reads word lists"
         )
-    phrases = (
-        tuple(tuple(phrase.lower().split()) for phrase in spec.context.words)
-        if spec.context
-        else ()
+    return Recognizer(
+        name,
+        spec.label,
+        spec.description,
+        tuple(patterns),
+        spec.context,
+        context_phrases(spec.context),
     )
-    return Recognizer(name, spec.label, spec.description, tuple(patterns), spec.context, phrases)
 
 
 def _validator(
@@ -275,7 +299,7 @@ def load_categories(
             raise RulesConfigError(f"{path}: category {name}: unknown recognizers {unknown}")
         for rule in rule_set.preserve:
             try:
-                re.compile(rule.digits, REGEX_FLAGS)
+                re.compile(rule.digits or "", REGEX_FLAGS)
             except re.error as error:
                 raise RulesConfigError(f"{path}: {name}: bad preserve regex: {error}") from None
         ordered = tuple(sorted(set(rule_set.recognizers), key=priority.__getitem__))

@@ -154,15 +154,29 @@ class _Words:
 
     def mentions(self, recognizer: Recognizer) -> bool:
         """Whether any context phrase occurs in the text at all."""
-        return bool(self._occurrences(recognizer)[0])
+        return bool(self._occurrences(recognizer.name, recognizer.context_phrases)[0])
 
     def context_before(self, start: int, recognizer: Recognizer) -> bool:
         """Whether a context phrase lies within the `window` words that end by `start`."""
         assert recognizer.context is not None
+        return self._phrase_before(
+            start, recognizer.name, recognizer.context_phrases, recognizer.context.window
+        )
+
+    def preserved_before(self, start: int, rule: PreserveRule) -> bool:
+        """Whether a context rule's phrase lies within its `window` words that end by
+        `start`, read as `context_before` reads a recognizer's."""
+        assert rule.context is not None
+        key = f"preserve:{rule.recognizer}:{rule.context.words}"
+        return self._phrase_before(start, key, rule.context_phrases, rule.context.window)
+
+    def _phrase_before(
+        self, start: int, key: str, phrases: tuple[tuple[str, ...], ...], window: int
+    ) -> bool:
         index = self._index
         count = bisect.bisect_right(index.ends, start)
-        first = max(index.after_value[count], count - recognizer.context.window)
-        phrase_ends, phrase_starts = self._occurrences(recognizer)
+        first = max(index.after_value[count], count - window)
+        phrase_ends, phrase_starts = self._occurrences(key, phrases)
         position = bisect.bisect_right(phrase_ends, count) - 1
         while position >= 0 and phrase_ends[position] > first:
             if phrase_starts[position] >= first:
@@ -170,19 +184,21 @@ class _Words:
             position -= 1
         return False
 
-    def _occurrences(self, recognizer: Recognizer) -> tuple[list[int], list[int]]:
-        """Word ranges [start, end) where the recognizer's phrases occur, sorted by end."""
-        cached = self._phrases.get(recognizer.name)
+    def _occurrences(
+        self, key: str, phrases: tuple[tuple[str, ...], ...]
+    ) -> tuple[list[int], list[int]]:
+        """Word ranges [start, end) where `phrases` occur, sorted by end (cached by `key`)."""
+        cached = self._phrases.get(key)
         if cached is None:
             index = self._index
             found = sorted(
                 (position + len(phrase), position)
-                for phrase in recognizer.context_phrases
+                for phrase in phrases
                 for position in index.positions.get(phrase[0], ())
                 if tuple(index.words[position : position + len(phrase)]) == phrase
             )
             cached = ([end for end, _ in found], [start for _, start in found])
-            self._phrases[recognizer.name] = cached
+            self._phrases[key] = cached
         return cached
 
 
@@ -416,7 +432,14 @@ def _scan(
     return [
         match
         for match in kept
-        if not any(
-            rule.keeps(match.recognizer, searched[match.start : match.end]) for rule in preserve
-        )
+        if not any(_keeps(rule, match, searched, words) for rule in preserve)
     ]
+
+
+def _keeps(rule: PreserveRule, match: TextMatch, searched: str, words: _Words) -> bool:
+    """Whether `rule` keeps `match` readable: its digits, or its context words before it."""
+    if rule.recognizer != match.recognizer:
+        return False
+    if rule.context is not None:
+        return words.preserved_before(match.start, rule)
+    return rule.keeps_digits(match.recognizer, searched[match.start : match.end])

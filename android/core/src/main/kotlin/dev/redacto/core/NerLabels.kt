@@ -293,7 +293,7 @@ object NerLabels {
         return catalog.categories
             .getValue(category)
             .preserve
-            .any { it.keeps(recognizer, value) }
+            .any { it.keepsDigits(recognizer, value) }
     }
 
     /**

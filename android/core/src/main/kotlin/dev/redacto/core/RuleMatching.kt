@@ -97,7 +97,7 @@ internal object RuleMatching {
         }
 
         /** Whether any context phrase occurs in the text at all. */
-        fun mentions(recognizer: Recognizer): Boolean = occurrences(recognizer).first.isNotEmpty()
+        fun mentions(recognizer: Recognizer): Boolean = occurrences(recognizer.name, recognizer.contextPhrases).first.isNotEmpty()
 
         /** Whether a context phrase lies within the `window` words that end by [start]. */
         fun contextBefore(
@@ -105,9 +105,27 @@ internal object RuleMatching {
             recognizer: Recognizer,
         ): Boolean {
             val window = checkNotNull(recognizer.context) { "${recognizer.name} has no context words" }.window
+            return phraseBefore(start, recognizer.name, recognizer.contextPhrases, window)
+        }
+
+        /** Whether a context rule's phrase lies within its `window` words that end by [start], read as [contextBefore] reads a recognizer's. */
+        fun preservedBefore(
+            start: Int,
+            rule: PreserveRule,
+        ): Boolean {
+            val context = checkNotNull(rule.context) { "a digits rule has no context words" }
+            return phraseBefore(start, "preserve:${rule.recognizer}:${context.words}", rule.contextPhrases, context.window)
+        }
+
+        private fun phraseBefore(
+            start: Int,
+            key: String,
+            phrases: List<List<String>>,
+            window: Int,
+        ): Boolean {
             val count = bisectRight(ends, start)
             val first = maxOf(afterValue[count], count - window)
-            val (phraseEnds, phraseStarts) = occurrences(recognizer)
+            val (phraseEnds, phraseStarts) = occurrences(key, phrases)
             var position = bisectRight(phraseEnds, count) - 1
             while (position >= 0 && phraseEnds[position] > first) {
                 if (phraseStarts[position] >= first) return true
@@ -116,11 +134,14 @@ internal object RuleMatching {
             return false
         }
 
-        /** Word ranges [start, end) where the recognizer's phrases occur, sorted by end (then start). */
-        private fun occurrences(recognizer: Recognizer): Pair<List<Int>, List<Int>> =
-            phrases.getOrPut(recognizer.name) {
+        /** Word ranges [start, end) where [wanted] occur, sorted by end (then start), cached by [key]. */
+        private fun occurrences(
+            key: String,
+            wanted: List<List<String>>,
+        ): Pair<List<Int>, List<Int>> =
+            phrases.getOrPut(key) {
                 val found =
-                    recognizer.contextPhrases
+                    wanted
                         .flatMap { phrase ->
                             positions[phrase[0]]
                                 .orEmpty()
@@ -308,10 +329,21 @@ internal object RuleMatching {
         if (continued.isNotEmpty()) kept = resolveOverlaps(found + continued)
         // Preserved matches are dropped only after overlaps are resolved, so a kept toll-free
         // number still shadows a weaker reading of the same digits (an account number, say).
-        return kept.filter { match ->
-            preserve.none { it.keeps(match.recognizer, searched.substring(match.start, match.end)) }
-        }
+        return kept.filter { match -> preserve.none { keeps(it, match, searched, words) } }
     }
+
+    /** Whether [rule] keeps [match] readable: its digits, or its context words before it. */
+    private fun keeps(
+        rule: PreserveRule,
+        match: TextMatch,
+        searched: String,
+        words: Words,
+    ): Boolean =
+        when {
+            rule.recognizer != match.recognizer -> false
+            rule.context != null -> words.preservedBefore(match.start, rule)
+            else -> rule.keepsDigits(match.recognizer, searched.substring(match.start, match.end))
+        }
 
     /** Elements of one page joined with single spaces, with where each element starts. */
     class JoinedElements(

@@ -111,7 +111,10 @@ data class RuleMatch(
 data class ContextSpec(
     val words: List<String>,
     val window: Int,
-)
+) {
+    /** The words split into lower-case word runs, ready to be compared with a text's words. */
+    val phrases: List<List<String>> get() = words.map { phrase -> PyText.splitWhitespace(phrase.lowercase()) }
+}
 
 /** A compiled pattern with its validator and whether it needs context words. */
 class RecognizerPattern(
@@ -135,18 +138,32 @@ class Recognizer(
     val contextPhrases: List<List<String>>,
 )
 
-/** Keeps a recognizer's match readable when its digits fully match [digits]. */
+/**
+ * Keeps a recognizer's match readable: when its digits fully match [digits] (a toll-free
+ * number), or when one of [context]'s phrases stands among the `window` words before it, read
+ * as a recognizer's context is (a publication date: "Run date 2026-06-05"). A rule has exactly
+ * one of the two. Mirrors `catalog.PreserveRule`.
+ */
 class PreserveRule(
     val recognizer: String,
-    val digits: String,
+    val digits: String?,
+    val context: ContextSpec?,
     val reason: String,
 ) {
-    private val compiled: Pattern = Pattern.compile(digits)
+    init {
+        require((digits == null) != (context == null)) { "a preserve rule has exactly one of `digits` and `context`" }
+    }
 
-    fun keeps(
+    private val compiled: Pattern? = digits?.let { Pattern.compile(it) }
+
+    /** [context]'s words split into lower-case word runs. */
+    val contextPhrases: List<List<String>> = context?.phrases.orEmpty()
+
+    /** A [digits] rule of [recognizer] holds for [value] (a context rule never does). */
+    fun keepsDigits(
         recognizer: String,
         value: String,
-    ): Boolean = recognizer == this.recognizer && compiled.matcher(RuleValidators.digitsOf(value)).matches()
+    ): Boolean = recognizer == this.recognizer && compiled?.matcher(RuleValidators.digitsOf(value))?.matches() == true
 }
 
 /** The recognizers a category runs (in priority order) and what it preserves. */
@@ -289,14 +306,7 @@ private object RuleCatalogParser {
         val patternEntries = source.list("patterns")
         if (patternEntries.isEmpty()) throw RulesConfigException("$where: no patterns")
         val lists = spec.namedLists("lists") ?: source.namedLists("lists")
-        val context =
-            spec.entry("context", setOf("words", "window"))?.let { entry ->
-                val words = entry.strings("words")
-                if (words.isEmpty()) throw RulesConfigException("$where: context needs words")
-                val window = entry.intOrNull("window") ?: 4
-                if (window !in 1..20) throw RulesConfigException("$where: context window must be 1..20")
-                ContextSpec(words, window)
-            }
+        val context = contextSpec(spec, where)
         val patterns =
             patternEntries.mapIndexed { i, raw ->
                 val pattern = Entry("$where.patterns[$i]", mapping(raw, where), PATTERN_KEYS)
@@ -316,9 +326,21 @@ private object RuleCatalogParser {
         if (spec.namedLists("lists") != null && patterns.none { it.validatorName in RuleValidators.WITH_LISTS }) {
             throw RulesConfigException("$where: `lists:` given, but none of its validators reads word lists")
         }
-        val phrases = context?.words.orEmpty().map { phrase -> PyText.splitWhitespace(phrase.lowercase()) }
-        return Recognizer(name, spec.string("label"), spec.string("description"), patterns, context, phrases)
+        return Recognizer(name, spec.string("label"), spec.string("description"), patterns, context, context?.phrases.orEmpty())
     }
+
+    /** The `context:` of a recognizer or a preserve rule: its words and window (4 if not given). */
+    private fun contextSpec(
+        spec: Entry,
+        where: String,
+    ): ContextSpec? =
+        spec.entry("context", setOf("words", "window"))?.let { entry ->
+            val words = entry.strings("words")
+            if (words.isEmpty()) throw RulesConfigException("$where: context needs words")
+            val window = entry.intOrNull("window") ?: 4
+            if (window !in 1..20) throw RulesConfigException("$where: context window must be 1..20")
+            ContextSpec(words, window)
+        }
 
     /** The named validator; one that judges by word lists is built from [lists]. */
     private fun validator(
@@ -349,9 +371,15 @@ private object RuleCatalogParser {
             val entry = Entry(where, mapping(value, where), setOf("recognizers", "preserve"))
             val preserve =
                 entry.list("preserve").mapIndexed { i, raw ->
-                    val rule = Entry("$where.preserve[$i]", mapping(raw, where), setOf("recognizer", "digits", "reason"))
+                    val ruleWhere = "$where.preserve[$i]"
+                    val rule = Entry(ruleWhere, mapping(raw, where), setOf("recognizer", "digits", "context", "reason"))
+                    val digits = rule.stringOrNull("digits")
+                    val context = contextSpec(rule, ruleWhere)
+                    if ((digits == null) == (context == null)) {
+                        throw RulesConfigException("$ruleWhere: a preserve rule has exactly one of `digits` and `context`")
+                    }
                     try {
-                        PreserveRule(rule.string("recognizer"), rule.string("digits"), rule.string("reason"))
+                        PreserveRule(rule.string("recognizer"), digits, context, rule.string("reason"))
                     } catch (error: java.util.regex.PatternSyntaxException) {
                         throw RulesConfigException("$where: bad preserve regex: ${error.description}")
                     }

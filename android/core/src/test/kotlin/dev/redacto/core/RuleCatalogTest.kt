@@ -69,4 +69,28 @@ class RuleCatalogTest {
             assertTrue(message in error.message.orEmpty(), "expected '$message' in: ${error.message}")
         }
     }
+
+    @Test
+    fun `a preserve rule keeps by digits or by context words, never both nor neither`() {
+        val publication = Rules.catalog.categories.getValue(Category.JOURNALISM).preserve.single()
+        assertEquals("date", publication.recognizer)
+        assertTrue(listOf("run", "date") in publication.contextPhrases)
+        val cases =
+            listOf(
+                mapOf("recognizer" to "a", "reason" to "r"),
+                mapOf("recognizer" to "a", "digits" to "1", "context" to mapOf("words" to listOf("published")), "reason" to "r"),
+            )
+        for (rule in cases) {
+            val categories =
+                mapOf(
+                    "categories" to
+                        Category.entries.associate {
+                            it.label to mapOf("recognizers" to listOf("a"), "preserve" to listOf(rule))
+                        },
+                )
+            val error =
+                assertThrows(RulesConfigException::class.java) { RuleCatalog.build(recognizersFile(), categories, setOf("ID")) }
+            assertTrue("exactly one of" in error.message.orEmpty(), "expected 'exactly one of' in: ${error.message}")
+        }
+    }
 }
