@@ -31,15 +31,17 @@ def test_every_category_has_rules_in_priority_order() -> None:
         assert [r.name for r in recognizers_for(category)] == list(names)
 
 
-def test_financial_preserves_toll_free_numbers_and_journalism_publication_dates() -> None:
+def test_what_each_category_preserves() -> None:
     preserving = {c: CATEGORY_RULES[c].preserve for c in Category if CATEGORY_RULES[c].preserve}
-    assert set(preserving) == {Category.FINANCIAL, Category.JOURNALISM}
+    assert set(preserving) == {Category.FINANCIAL, Category.JOURNALISM, Category.TACTICAL}
     assert [(r.recognizer, r.digits is not None) for r in preserving[Category.FINANCIAL]] == [
         ("phone", True)
     ]
     (publication,) = preserving[Category.JOURNALISM]
     assert publication.recognizer == "date" and publication.context is not None
     assert ("run", "date") in publication.context_phrases
+    (officer,) = preserving[Category.TACTICAL]
+    assert officer.recognizer == "badge_number" and officer.context is not None
 
 
 def write(tmp_path: Path, name: str, text: str) -> Path:
