@@ -90,7 +90,7 @@ def unwrapped_line_breaks(page: Sequence[Element]) -> LineBreaks:
     def breaks(previous: Element, element: Element) -> bool:
         if not starts_line(previous, element):
             return False
-        if previous.box is None or element.box is None or element.page != previous.page:
+        if previous.box is None or element.box is None:
             return True
         return previous.box.x1 + (element.box.x1 - element.box.x0) <= right
 

@@ -298,8 +298,10 @@ def load_categories(
         if unknown:
             raise RulesConfigError(f"{path}: category {name}: unknown recognizers {unknown}")
         for rule in rule_set.preserve:
+            if rule.digits is None:
+                continue
             try:
-                re.compile(rule.digits or "", REGEX_FLAGS)
+                re.compile(rule.digits, REGEX_FLAGS)
             except re.error as error:
                 raise RulesConfigError(f"{path}: {name}: bad preserve regex: {error}") from None
         ordered = tuple(sorted(set(rule_set.recognizers), key=priority.__getitem__))

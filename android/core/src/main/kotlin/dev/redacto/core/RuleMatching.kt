@@ -417,7 +417,7 @@ internal object RuleMatching {
             val box = element.box
             when {
                 !startsLine(previous, element) -> false
-                before == null || box == null || element.page != previous.page -> true
+                before == null || box == null -> true
                 else -> before.x1 + (box.x1 - box.x0) <= right
             }
         }
