@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Annotated
 
@@ -147,9 +148,10 @@ class PreserveRule(Frozen):
             raise ValueError("a preserve rule has exactly one of `digits` and `context`")
         return self
 
-    @property
+    @cached_property
     def context_phrases(self) -> tuple[tuple[str, ...], ...]:
-        """The context words split into lower-case word runs, as a recognizer's are."""
+        """The context words split into lower-case word runs, as a recognizer's are (split
+        once: the matcher asks for them at every match the rule may keep)."""
         return context_phrases(self.context)
 
     def keeps_digits(self, recognizer: str, value: str) -> bool:

@@ -345,7 +345,7 @@ internal object RuleMatching {
             else -> rule.keepsDigits(match.recognizer, searched.substring(match.start, match.end))
         }
 
-    /** Elements of one page joined with single spaces, with where each element starts. */
+    /** Elements of one page joined into one text (by spaces, or by spaces and line breaks), with where each element starts. */
     class JoinedElements(
         val text: String,
         val elements: List<Element>,
