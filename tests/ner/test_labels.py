@@ -14,6 +14,7 @@ from redacto.ner.labels import (
     names_an_organisation,
     names_equipment,
     preserved,
+    titled,
 )
 from redacto.prompts import PromptLibrary
 
@@ -122,6 +123,35 @@ def test_a_bare_number_beside_a_currency_is_an_amount(text, value, amount):
 def test_a_role_the_category_preserves_keeps_the_span_readable(text, value, category, kept):
     start = text.index(value)
     assert has_role(text, start, start + len(value), category, "NAME") is kept
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "category", "kept"),
+    [
+        # A capitalised title the category preserves, right before the name or over its other
+        # capitalised words (at most two), or opening it.
+        ("Assigned to: Hon. Belinda Orozco", "Belinda Orozco", Category.LEGAL, True),
+        ("Assigned to: Hon. Belinda Orozco", "Orozco", Category.LEGAL, True),
+        ("Assigned to: Hon. Belinda Orozco", "Hon. Belinda Orozco", Category.LEGAL, True),
+        ("the quote from Council Member Anna Parker", "Parker", Category.JOURNALISM, True),
+        ("Police case opened by Det. Tammy Young", "Young", Category.TACTICAL, True),
+        ("Tech Robert Vasquez returned on Monday", "Robert Vasquez", Category.FIELD_SERVICE, True),
+        # A lower-case role is a description; a comma ends the name; a title keeps only its line,
+        # its category, and reaches over at most two words.
+        ("Le juge Ana Ruiz a statué", "Ana Ruiz", Category.LEGAL, False),
+        ("our new member Gilbert Torres", "Gilbert Torres", Category.JOURNALISM, False),
+        ("Officer Smith, John Doe", "John Doe", Category.TACTICAL, False),
+        ("Visitor Amy Wood, badge 425689", "Amy Wood", Category.TACTICAL, False),
+        ("Hon.\nBelinda Orozco", "Belinda Orozco", Category.LEGAL, False),
+        ("Det. Tammy Young", "Tammy Young", Category.MEDICAL, False),
+        ("Judge Marie Claire Anne Dupont", "Dupont", Category.LEGAL, False),
+    ],
+)
+def test_a_title_the_category_preserves_keeps_the_model_s_name_readable(
+    text, value, category, kept
+):
+    start = text.index(value)
+    assert titled(text, start, start + len(value), category) is kept
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from redacto.document import Category, Document
-from redacto.rules import find_rule_matches
+from redacto.rules import find_rule_matches, preserved_spans
 
 
 def found(text: str, category: Category = Category.GENERAL) -> list[tuple[str, str]]:
@@ -472,6 +472,30 @@ def test_category_selection_and_preserve_rules(
     text: str, category: Category, values: list[str]
 ) -> None:
     assert [value for _, value in found(text, category)] == values
+
+
+@pytest.mark.parametrize(
+    ("text", "category", "values"),
+    [
+        (
+            "Billing questions: 1-833-216-3880. Yours: 415-210-7727.",
+            Category.FINANCIAL,
+            ["1-833-216-3880"],
+        ),
+        (
+            "Run date stays 10 Jun 2025; met the source on 03 Jun 2025.",
+            Category.JOURNALISM,
+            ["10 Jun 2025"],
+        ),
+        ("Det. Juan Cannon, badge 2868; visitor badge 425689", Category.TACTICAL, ["2868"]),
+        ("Billing questions: 1-833-216-3880.", Category.GENERAL, []),
+        ("Signed 03/15/2024 in Boston", Category.LEGAL, []),
+    ],
+)
+def test_preserved_spans_are_the_matches_a_preserve_rule_keeps(
+    text: str, category: Category, values: list[str]
+) -> None:
+    assert [text[s.start : s.end] for s in preserved_spans(text, category)] == values
 
 
 def test_labels_follow_the_recognizer() -> None:

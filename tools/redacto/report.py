@@ -53,6 +53,9 @@ class RejectReason(StrEnum):
     """A NAME whose value is a lone pronoun or function word (`redacto.not_names`)."""
     NOT_AN_IDENTIFIER = "not an identifier"
     """A value that is only a time of day or an amount (`redacto.not_identifiers`)."""
+    KEPT_READABLE = "kept readable by the category"
+    """A value the category's preserve rules keep readable wherever it stands
+    (`redacto.pipeline.kept_readable`)."""
 
 
 class Verdict(StrEnum):

@@ -195,6 +195,40 @@ def has_role(text: str, start: int, end: int, category: Category, label: str) ->
     )
 
 
+TITLE_REACH = 3
+"""Words before a name where its title may stand: `Council Member Anna Parker` reaches
+`Parker`'s title over one given name."""
+
+
+def titled(text: str, start: int, end: int, category: Category) -> bool:
+    """Whether text[start:end] is a name under a title its category preserves: a capitalised
+    role word opening it or standing right before it, with at most the name's other
+    capitalised words between (`Hon. Belinda Orozco`, `Council Member Anna Parker`, `Det.
+    Tammy Young`, and `Orozco` alone there). A lower-case role is a description, not a title
+    (`our new member Gilbert Torres`), and a punctuated word ends the name (`Officer Smith,
+    John Doe`). Stricter than `has_role`, for the model's names
+    (`redacto.pipeline.kept_readable`): the model read the context already, so only a title
+    overrules it."""
+    roles = preserve_roles().get(Category(category), frozenset())
+
+    def is_title(word: str) -> bool:
+        return word[:1].isupper() and _bare(word) in roles
+
+    own = text[start:end].split()[:1]
+    if own and is_title(own[0]):
+        return True
+    for word in reversed(text[_line_start(text, start) : start].split()[-TITLE_REACH:]):
+        if is_title(word):
+            return True
+        if not word[:1].isupper() or word.endswith(NAME_ENDS):
+            return False
+    return False
+
+
+NAME_ENDS = (",", ";", ":", ".", "!", "?")
+"""A word ending so closes the name before it (`Officer Smith, John Doe`)."""
+
+
 _WORD = re.compile(r"\S+")
 _MODEL_CODE = re.compile(r"(?=\S*\d)(?=\S*[^\W\d_])\w[\w/-]*")
 

@@ -26,6 +26,7 @@ from redacto.pipeline.detections import (
     rejected_as,
     trimmed_item,
 )
+from redacto.pipeline.kept_readable import KeptReadable
 from redacto.pipeline.locator import Locator
 from redacto.pipeline.page_text import PageText
 from redacto.pipeline.parsing import (
@@ -55,6 +56,8 @@ class _Findings:
     """Where `LABEL: value` answers are looked for (the text, or the page as text)."""
     words: tuple[str, ...] = ()
     """The elements' texts (image mode), to read what an `INDEX:LABEL` item names."""
+    kept: KeptReadable | None = None
+    """What the category keeps readable wherever it stands (`kept_readable`)."""
 
     def progress(self, phase: Phase, chunk: int | None = None, index: int | None = None) -> None:
         """A PROGRESS event names the element just detected (`index`), so its box can be
@@ -87,7 +90,7 @@ class _Findings:
         if isinstance(item, TextItem) and self.invented(item.value):
             rejected.append(LineRejected(line, RejectReason.NOT_IN_DOCUMENT))
             return []
-        reason = rejected_as(item, self.words)
+        reason = rejected_as(item, self.words, self.kept)
         if reason is not None:
             rejected.append(LineRejected(line, reason))
             return []
@@ -126,6 +129,7 @@ def detect(
     """
     findings = _Findings(context, category, {detection_key(d) for d in already})
     findings.words = tuple(element.text for element in document.elements)
+    findings.kept = KeptReadable.of(document, category)
     if document.mode is Mode.IMAGE and context.options.image_reading is not ImageReading.TEXT:
         template = context.prompts.prompt(Step.DETECT, Mode.IMAGE, category)
         labels = frozenset(template.labels)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from redacto.document import Detection, Source
 from redacto.not_identifiers import identifies_no_one, without_openers
 from redacto.not_names import is_not_a_name
+from redacto.pipeline.kept_readable import KeptReadable
 from redacto.pipeline.page_text import PageText
 from redacto.pipeline.parsing import IndexItem, RejectReason, TextItem
 from redacto.pipeline.placeholders import value_key
@@ -61,11 +62,14 @@ def item_detections(
     ]
 
 
-def rejected_as(item: IndexItem | TextItem, words: Sequence[str] = ()) -> RejectReason | None:
+def rejected_as(
+    item: IndexItem | TextItem, words: Sequence[str] = (), kept: KeptReadable | None = None
+) -> RejectReason | None:
     """Why a named item stands for nothing, or None: a lone pronoun or function word named a
-    NAME (`My`, `Je`: FINDINGS 3), or a value that is only a time or an amount under any
-    label (`redacto.not_identifiers`). `words` are the elements' texts, for an
-    `INDEX:LABEL` item."""
+    NAME (`My`, `Je`: FINDINGS 3), a value that is only a time or an amount under any
+    label (`redacto.not_identifiers`), or one the category keeps readable wherever it
+    stands (`kept`: `redacto.pipeline.kept_readable`). `words` are the elements' texts,
+    for an `INDEX:LABEL` item."""
     if isinstance(item, TextItem):
         value: str | None = item.value
     else:
@@ -74,6 +78,8 @@ def rejected_as(item: IndexItem | TextItem, words: Sequence[str] = ()) -> Reject
         return RejectReason.NOT_A_NAME
     if identifies_no_one(value):
         return RejectReason.NOT_AN_IDENTIFIER
+    if kept is not None and kept.keeps(item):
+        return RejectReason.KEPT_READABLE
     return None
 
 

@@ -46,6 +46,7 @@ from redacto.pipeline.detections import (
     rejected_as,
     trimmed_item,
 )
+from redacto.pipeline.kept_readable import KeptReadable
 from redacto.pipeline.locator import Locator
 from redacto.pipeline.page_text import PageText, redacted_page
 from redacto.pipeline.parsing import (
@@ -115,9 +116,11 @@ class _Judge(ABC):
     call_start: int = 0
     """Where this call's items begin in `outcome.missed`; earlier ones came from other chunks."""
     said: SaidInAnswer = field(default_factory=SaidInAnswer)
+    """What this call's answer has named (a second naming is a duplicate)."""
     words: tuple[str, ...] = ()
     """The elements' texts (image mode), to read what an `INDEX:LABEL` item names."""
-    """What this call's answer has named (a second naming is a duplicate)."""
+    kept: KeptReadable | None = None
+    """What the category keeps readable wherever it stands (`kept_readable`)."""
 
     def progress(self, phase: Phase, chunk: int | None = None) -> None:
         verdict = self.outcome.verdict.value if phase is Phase.END else None
@@ -170,7 +173,7 @@ class _Judge(ABC):
             item = trimmed_item(item)
             if self._missed_in_earlier_chunk(item):
                 return  # a value that recurs in a long text, still readable here too
-            reason = rejected_as(item, self.words) or self._admit(item)
+            reason = rejected_as(item, self.words, self.kept) or self._admit(item)
             if reason is not None:
                 rejected.append(LineRejected(line, reason))
             else:
@@ -348,17 +351,18 @@ def _llm_judge(
     known: set[int | str],
 ) -> _Judge:
     """The LLM's calls on the output, chunk by chunk; the judge holds its outcome."""
+    kept = KeptReadable.of(document, category)
     if document.mode is Mode.IMAGE:
         assert isinstance(redaction, ImageRedaction)
         if context.options.image_reading is ImageReading.TEXT:
             page = PageText.of(document.elements)
-            judge: _Judge = _PageJudge(context, category, round_number, known, page=page)
+            judge: _Judge = _PageJudge(context, category, round_number, known, kept=kept, page=page)
             redacted = redacted_page(document.elements, detections, redaction.shown)
             return _judge_text(judge, redacted)
         template = context.prompts.prompt(Step.VALIDATE, Mode.IMAGE, category)
         labels = frozenset(template.labels)
         chunks = chunk_elements(redaction.elements, context.options.chunk_size)
-        judge = _ImageJudge(context, category, round_number, known, len(chunks))
+        judge = _ImageJudge(context, category, round_number, known, len(chunks), kept=kept)
         judge.words = tuple(element.text for element in document.elements)
         judge.progress(Phase.START, 0)
         for chunk in chunks:
@@ -376,6 +380,7 @@ def _llm_judge(
         category,
         round_number,
         known,
+        kept=kept,
         locator=Locator(document.text),
         redaction=redaction,
     )

@@ -41,6 +41,7 @@ __all__ = [
     "RulesConfigError",
     "find_rule_detections",
     "find_rule_matches",
+    "preserved_spans",
     "recognizers_for",
 ]
 
@@ -108,6 +109,17 @@ def find_rule_matches(
             indices = page.indices_between(match.start, match.end)
             found.append(_rule_match(match, page.text, indices=indices))
     return found
+
+
+def preserved_spans(text: str, category: Category) -> list[Span]:
+    """Where in `text` a rule match stands that `category`'s preserve rules keep readable
+    (a toll-free number in a Financial page, an officer's badge, a publication date): what
+    no tier may redact there (`redacto.pipeline.kept_readable`)."""
+    rule_set = CATEGORY_RULES[Category(category)]
+    if not rule_set.preserve:
+        return []
+    matches = scan_text(text, recognizers_for(rule_set.category), rule_set.preserve, preserved=True)
+    return [Span(start=match.start, end=match.end) for match in matches]
 
 
 def _rule_match(

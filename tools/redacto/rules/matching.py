@@ -368,8 +368,10 @@ def scan_text(
     preserve: Sequence[PreserveRule] = (),
     *,
     prefilter: bool = True,
+    preserved: bool = False,
 ) -> list[TextMatch]:
-    """All non-overlapping verified matches in `text`, in order, minus the preserved ones.
+    """All non-overlapping verified matches in `text`, in order, minus the preserved ones;
+    with `preserved`, only the preserved ones (what the category keeps readable).
 
     The rules read `text` normalised (`redacto.rules.normalise`: full-width digits, Unicode
     spaces and dashes, invisible characters, tabs and line breaks inside numbers); each
@@ -381,7 +383,7 @@ def scan_text(
     same result, found sooner; False runs every pattern, for the tests that check that).
     """
     normalised = normalise(text)
-    found = _scan(normalised.text, recognizers, preserve, prefilter)
+    found = _scan(normalised.text, recognizers, preserve, prefilter, preserved)
     if not normalised.maps:
         return found
     return [
@@ -396,6 +398,7 @@ def _scan(
     recognizers: Sequence[Recognizer],
     preserve: Sequence[PreserveRule],
     prefilter: bool,
+    preserved: bool = False,
 ) -> list[TextMatch]:
     """`scan_text` on a text that is already normalised."""
     searched = read_ocr_zeros(text)
@@ -432,7 +435,7 @@ def _scan(
     return [
         match
         for match in kept
-        if not any(_keeps(rule, match, searched, words) for rule in preserve)
+        if any(_keeps(rule, match, searched, words) for rule in preserve) is preserved
     ]
 
 

@@ -73,12 +73,14 @@ fun itemDetections(
 
 /**
  * Why a named item stands for nothing, or null: a lone pronoun or function word named a NAME
- * (`My`, `Je`: FINDINGS 3), or a value that is only a time or an amount under any label
- * ([NotIdentifiers]). [words] are the elements' texts by position, for an `INDEX:LABEL` item.
+ * (`My`, `Je`: FINDINGS 3), a value that is only a time or an amount under any label
+ * ([NotIdentifiers]), or one the category keeps readable wherever it stands ([kept]:
+ * [KeptReadable]). [words] are the elements' texts by position, for an `INDEX:LABEL` item.
  */
 fun rejectedAs(
     item: ParsedLine,
     words: List<String> = emptyList(),
+    kept: KeptReadable? = null,
 ): RejectReason? {
     val (label, value) =
         when (item) {
@@ -88,6 +90,7 @@ fun rejectedAs(
         }
     if (NotNames.isNotAName(label, value)) return RejectReason.NOT_A_NAME
     if (NotIdentifiers.identifiesNoOne(value)) return RejectReason.NOT_AN_IDENTIFIER
+    if (kept != null && kept.keeps(item)) return RejectReason.KEPT_READABLE
     return null
 }
 
@@ -146,6 +149,9 @@ private class Findings(
     /** The elements' texts (image mode), to read what an `INDEX:LABEL` item names. */
     var words: List<String> = emptyList()
 
+    /** What the category keeps readable wherever it stands ([KeptReadable]). */
+    var kept: KeptReadable? = null
+
     /**
      * A value with no trace in the text (FINDINGS 2: mostly the prompt's own examples) cannot
      * leak: it is dropped as noise, not kept as a detection that is not located. A near miss
@@ -172,7 +178,7 @@ private class Findings(
             rejected.add(LineRejected(line, RejectReason.NOT_IN_DOCUMENT))
             return emptyList()
         }
-        val reason = rejectedAs(named, words)
+        val reason = rejectedAs(named, words, kept)
         if (reason != null) {
             rejected.add(LineRejected(line, reason))
             return emptyList()
@@ -210,6 +216,7 @@ suspend fun detect(
 ): List<Detection> {
     val findings = Findings(context, category, already.map(::detectionKey).toMutableSet())
     findings.words = document.elements.map { it.text }
+    findings.kept = KeptReadable.of(document, category)
     val calls =
         if (document.mode == Mode.IMAGE && context.options.imageReading != ImageReading.TEXT) {
             val template = context.prompts.template(Step.DETECT, Mode.IMAGE, category)

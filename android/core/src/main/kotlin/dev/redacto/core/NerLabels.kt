@@ -184,6 +184,43 @@ object NerLabels {
         }
     }
 
+    /** Words before a name where its title may stand: `Council Member Anna Parker` reaches `Parker`'s title over one given name. */
+    const val TITLE_REACH = 3
+
+    /** A word ending so closes the name before it (`Officer Smith, John Doe`). */
+    private val NAME_ENDS = listOf(",", ";", ":", ".", "!", "?")
+
+    /**
+     * Whether text[start, end) (code points) is a name under a title its [category] preserves: a
+     * capitalised role word opening it or standing right before it, with at most the name's
+     * other capitalised words between (`Hon. Belinda Orozco`, `Council Member Anna Parker`,
+     * `Det. Tammy Young`, and `Orozco` alone there). A lower-case role is a description, not a
+     * title (`our new member Gilbert Torres`), and a punctuated word ends the name (`Officer
+     * Smith, John Doe`). Stricter than [hasRole], for the model's names ([KeptReadable]): the
+     * model read the context already, so only a title overrules it.
+     */
+    fun titled(
+        text: String,
+        start: Int,
+        end: Int,
+        category: Category,
+    ): Boolean {
+        val points = CodePointText(text)
+        val roles = PRESERVE_ROLES[category].orEmpty()
+
+        fun capitalised(word: String): Boolean = PyText.isUpper(String(Character.toChars(word.codePointAt(0))))
+
+        fun isTitle(word: String): Boolean = capitalised(word) && bare(word) in roles
+
+        val own = PyText.splitWhitespace(points.slice(start, end)).take(1)
+        if (own.isNotEmpty() && isTitle(own[0])) return true
+        for (word in PyText.splitWhitespace(points.slice(lineStart(points, start), start)).takeLast(TITLE_REACH).asReversed()) {
+            if (isTitle(word)) return true
+            if (!capitalised(word) || NAME_ENDS.any { word.endsWith(it) }) return false
+        }
+        return false
+    }
+
     private val MODEL_CODE = PyText.regex("""(?=\S*\d)(?=\S*[^\W\d_])\w[\w/-]*""")
 
     /**

@@ -51,6 +51,11 @@ class PageText private constructor(
             .toList()
     }
 
+    /** Where (code points) each element stands in [text], by its index. */
+    val elementSpans: Map<Int, Span> by lazy {
+        elements.indices.associate { elements[it].index to Span(starts[it], starts[it] + lengths[it]) }
+    }
+
     /** Indices of the non-empty elements that overlap code points [start, end). */
     private fun indicesBetween(
         start: Int,

@@ -29,6 +29,9 @@ enum class RejectReason(
 
     /** A value that is only a time of day or an amount ([NotIdentifiers]). */
     NOT_AN_IDENTIFIER("not an identifier"),
+
+    /** A value the category's preserve rules keep readable wherever it stands ([KeptReadable]). */
+    KEPT_READABLE("kept readable by the category"),
 }
 
 /** The result of parsing one item line of either mode. */

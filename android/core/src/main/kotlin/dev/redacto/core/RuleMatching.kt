@@ -292,7 +292,8 @@ internal object RuleMatching {
     }
 
     /**
-     * All non-overlapping verified matches in [text], in order, minus the preserved ones.
+     * All non-overlapping verified matches in [text], in order, minus the preserved ones; with
+     * [preserved], only the preserved ones (what the category keeps readable).
      * [recognizers] are in priority order; their position breaks ties between equal lengths.
      * Patterns, validators and preserve rules read [text] through [readOcrZeros]; context words
      * are read from [text] itself. Offsets are into [text].
@@ -301,9 +302,10 @@ internal object RuleMatching {
         text: String,
         recognizers: List<Recognizer>,
         preserve: List<PreserveRule>,
+        preserved: Boolean = false,
     ): List<TextMatch> {
         val normalised = RuleNormalise.normalise(text)
-        val found = scanNormalised(normalised.text, recognizers, preserve)
+        val found = scanNormalised(normalised.text, recognizers, preserve, preserved)
         if (normalised.unchanged) return found
         return found.map { match ->
             val (start, end) = normalised.sourceSpan(match.start, match.end)
@@ -316,6 +318,7 @@ internal object RuleMatching {
         text: String,
         recognizers: List<Recognizer>,
         preserve: List<PreserveRule>,
+        preserved: Boolean,
     ): List<TextMatch> {
         val words = Words(text)
         val searched = readOcrZeros(text)
@@ -329,7 +332,7 @@ internal object RuleMatching {
         if (continued.isNotEmpty()) kept = resolveOverlaps(found + continued)
         // Preserved matches are dropped only after overlaps are resolved, so a kept toll-free
         // number still shadows a weaker reading of the same digits (an account number, say).
-        return kept.filter { match -> preserve.none { keeps(it, match, searched, words) } }
+        return kept.filter { match -> preserve.any { keeps(it, match, searched, words) } == preserved }
     }
 
     /** Whether [rule] keeps [match] readable: its digits, or its context words before it. */

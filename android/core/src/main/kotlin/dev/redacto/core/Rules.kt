@@ -68,6 +68,23 @@ object Rules {
     }
 
     /**
+     * Where in [text] (code points) a rule match stands that [category]'s preserve rules keep
+     * readable (a toll-free number in a Financial page, an officer's badge, a publication
+     * date): what no tier may redact there ([KeptReadable]).
+     */
+    fun preservedSpans(
+        text: String,
+        category: Category,
+        catalog: RuleCatalog = this.catalog,
+    ): List<Span> {
+        val preserve = catalog.categories.getValue(category).preserve
+        if (preserve.isEmpty()) return emptyList()
+        return RuleMatching.scanText(text, recognizersFor(category, catalog), preserve, preserved = true).map {
+            Span(text.codePointCount(0, it.start), text.codePointCount(0, it.end))
+        }
+    }
+
+    /**
      * The rule safety net's detections for [document] under [category]'s rules. Image mode: one
      * detection per element index a match touches (`value` the whole match's text), ordered by
      * index; an element touched by two matches keeps the first match's label. Text mode: one

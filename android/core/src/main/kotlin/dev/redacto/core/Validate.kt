@@ -48,6 +48,9 @@ private abstract class Judge(
     /** The elements' texts (image mode), to read what an `INDEX:LABEL` item names. */
     var words: List<String> = emptyList()
 
+    /** What the category keeps readable wherever it stands ([KeptReadable]). */
+    var kept: KeptReadable? = null
+
     /** Where this call's items begin in `outcome.missed`; earlier ones came from other chunks. */
     protected var callStart = 0
         private set
@@ -97,7 +100,7 @@ private abstract class Judge(
                         val named = trimmedItem(item)
                         // A value that recurs in a long text, named for an earlier chunk: still readable here too.
                         if (missedInEarlierChunk(named)) return@callLines
-                        val reason = rejectedAs(named, words) ?: admit(named)
+                        val reason = rejectedAs(named, words, kept) ?: admit(named)
                         if (reason != null) rejected.add(LineRejected(line, reason)) else progress(Phase.PROGRESS, chunk)
                     }
                 }
@@ -238,10 +241,12 @@ private suspend fun llmJudge(
     round: Int,
     known: MutableSet<DetectionKey>,
 ): Judge {
+    val kept = KeptReadable.of(document, category)
     if (document.mode == Mode.IMAGE) {
         check(redaction is ImageRedaction) { "image mode needs an image redaction" }
         if (context.options.imageReading == ImageReading.TEXT) {
             val judge = PageJudge(context, category, round, known, PageText.of(document.elements))
+            judge.kept = kept
             val hidden = detections.filter { it.index != null && it.index in redaction.shown }.associateBy { it.index!! }
             return judgeText(judge, redactedLines(document.elements, hidden))
         }
@@ -250,6 +255,7 @@ private suspend fun llmJudge(
         val chunks = chunkElements(redaction.elements, context.options.chunkSize)
         val judge = ImageJudge(context, category, round, known, chunks.size)
         judge.words = document.elements.map { it.text }
+        judge.kept = kept
         judge.progress(Phase.START, 0)
         for (chunk in chunks) {
             val (system, user) = template.render(mapOf("elements" to formatElements(chunk.elements)))
@@ -258,7 +264,9 @@ private suspend fun llmJudge(
         return judge
     }
     check(redaction is TextRedaction) { "text mode needs a text redaction" }
-    return judgeText(TextJudge(context, category, round, known, Locator(document.text), redaction), redaction.text)
+    val judge = TextJudge(context, category, round, known, Locator(document.text), redaction)
+    judge.kept = kept
+    return judgeText(judge, redaction.text)
 }
 
 /** Asks the text-mode validate prompt about [redacted], one call per 150-word chunk. */

@@ -100,6 +100,32 @@ class NerLabelsTest {
         }
     }
 
+    /** Python's `test_a_title_the_category_preserves_keeps_the_model_s_name_readable`, case for case. */
+    @Test
+    fun `a title the category preserves keeps the model's name readable`() {
+        val table =
+            listOf(
+                Triple("Assigned to: Hon. Belinda Orozco", "Belinda Orozco", Category.LEGAL) to true,
+                Triple("Assigned to: Hon. Belinda Orozco", "Orozco", Category.LEGAL) to true,
+                Triple("Assigned to: Hon. Belinda Orozco", "Hon. Belinda Orozco", Category.LEGAL) to true,
+                Triple("the quote from Council Member Anna Parker", "Parker", Category.JOURNALISM) to true,
+                Triple("Police case opened by Det. Tammy Young", "Young", Category.TACTICAL) to true,
+                Triple("Tech Robert Vasquez returned on Monday", "Robert Vasquez", Category.FIELD_SERVICE) to true,
+                Triple("Le juge Ana Ruiz a statué", "Ana Ruiz", Category.LEGAL) to false,
+                Triple("our new member Gilbert Torres", "Gilbert Torres", Category.JOURNALISM) to false,
+                Triple("Officer Smith, John Doe", "John Doe", Category.TACTICAL) to false,
+                Triple("Visitor Amy Wood, badge 425689", "Amy Wood", Category.TACTICAL) to false,
+                Triple("Hon.\nBelinda Orozco", "Belinda Orozco", Category.LEGAL) to false,
+                Triple("Det. Tammy Young", "Tammy Young", Category.MEDICAL) to false,
+                Triple("Judge Marie Claire Anne Dupont", "Dupont", Category.LEGAL) to false,
+            )
+        for ((case, kept) in table) {
+            val (text, value, category) = case
+            val start = text.codePointCount(0, text.indexOf(value))
+            assertEquals(kept, NerLabels.titled(text, start, start + value.codePointCount(0, value.length), category), text)
+        }
+    }
+
     /** Python's `test_identifier_roles_and_bylines`, case for case. */
     @Test
     fun `an identifier role keeps only a number, and a byline keeps its reporter`() {

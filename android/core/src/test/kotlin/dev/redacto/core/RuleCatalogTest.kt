@@ -93,4 +93,21 @@ class RuleCatalogTest {
             assertTrue("exactly one of" in error.message.orEmpty(), "expected 'exactly one of' in: ${error.message}")
         }
     }
+
+    /** Python's `test_preserved_spans_are_the_matches_a_preserve_rule_keeps`, case for case. */
+    @Test
+    fun `preserved spans are the matches a preserve rule keeps`() {
+        val table =
+            listOf(
+                Triple("Billing questions: 1-833-216-3880. Yours: 415-210-7727.", Category.FINANCIAL, listOf<String>("1-833-216-3880")),
+                Triple("Run date stays 10 Jun 2025; met the source on 03 Jun 2025.", Category.JOURNALISM, listOf<String>("10 Jun 2025")),
+                Triple("Det. Juan Cannon, badge 2868; visitor badge 425689", Category.TACTICAL, listOf<String>("2868")),
+                Triple("Billing questions: 1-833-216-3880.", Category.GENERAL, listOf<String>()),
+                Triple("Signed 03/15/2024 in Boston", Category.LEGAL, listOf<String>()),
+            )
+        for ((text, category, values) in table) {
+            val points = CodePointText(text)
+            assertEquals(values, Rules.preservedSpans(text, category).map { points.slice(it.start, it.end) }, text)
+        }
+    }
 }
