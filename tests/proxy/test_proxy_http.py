@@ -3,6 +3,8 @@ user gets back, and every way a request is refused rather than forwarded."""
 
 from __future__ import annotations
 
+import socket
+
 import orjson
 import pytest
 from echo_upstream import EchoUpstream
@@ -251,8 +253,6 @@ def test_keep_alive_serves_many_requests_on_one_connection(
 def test_a_client_that_expects_100_continue_is_not_kept_waiting(
     running: RunningProxy, upstream: EchoUpstream
 ) -> None:
-    import socket
-
     body = orjson.dumps(chat(PII + " " * 2000))
     host, port = running.url.removeprefix("http://").split(":")
     with socket.create_connection((host, int(port)), timeout=5) as connection:
@@ -266,3 +266,56 @@ def test_a_client_that_expects_100_continue_is_not_kept_waiting(
         while b"finish_reason" not in answer:
             answer += connection.recv(65536)
     assert answer.startswith(b"HTTP/1.1 200") and b"jane.doe@example.com" in answer
+
+
+def _read_to_close(connection: socket.socket) -> bytes:
+    """Everything the proxy sends until it closes the connection."""
+    received = b""
+    while chunk := connection.recv(65536):
+        received += chunk
+    return received
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["whole", "streamed"])
+def test_a_client_that_half_closes_after_a_whole_request_still_gets_its_answer(
+    running: RunningProxy, upstream: EchoUpstream, stream: bool
+) -> None:
+    """docs/proxy.md: a client that half-closes still gets the answer to a request it sent
+    whole, values restored, and then the connection closes (uvicorn would close at once)."""
+    body = orjson.dumps(chat(PII, stream=stream))
+    host, port = running.url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as connection:
+        connection.sendall(
+            b"POST /v1/chat/completions HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n"
+            b"content-length: %d\r\n\r\n%s" % (len(body), body)
+        )
+        connection.shutdown(socket.SHUT_WR)
+        answer = _read_to_close(connection)
+    head, _, payload = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 200"), head
+    assert b"jane.doe@example.com" in payload and b"4111 1111 1111 1111" in payload
+    assert "[EMAIL_1]" in upstream.seen[-1]["messages"][0]["content"]
+
+
+@pytest.mark.parametrize(
+    ("sent", "why"),
+    [
+        (
+            b'POST /v1/chat/completions HTTP/1.1\r\nhost: x\r\ncontent-length: 500\r\n\r\n{"mo',
+            b"ended early",
+        ),
+        (b"POST /v1/chat/completions HTTP/1.1\r\nhost: x\r\ncontent-le", b""),
+    ],
+    ids=["body cut short", "head cut short"],
+)
+def test_a_client_that_half_closes_mid_request_is_refused_and_nothing_is_forwarded(
+    running: RunningProxy, upstream: EchoUpstream, sent: bytes, why: bytes
+) -> None:
+    host, port = running.url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as connection:
+        connection.sendall(sent)
+        connection.shutdown(socket.SHUT_WR)
+        answer = _read_to_close(connection)
+    assert answer.startswith(b"HTTP/1.1 400"), answer[:200]
+    assert why in answer
+    assert upstream.seen == []
