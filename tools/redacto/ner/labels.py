@@ -199,6 +199,9 @@ TITLE_REACH = 3
 """Words before a name where its title may stand: `Council Member Anna Parker` reaches
 `Parker`'s title over one given name."""
 
+NAME_ENDS = (",", ";", ":", ".", "!", "?")
+"""A word ending so closes the name before it (`Officer Smith, John Doe`)."""
+
 
 def titled(text: str, start: int, end: int, category: Category) -> bool:
     """Whether text[start:end] is a name under a title its category preserves: a capitalised
@@ -223,10 +226,6 @@ def titled(text: str, start: int, end: int, category: Category) -> bool:
         if not word[:1].isupper() or word.endswith(NAME_ENDS):
             return False
     return False
-
-
-NAME_ENDS = (",", ";", ":", ".", "!", "?")
-"""A word ending so closes the name before it (`Officer Smith, John Doe`)."""
 
 
 _WORD = re.compile(r"\S+")

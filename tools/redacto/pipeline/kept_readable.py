@@ -9,9 +9,10 @@ rules"). Three readings of the page, each one a tier already makes, overrule it:
   a Financial page, an officer's badge, a publication date), for any label;
 - a company's name (`redacto.ner.labels.names_an_organisation`: `Lee-Lopez Field
   Services`, `Martín y Ojeda S.A.`), for a NAME;
-- a name after a title the category preserves (`redacto.ner.labels.titled`: `Hon.`,
-  `Det.`, `Council Member`), for a NAME. Only a capitalised title right before the name
-  counts, not the NER tier's wider role window: the model read the context already.
+- a name under a title the category preserves (`redacto.ner.labels.titled`: `Hon.`,
+  `Det.`, `Council Member`), for a NAME. Only a capitalised title opening the name or right
+  before it (over at most two of its words) counts, not the NER tier's wider role window:
+  the model read the context already.
 
 An item is kept readable only when every place the locator puts it is; a value it cannot
 place stays (and fails closed as not located).
