@@ -130,3 +130,41 @@ def test_ten_thousand_values_cost_no_more_to_look_up_than_one() -> None:
     index = book._known._long  # the index itself
     assert list(index) == ["valu"] and list(index["valu"]) == [len("value-00000")]
     assert len(index["valu"][len("value-00000")]) == 10_000  # one lookup finds any of them
+
+
+def test_a_copy_and_its_original_change_apart() -> None:
+    original = Vault()
+    original.placeholder_for("NAME", "Jane Smith")
+    original.placeholder_for("EMAIL", "jane@example.com")
+    original.mark_seen(7)
+    copy = original.copy()
+    # Under the prefix both share ("jane"), and under new ones, on each side.
+    copy.placeholder_for("NAME", "Jane Smithson")
+    copy.placeholder_for("ID", "Q9")
+    copy.mark_seen(8)
+    original.placeholder_for("NAME", "Janet Doe")
+    original.placeholder_for("NAME", "jane  SMITH")  # a new spelling of a known value
+    text = "Jane Smithson, Janet Doe, jane  smith, Q9, jane@example.com"
+
+    def hidden(vault: Vault) -> list[tuple[str, str]]:
+        return [(text[start:end], token) for start, end, token in vault.hide_known(text)]
+
+    assert hidden(copy) == [
+        ("Jane Smithson", "[NAME_2]"),
+        ("Q9", "[ID_1]"),
+        ("jane@example.com", "[EMAIL_1]"),
+    ]
+    assert hidden(original) == [
+        ("Jane Smith", "[NAME_1]"),
+        ("Janet Doe", "[NAME_2]"),
+        ("jane  smith", "[NAME_1]"),
+        ("jane@example.com", "[EMAIL_1]"),
+    ]
+    assert (len(copy), len(original)) == (4, 3)
+    assert copy.original("[NAME_2]") == "Jane Smithson"
+    assert original.original("[NAME_2]") == "Janet Doe"
+    assert copy.seen_texts == {7, 8} and original.seen_texts == {7}
+    again = copy.copy()  # a copy of a copy, changed after its source was changed
+    again.placeholder_for("NAME", "Jane Smithers")
+    assert copy.placeholder_for("NAME", "Jane Smithers") == "[NAME_3]"
+    assert [t for _, _, t in again.hide_known("Jane Smithson")] == ["[NAME_2]"]

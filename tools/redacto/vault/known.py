@@ -64,6 +64,18 @@ class KnownValues:
     """Folded short spelling → token."""
     _short_lengths: list[int] = field(default_factory=list)
     """The lengths of the short spellings, longest first."""
+    _owned: set[str] = field(default_factory=set)
+    """Prefixes whose tables this index made itself; the others it shares with the index it
+    was copied from (or that was copied from it) and copies before changing them."""
+
+    def copy(self) -> KnownValues:
+        """An index that starts as this one and changes on its own. The prefix tables are
+        shared until either side files a spelling under them (copy on write), so a copy
+        costs a few dictionary copies, not one per value."""
+        self._owned = set()  # from now on this side's tables are shared too
+        return KnownValues(
+            dict(self._long), dict(self._long_lengths), dict(self._short), self._short_lengths
+        )
 
     def add(self, spelling: str, token: str) -> None:
         """File one spelling (a second spelling of the same fold keeps the first token)."""
@@ -76,7 +88,11 @@ class KnownValues:
                 self._short_lengths = sorted({*self._short_lengths, len(folded)}, reverse=True)
             return
         prefix = folded[:SHORT_VALUE]
-        by_length = self._long.setdefault(prefix, {})
+        if prefix not in self._owned:
+            shared = self._long.get(prefix, {})
+            self._long[prefix] = {length: dict(table) for length, table in shared.items()}
+            self._owned.add(prefix)
+        by_length = self._long[prefix]
         if len(folded) not in by_length:
             by_length[len(folded)] = {}
             self._long_lengths[prefix] = sorted(by_length, reverse=True)
