@@ -30,7 +30,7 @@ def test_a_cancel_in_the_turn_the_slot_is_granted_stops_the_request() -> None:
         return "forwarded"
 
     async def scenario() -> tuple[bool, float]:
-        scrubber = Scrubber(threads=1, timeout_s=30.0)
+        scrubber = Scrubber(threads=1)
         request = asyncio.create_task(scrubber.run(work, threading.Event()))
         await asyncio.sleep(0)  # the request asks for a scrub slot
         await asyncio.sleep(0)  # the slot is granted in this turn ...
@@ -49,7 +49,7 @@ def test_a_cancel_while_the_scrub_runs_stops_the_request_and_tells_the_scrub() -
     told = threading.Event()
 
     async def scenario() -> bool:
-        scrubber = Scrubber(threads=1, timeout_s=30.0)
+        scrubber = Scrubber(threads=1)
         request = asyncio.create_task(scrubber.run(lambda: release.wait(5.0), told))
         await asyncio.sleep(0.1)
         request.cancel()

@@ -26,6 +26,9 @@ class Request:
     """The request target as sent, query and fragment included."""
     headers: list[tuple[bytes, bytes]]
     body: bytes
+    arrived: float = 0.0
+    """When it had arrived — its body read whole — on the event loop's clock: its deadline
+    (`Limits.scrub_timeout_s`) runs from here."""
 
     def header(self, name: bytes) -> bytes | None:
         for key, value in self.headers:
@@ -82,6 +85,7 @@ async def read_request(
         path=target,
         headers=headers,
         body=chunks[0] if len(chunks) == 1 else b"".join(chunks),
+        arrived=asyncio.get_running_loop().time(),
     )
 
 
@@ -151,8 +155,9 @@ class Answer:
 
 
 def _head(headers: Headers, framing: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
-    """An upstream's headers less the hop-by-hop ones, JSON unless it says otherwise, and
-    the proxy's own framing."""
+    """The upstream's headers the proxy relays (`inbound.answer_headers` chose them; the
+    hop-by-hop ones are dropped here too), JSON unless they say otherwise, and the proxy's
+    own framing."""
     head = [(name, value) for name, value in headers if name.lower() not in HOP_BY_HOP]
     if not any(name.lower() == b"content-type" for name, _ in head):
         head.append((b"content-type", b"application/json"))

@@ -31,13 +31,16 @@ class Limits:
     """Characters of text the detectors read for one request (≈ 500,000 tokens, more than
     the context of the models this proxy fronts); more is answered 413."""
     scrub_timeout_s: float = 30.0
-    """A request still being scrubbed after this is answered 503 and never forwarded."""
+    """A request not inspected within this of its arrival (its body read whole) is
+    answered 503 and never forwarded. Every wait before it is forwarded counts: for its
+    conversation (one request at a time redacts one), for a scrub thread, the scrub itself
+    and the vault; its vault is updated only if it finished in time (`--inspect-timeout`)."""
     inline_bytes: int = 16 * KIB
     """Bodies up to this are scrubbed on the event loop (the rules tier takes ≈ 0.2 ms a
     KB: a hop to a thread would cost more than it saves); larger ones on a scrub thread,
     so that the proxy keeps serving its other clients meanwhile."""
     scrub_threads: int = 2
-    """Large requests scrubbed at once; the next ones wait (the wait counts in their
+    """Requests scrubbed on threads at once; the next ones wait (the wait counts in their
     `scrub_timeout_s`)."""
     max_header_bytes: int = 64 * KIB
     """The request line and headers together; more is answered 431."""

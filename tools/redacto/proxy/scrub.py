@@ -1,15 +1,19 @@
-"""Scrubbing a large request off the event loop, with a bound on its text and a deadline.
+"""Scrubbing a large request off the event loop, with a bound on its text.
 
 The rules tier costs ≈ 0.2 ms a KB of prose and several times that on text dense with
 numbers; on the event loop's thread a message of megabytes would stop every other client
 for seconds. A large request is therefore parsed and redacted on a scrub thread of its own
-while the loop goes on serving; it is answered 413 when its text is over the bound and
-503 when it is not done by the deadline — never forwarded unscrubbed.
+while the loop goes on serving; it is answered 413 when its text is over the bound. The
+deadline is the caller's (`Proxy`: from the request's arrival, its waits included): when
+it passes, the scrub is abandoned and the request answered 503 — never forwarded
+unscrubbed.
 
 Scrub threads are daemons, so Ctrl-C ends the process at once even mid-scrub; the work an
 abandoned scrub still does is bounded by the text bound (detection is linear in the text),
-and it stops at the next text it would read. A thread's slot is given back when the
-thread really ends, so abandoned scrubs cannot pile up.
+and it stops at the next text it would read. It works on the request's own copy of the
+vault, which is never committed, so nothing it still writes is read by another request. A
+thread's slot is given back when the thread really ends, so abandoned scrubs cannot pile
+up.
 """
 
 from __future__ import annotations
@@ -57,28 +61,20 @@ class TextBudget:
 
 @dataclass
 class Scrubber:
-    """Runs blocking scrubs on daemon threads, `threads` at a time, each within
-    `timeout_s` of its request's arrival (waiting for a thread included)."""
+    """Runs blocking scrubs on daemon threads, `threads` at a time. The caller bounds the
+    wait (for a thread, then for the scrub) with its request's deadline."""
 
     threads: int
-    timeout_s: float
     _slots: asyncio.Semaphore | None = None
 
     async def run(self, work: Callable[[], T], cancelled: threading.Event) -> T:
-        """`work()` on a scrub thread; `cancelled` is set when the deadline passes."""
+        """`work()` on a scrub thread; `cancelled` is set when this call is cancelled (its
+        deadline passed, a stop) before the work is done."""
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + self.timeout_s
         if self._slots is None:
             self._slots = asyncio.Semaphore(self.threads)
         slots = self._slots
-        # `asyncio.timeout`, not `wait_for`: on 3.11 a cancel that lands in the loop turn in
-        # which the awaited thing completes is swallowed by wait_for, and a stop (Ctrl-C)
-        # then waited for the whole scrub and forwarded the request.
-        try:
-            async with asyncio.timeout(self.timeout_s):
-                await slots.acquire()
-        except TimeoutError:
-            raise _too_slow() from None
+        await slots.acquire()
         done: asyncio.Future[T] = loop.create_future()
 
         def settle(result: T | None, error: BaseException | None) -> None:
@@ -101,17 +97,15 @@ class Scrubber:
 
         threading.Thread(target=target, name="redacto-scrub", daemon=True).start()
         try:
-            async with asyncio.timeout_at(deadline):
-                return await asyncio.shield(done)
-        except TimeoutError:
-            raise _too_slow() from None
+            return await asyncio.shield(done)
         finally:
             if not done.done():  # past the deadline, a stop, or the request abandoned
                 cancelled.set()  # the scrub stops at the next text it would read
                 done.cancel()
 
 
-def _too_slow() -> Refused:
+def inspection_timeout() -> Refused:
+    """The refusal of a request not inspected within its deadline."""
     return Refused(
         503,
         "the request could not be inspected in time; nothing was forwarded",

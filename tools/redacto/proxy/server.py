@@ -5,16 +5,23 @@ restored answers back, streamed or whole.
 protocol with the proxy's bounds on a connection (`protocol`) parses the requests, and the
 request is read within the size bounds (`exchange`). A small request is scrubbed on the loop
 (the rules tier takes microseconds); a large one on a scrub thread, within a bound on its
-text and a deadline (`scrub`), so one big message never stops the other clients. Model
-work (the model tier, images) runs on one worker thread, since one engine answers one call
-at a time.
+text (`scrub`), so one big message never stops the other clients. Model work (the model
+tier, images) runs on one worker thread, since one engine answers one call at a time.
+
+A request's deadline (`Limits.scrub_timeout_s`) runs from its arrival — its body read
+whole — and covers every wait before it is forwarded: for its conversation's lock, for a
+scrub thread, the scrub, the vault. It redacts with its own copy of the conversation's
+vault, which replaces the conversation's only if the request finished in time; past the
+deadline it is answered 503 and its copy, whatever an abandoned scrub still writes to it,
+is dropped.
 
 Fail closed: a request whose detection fails, whose content cannot be inspected, or whose
 image the pipeline cannot vouch for is answered with an error and never forwarded. What is
 forwarded is the proxy's own (`outbound`): a route it knows without a query, its own
-serialisation of the inspected body, the headers of an allow-list. Logs name the method,
-the route's template, the status, the time and how many values were hidden — never a
-value, nor the path or query as sent.
+serialisation of the inspected body, the headers of an allow-list; what is relayed back is
+chosen too (`inbound`): no redirect, the upstream's headers by an allow-list. Logs name
+the method, the route's template, the status, the time and how many values were hidden —
+never a value, nor the path or query as sent.
 """
 
 from __future__ import annotations
@@ -35,6 +42,7 @@ from redacto.asgi import Receive, Scope, Send
 from redacto.asgi.protocol import Rejected
 from redacto.pipeline import DetectionFailed
 from redacto.proxy.exchange import Answer, ClientGone, Request, read_request
+from redacto.proxy.inbound import answer_headers, refuse_status, relayable
 from redacto.proxy.limits import BodyBudget, Limits
 from redacto.proxy.outbound import (
     CONVERSATION_HEADER,
@@ -46,7 +54,7 @@ from redacto.proxy.outbound import (
 from redacto.proxy.payload import Refused, RequestRedactor
 from redacto.proxy.protocol import error_body
 from redacto.proxy.restore import SseRestorer, restore_json
-from redacto.proxy.scrub import Scrubber, TextBudget
+from redacto.proxy.scrub import Scrubber, TextBudget, inspection_timeout
 from redacto.proxy.vault import Vaults, VaultStore, VaultUnavailable
 from redacto.upstream import UpstreamError, UpstreamPool, UpstreamResponse
 from redacto.vault import Vault, VaultFull, restore_text
@@ -91,7 +99,7 @@ class Proxy:
     @property
     def scrubber(self) -> Scrubber:
         if self._scrubber is None:
-            self._scrubber = Scrubber(self.limits.scrub_threads, self.limits.scrub_timeout_s)
+            self._scrubber = Scrubber(self.limits.scrub_threads)
         return self._scrubber
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -165,19 +173,28 @@ class Proxy:
         if endpoint is None:  # GET /v1/models: no body, no conversation
             self.redactor.check_headers(passed, None)
             headers = self.headers.upstream_headers(request.headers, passed, body=False)
-            response = await self.upstream.request(b"GET", path, headers, b"")
-            await send.whole(response.status, await response.read(), response.headers)
+            response = _relayed(await self.upstream.request(b"GET", path, headers, b""))
+            body = await response.read()
+            await send.whole(response.status, body, answer_headers(response.headers))
             return response.status, 0
         name = self.vaults.name_of(
             request.header(b"authorization"), request.header(CONVERSATION_HEADER)
         )
+        deadline = request.arrived + self.limits.scrub_timeout_s
+        bound = asyncio.timeout_at(deadline)
         try:
-            # A named conversation's vault may be shared by requests in flight together, and
-            # a large one is scrubbed on another thread: one redaction at a time per vault
-            # in this process; other processes' are reconciled by `commit`.
-            async with self._holding(name):
-                vault, forwarded, hidden = await self._redact_in(name, endpoint, request.body)
+            # A named conversation is redacted by one request at a time in this process
+            # (other processes' are reconciled by `commit`); the wait for it counts in the
+            # request's deadline, like everything until it is forwarded.
+            async with bound, self._holding(name):
+                vault, forwarded, hidden = await self._redact_in(
+                    name, endpoint, request.body, deadline
+                )
                 self.redactor.check_headers(passed, vault)
+        except TimeoutError:
+            if not bound.expired():
+                raise
+            raise inspection_timeout() from None
         except VaultFull as error:
             raise Refused(413, str(error), "conversation_too_large") from None
         except VaultUnavailable as error:
@@ -187,18 +204,22 @@ class Proxy:
                 503, f"detection failed, nothing was forwarded: {error}", "detection_failed"
             ) from None
         headers = self.headers.upstream_headers(request.headers, passed, body=True)
-        response = await self.upstream.request(b"POST", path, headers, forwarded)
+        response = _relayed(await self.upstream.request(b"POST", path, headers, forwarded))
         await self._answer(response, vault, send)
         return response.status, hidden
 
     async def _redact_in(
-        self, name: str | None, endpoint: str, raw: bytes
+        self, name: str | None, endpoint: str, raw: bytes, deadline: float
     ) -> tuple[Vault, bytes, int]:
         """The conversation's vault, the body to forward and how many values it hides,
-        redacted again from a fresh copy while another process changes the vault."""
+        redacted again from a fresh copy while another process changes the vault. The
+        request's copy is committed only while its deadline has not passed."""
+        loop = asyncio.get_running_loop()
         for _ in range(REDACTION_TRIES):
             vault = await self.vaults.checkout(name)
             forwarded, hidden = await self._redact(endpoint, raw, vault)
+            if loop.time() >= deadline:  # done, but late: the vault stays as it was
+                raise inspection_timeout()
             if await self.vaults.commit(vault):
                 return vault, forwarded, hidden
         raise VaultUnavailable(
@@ -258,11 +279,11 @@ class Proxy:
         body = await response.read()
         if len(vault):
             body = _restore_body(body, vault)
-        await send.whole(response.status, body, response.headers)
+        await send.whole(response.status, body, answer_headers(response.headers))
 
     async def _stream(self, response: UpstreamResponse, vault: Vault, send: Answer) -> None:
         restorer = SseRestorer(vault) if len(vault) else None
-        await send.start_stream(response.status, response.headers)
+        await send.start_stream(response.status, answer_headers(response.headers))
         try:
             async for chunk in response.chunks():
                 # Back-pressure: the upstream is read no faster than the client reads.
@@ -278,6 +299,15 @@ class Proxy:
             if restorer:
                 await send.stream(restorer.close())
         await send.end_stream()
+
+
+def _relayed(response: UpstreamResponse) -> UpstreamResponse:
+    """`response` if its status is relayed; else its connection dropped, unread, and the
+    502 that names the status raised (`inbound`: never a redirect)."""
+    if relayable(response.status):
+        return response
+    response.discard()
+    raise refuse_status(response.status)
 
 
 def _restore_body(body: bytes, vault: Vault) -> bytes:
