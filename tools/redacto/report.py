@@ -143,6 +143,9 @@ class PdfPageReport(BaseModel):
     boxes: list[Box] = Field(default_factory=list)
     text_words: int = 0
     """Words in the page's invisible text layer in `redacted.pdf` (its kept words)."""
+    unread_characters: int = 0
+    """Shown characters that neither the text layer's reading nor OCR read (the run is then
+    NEEDS_REVIEW, `ReviewReason.PDF_TEXT_UNREAD`)."""
 
 
 class PdfReport(BaseModel):
@@ -178,6 +181,10 @@ class ReviewReason(StrEnum):
     DETECT_REJECTED = "a detect answer was rejected whole"
     """Every line of a detect call's answer was junk or named what is not on the page: that
     chunk was not read, and no validator PASS vouches for it."""
+    PDF_TEXT_UNREAD = "a PDF page shows text that could not be read"
+    """A PDF page shows characters its text layer holds but the reader could not group into
+    words (an angle it does not handle, vertical writing, text along a curve) and OCR did
+    not read either: `pdf.pages[].unread_characters` names the pages (docs/pdf.md)."""
 
 
 class EditAction(StrEnum):
