@@ -1,8 +1,9 @@
 """`--ray ADDRESS`: a run's jobs on Ray actors, one worker (and engine) each.
 
-`local` starts a Ray instance on this machine, bound to the loopback address, with no
-dashboard; any other address joins that cluster (every node needs redacto installed, the
-model built at the same path or named by URI, and the `ray` extra). The driver sends each
+`local` starts a Ray instance on this machine that listens on the loopback address only,
+runs no dashboard, and wants a token on every listener (`local_ray`); any other address
+joins that cluster (every node needs redacto installed, the model built at the same path or
+named by URI, and the `ray` extra). The driver sends each
 job as `Work.to_send` makes it (a batch input's bytes, read now), so no node needs to see the
 driver's files; the actors send back results, and the driver alone writes them
 (`redacto.batch.run`, `redacto.evaluation.runner`).
@@ -14,18 +15,34 @@ running is sent again to whichever actor is free; a job whose actor died twice i
 
 from __future__ import annotations
 
+import importlib
+import ipaddress
 import os
+import secrets
 import signal
+import socket
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Generic
+
+import psutil
 
 from redacto.batch.workers import J, JobWorker, R, Retries, Work, WorkerStartError
 
 LOCAL = "local"
 LOCAL_ACTORS = 2
+LOOPBACK = "127.0.0.1"
 USAGE_STATS = "RAY_USAGE_STATS_ENABLED"
+ONE_MACHINE = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"
+"""Ray's switch for a node that is no cluster's member. Set to "0" (read on Linux too,
+whatever its name says), a node asked for 127.0.0.1 keeps it; unset, Ray swaps a loopback
+node address for the machine's own, and its GCS, raylet and workers then listen on every
+interface, its runtime-env agent on the machine's address."""
+AUTH_MODE = "RAY_AUTH_MODE"
+AUTH_TOKEN = "RAY_AUTH_TOKEN"
+_run_token: str | None = None
 
 
 class RayRunner:
@@ -46,32 +63,131 @@ class RayRunner:
         # ray.init replaces the driver's SIGTERM handler with one that exits at once; the
         # command's own (stop as Ctrl-C does, and say how to resume) is put back after it.
         on_sigterm = signal.getsignal(signal.SIGTERM)
-        try:
-            self._init(ray)
-        except Exception as error:  # Ray raises several kinds; the batch cannot start
-            raise WorkerStartError(f"cannot start or join Ray at {self.address}: {error}") from None
-        if on_sigterm is not None and threading.current_thread() is threading.main_thread():
-            signal.signal(signal.SIGTERM, on_sigterm)
-        try:
-            _Dispatch(ray, work, self.actors, threads).run(jobs, on_result)
-        finally:
-            ray.shutdown()
+        with (
+            local_ray(ray, self.actors, self.spill_dir)
+            if self.address == LOCAL
+            else (_joined(ray, self.address))
+        ):
+            if on_sigterm is not None and threading.current_thread() is threading.main_thread():
+                signal.signal(signal.SIGTERM, on_sigterm)
+            dispatch = _Dispatch(ray, work, self.actors, threads)
+            if self.address == LOCAL:
+                refuse_wide_listeners()  # the actors' processes have started by now
+            dispatch.run(jobs, on_result)
 
-    def _init(self, ray: Any) -> None:
-        if self.address == LOCAL:
-            spilling = {}
-            if self.spill_dir is not None:
-                spilling["object_spilling_directory"] = str(self.spill_dir)
+
+@contextmanager
+def _joined(ray: Any, address: str) -> Iterator[None]:
+    try:
+        ray.init(address=address, log_to_driver=False, configure_logging=False)
+    except Exception as error:  # Ray raises several kinds; the batch cannot start
+        raise WorkerStartError(f"cannot join Ray at {address}: {error}") from None
+    try:
+        yield
+    finally:
+        ray.shutdown()
+
+
+@contextmanager
+def local_ray(ray: Any, cpus: int, spill_dir: Path | None = None) -> Iterator[None]:
+    """A Ray on this machine for as long as the block runs, that no other machine can reach.
+
+    Every process it starts listens on 127.0.0.1 only (its node address kept as asked, see
+    `ONE_MACHINE`); the dashboard process Ray starts even without a dashboard (a head
+    process that only reports usage statistics, switched off here) is stopped at once; and
+    token authentication is on with a token made at random for this process and given to
+    Ray's processes in their environment (readable by this user alone), so a connection
+    from another local user to a loopback port is refused, and nothing is written to
+    `~/.ray/auth_token`, where Ray would otherwise keep its token readable by every user.
+    Raises `WorkerStartError` when Ray does not start, or starts otherwise than this.
+    """
+    # Ray's own modules, untyped (its stubs do not name these).
+    ray_constants: Any = importlib.import_module("ray._private.ray_constants")
+    raylet: Any = importlib.import_module("ray._raylet")
+
+    global _run_token
+    if _run_token is None:
+        _run_token = secrets.token_hex(32)
+    settings = {ONE_MACHINE: "0", AUTH_MODE: "token", AUTH_TOKEN: _run_token}
+    before = {name: os.environ.get(name) for name in settings}
+    one_machine_before = ray_constants.ENABLE_RAY_CLUSTER
+    os.environ.update(settings)
+    # Ray reads these when it is imported, and this process may have imported it already:
+    # the switch is a module constant, the mode is in its native config, the token cached.
+    ray_constants.ENABLE_RAY_CLUSTER = False
+    raylet.Config.initialize("")
+    raylet.AuthenticationTokenLoader.instance().reset_cache()
+    spilling = {} if spill_dir is None else {"object_spilling_directory": str(spill_dir)}
+    try:
+        try:
             ray.init(
-                num_cpus=self.actors,
+                num_cpus=cpus,
                 include_dashboard=False,
-                _node_ip_address="127.0.0.1",
+                _node_ip_address=LOOPBACK,
                 log_to_driver=False,
                 configure_logging=False,
                 **spilling,
             )
-        else:
-            ray.init(address=self.address, log_to_driver=False, configure_logging=False)
+        except Exception as error:  # Ray raises several kinds; the batch cannot start
+            raise WorkerStartError(f"cannot start a local Ray: {error}") from None
+        try:
+            node = ray._private.worker.global_worker.node
+            node.kill_dashboard(check_alive=False)
+            if node.node_ip_address != LOOPBACK:
+                raise WorkerStartError(
+                    f"the local Ray took the address {node.node_ip_address}, not {LOOPBACK}"
+                )
+            if raylet.get_authentication_mode() != raylet.AuthenticationMode.TOKEN:
+                raise WorkerStartError("the local Ray started without token authentication")
+            yield
+        finally:
+            ray.shutdown()
+    finally:
+        for name, value in before.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+        ray_constants.ENABLE_RAY_CLUSTER = one_machine_before
+        raylet.Config.initialize("")
+
+
+def wide_listeners() -> list[str]:
+    """Every socket this process and its descendants (a local Ray's processes) listen on at
+    an address other than loopback, as `process ip:port`."""
+    driver = psutil.Process()
+    found = []
+    for process in [driver, *driver.children(recursive=True)]:
+        try:
+            connections = process.net_connections(kind="inet")
+            name = process.name()
+        except (psutil.NoSuchProcess, psutil.AccessDenied):
+            continue  # gone (a process ends), or not ours
+        for connection in connections:
+            listens = connection.status == psutil.CONN_LISTEN or (
+                connection.type == socket.SOCK_DGRAM and not connection.raddr
+            )
+            if listens and not _is_loopback(connection.laddr.ip):
+                found.append(f"{name} {connection.laddr.ip}:{connection.laddr.port}")
+    return found
+
+
+def refuse_wide_listeners() -> None:
+    """Stop the run (`WorkerStartError`) if a local Ray listens beyond loopback after all:
+    another Ray version, or `ray[default]`'s agents, may bind otherwise."""
+    wide = wide_listeners()
+    if wide:
+        raise WorkerStartError(
+            "the local Ray listens beyond the loopback address, so the run stops: "
+            + ", ".join(wide)
+        )
+
+
+def _is_loopback(ip: str) -> bool:
+    address = ipaddress.ip_address(ip.split("%")[0])
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        return address.ipv4_mapped.is_loopback
+    return address.is_loopback
 
 
 class _Dispatch(Generic[J, R]):
