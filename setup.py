@@ -19,6 +19,8 @@ SHIPPED = {
     "prompts": ("**/*",),
     # Manifests, the chat templates and tiny corpus they name, the committed LoRA adapter.
     "models": ("*.toml", "*.txt", "chat/*", "adapters/**/*", "ner/*"),
+    # The residual check's dictionaries, their manifest and licence notices.
+    "lexicon": ("*",),
 }
 
 

@@ -1,6 +1,6 @@
 """The package as a user installs it: a wheel built from this tree, in a fresh venv.
 
-An editable install reads `prompts/` and `models/` from the checkout, so it would hide a
+An editable install reads `prompts/`, `models/` and `lexicon/` from the checkout, so it would hide a
 wheel that forgot them. Here the wheel is built from a copy of the tree (no build folders
 or egg-info land in the checkout), installed into a new venv with `--no-deps --no-index`
 (offline and fast), and run from a folder outside the repository. The venv borrows the
@@ -34,6 +34,7 @@ BUILD_INPUTS = (
     "tools",
     "prompts",
     "models",
+    "lexicon",
 )
 NOTE = "Mrs. Chen called 408-555-1234 on Monday.\n"
 
@@ -118,6 +119,12 @@ def test_the_wheel_ships_prompts_manifests_and_rules(installed):
         "redacto/pdf/glyphless.ttf",  # the text layer's font of redacted.pdf
         "redacto/evaluation/report.html.j2",
         "redacto/py.typed",
+        # The residual check's dictionaries, pinned, with their licence notices.
+        "redacto/_data/lexicon/manifest.json",
+        "redacto/_data/lexicon/en.words.gz",
+        "redacto/_data/lexicon/fr.words.gz",
+        "redacto/_data/lexicon/LICENSE.en.txt",
+        "redacto/_data/lexicon/LICENSE.fr.txt",
     ):
         assert needed in names
 

@@ -14,7 +14,7 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Literal
 
-ShippedFolder = Literal["prompts", "models"]
+ShippedFolder = Literal["prompts", "models", "lexicon"]
 
 SOURCE_ROOT = Path(__file__).resolve().parents[2]
 """The repository root when the package runs from a checkout (`tools/redacto/..`)."""

@@ -1,0 +1,123 @@
+"""The lexicon files read back: which words a language's dictionary knows, in any case.
+
+Each language's file (`lexicon/<language>.words.gz`, `build`) is checked against the sha256
+in `lexicon/manifest.json` before a word of it is trusted; a file that differs, or is
+missing, raises `LexiconError` (a privacy check that cannot read its dictionary must not
+explain anything). Lookups are case-insensitive (Unicode default lower-casing: Python
+`str.lower`, Kotlin `lowercase(Locale.ROOT)`). A word is *common* when the dictionary writes
+some form of it in lower case, a *proper noun* when it writes it only with capitals
+(`Marie`, `Paris`, `NASA`).
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import cache
+from pathlib import Path
+
+from redacto.lexicon.words import Word, pieces
+
+
+class LexiconError(RuntimeError):
+    """A lexicon file is missing or is not the one the manifest pins."""
+
+
+class Known(StrEnum):
+    """How a dictionary knows a word."""
+
+    COMMON = "common"
+    PROPER = "proper"
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    """One language's forms, lower-cased: those written lower-case somewhere, and the rest."""
+
+    language: str
+    common: frozenset[str]
+    proper: frozenset[str]
+
+    @classmethod
+    def of(cls, language: str, forms: Sequence[str]) -> Lexicon:
+        """The lexicon of `forms` as the artefact writes them (case kept)."""
+        common = {form.lower() for form in forms if form == form.lower()}
+        proper = {form.lower() for form in forms} - common
+        return cls(language, frozenset(common), frozenset(proper))
+
+    def knows_form(self, form: str) -> Known | None:
+        """How the dictionary knows one form, in any case, or None."""
+        lowered = form.lower()
+        if lowered in self.common:
+            return Known.COMMON
+        if lowered in self.proper:
+            return Known.PROPER
+        return None
+
+    def knows(self, word: str) -> Known | None:
+        """How the dictionary knows `word`: whole, else every one of its pieces (`words.pieces`);
+        a word known only through a proper noun is PROPER."""
+        whole = self.knows_form(word)
+        if whole is not None:
+            return whole
+        parts = pieces(word)
+        if not parts or parts == [word]:
+            return None
+        known = [self.knows_form(part) for part in parts]
+        if any(k is None for k in known):
+            return None
+        return Known.PROPER if Known.PROPER in known else Known.COMMON
+
+
+def lexicon_dir() -> Path:
+    """The shipped `lexicon/` folder (the wheel's copy, else the checkout's)."""
+    from redacto.resources import shipped_dir
+
+    return shipped_dir("lexicon")
+
+
+def manifest(folder: Path | None = None) -> dict:
+    """`lexicon/manifest.json` as written by `build`."""
+    folder = folder or lexicon_dir()
+    return json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+
+
+LANGUAGES = ("en", "fr")
+"""The languages the lexicon holds, in the order a tie between them is settled."""
+
+
+@cache
+def load(language: str) -> Lexicon:
+    """The pinned lexicon of `language` (`en`, `fr`), read once per process."""
+    folder = lexicon_dir()
+    entries = {entry["language"]: entry for entry in manifest(folder)["languages"]}
+    if language not in entries:
+        raise LexiconError(f"no lexicon for language {language!r}; known: {', '.join(entries)}")
+    entry = entries[language]
+    path = folder / entry["file"]
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise LexiconError(f"the lexicon file {entry['file']} cannot be read") from error
+    if hashlib.sha256(data).hexdigest() != entry["sha256"]:
+        raise LexiconError(f"the lexicon file {entry['file']} does not match its pinned sha256")
+    forms = gzip.decompress(data).decode("utf-8").split("\n")
+    return Lexicon.of(language, [form for form in forms if form])
+
+
+def language_of(text_words: Sequence[Word], lexicons: Sequence[Lexicon] | None = None) -> str:
+    """The language whose dictionary knows the most of `text_words` as common words (words
+    with no digit; a proper noun says little about a text's language; a tie goes to the
+    earlier of `LANGUAGES`)."""
+    chosen = list(lexicons) if lexicons is not None else [load(name) for name in LANGUAGES]
+    scored = [w.text for w in text_words if not any(c.isdigit() for c in w.text)]
+    best, best_count = chosen[0].language, -1
+    for lexicon in chosen:
+        count = sum(1 for word in scored if lexicon.knows(word) is Known.COMMON)
+        if count > best_count:
+            best, best_count = lexicon.language, count
+    return best

@@ -1,0 +1,312 @@
+"""The residual check: every word left readable is explained, or a reader must look at it.
+
+Given the output as a reader sees it (the text with each redacted value masked, `…`), its
+category and its language, each word (`words.words`) is decided, in this order:
+
+1. **Never explained**: a word holding `@` (`email`), a URL (`://`, or `www.` opening it:
+   `url`), a domain-like word (dot-separated parts of letters, digits and hyphens, the last
+   of two or more letters: `domain`). No rule keeps these readable.
+2. **Kept by a preserve rule** (`preserved`): inside a match a category's preserve rule
+   keeps (`redacto.rules.preserved_spans`: a Financial toll-free number, an officer's badge,
+   a publication date).
+3. **A word holding a digit** is explained only as: a time of day (`time`:
+   `not_identifiers.is_time_of_day` on the word, or on a run of up to three whitespace
+   tokens holding it, `9 am`); an amount (`amount`: `not_identifiers.is_amount_value` on the
+   same runs, `1 250 EUR`, `$80.84`, at most nine digits); a date the category keeps
+   (`date`: inside a match of the rules' `date` recognizer, not a `birth_date` one, in a
+   category that runs no `date` recognizer, Financial, Legal, Tactical, Field Service); an
+   article or page number (`reference`: one of the two words before it is in
+   `REFERENCE_WORDS`, `article L. 1234-5`, `§ 12`); a small quantity (`quantity`: at most two
+   digits, one decimal after a `.` or `,`, an optional ordinal or `%`: `3`, `47`, `2.5`,
+   `1st`, `2e`, `15%`; a percentage of up to three digits, `100%`; never when the token
+   before or after is a bare number, as in a number written in groups, `06 12 34 56 78`); or a
+   model code after a
+   listed make (`equipment`, `ner.labels.names_equipment`). Otherwise `digits`.
+4. **A word of letters**: a common word of the language's dictionary (`dictionary`); a
+   currency's name or code (`amount`: `not_identifiers.CURRENCIES`, `EUR`); a company
+   form or part of a company's name (`organisation`: `LLC`, `ner.labels.organisation_forms`,
+   `ner.labels.names_an_organisation`); a name under a
+   title the category keeps (`title`, `ner.labels.titled`); a model code's make
+   (`equipment`); a word the dictionary knows only as a proper noun (`proper noun`:
+   `Marie`, `Paris`, `Monday`, explained, and named so, since it may be a person's name).
+   Otherwise unexplained: `capitalised` (it opens with a capital), `lower-case` (letters
+   only, with hyphens or apostrophes: the shape of a name written small), `other`.
+
+Only the given language's dictionary explains words: on a mixed page the other language's
+words are unexplained (a second dictionary would explain its names too: `Dominique`,
+`Thibault` in French).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import cache
+
+from redacto.document import Category
+from redacto.lexicon.dictionary import LANGUAGES, Known, Lexicon, language_of, load
+from redacto.lexicon.words import Word, normalised, trim, words
+from redacto.ner.labels import (
+    names_an_organisation,
+    names_equipment,
+    organisation_forms,
+    titled,
+)
+from redacto.not_identifiers import CURRENCIES, is_amount_value, is_time_of_day
+from redacto.rules import RECOGNIZERS, preserved_spans, recognizers_for
+from redacto.rules.matching import scan_text
+
+
+class Reason(StrEnum):
+    """Why a readable word needs no reader."""
+
+    DICTIONARY = "dictionary"
+    PRESERVED = "preserved"
+    ORGANISATION = "organisation"
+    TITLE = "title"
+    TIME = "time"
+    AMOUNT = "amount"
+    DATE = "date"
+    REFERENCE = "reference"
+    QUANTITY = "quantity"
+    EQUIPMENT = "equipment"
+    PROPER_NOUN = "proper noun"
+
+
+class Kind(StrEnum):
+    """What an unexplained word looks like."""
+
+    EMAIL = "email"
+    URL = "url"
+    DOMAIN = "domain"
+    DIGITS = "digits"
+    CAPITALISED = "capitalised"
+    LOWER_CASE = "lower-case"
+    OTHER = "other"
+
+
+REFERENCE_WORDS = frozenset(
+    {
+        "article",
+        "articles",
+        "art",
+        "section",
+        "sections",
+        "§",
+        "§§",
+        "alinéa",
+        "alinéas",
+        "al",
+        "paragraph",
+        "paragraphs",
+        "paragraphe",
+        "paragraphes",
+        "chapter",
+        "chapitre",
+        "clause",
+        "clauses",
+        "page",
+        "pages",
+        "p",
+        "pp",
+    }
+)
+"""Words after which a number is an article, section or page number (case-folded, edge
+punctuation trimmed); a code letter between counts as one of the two words (`article L.`)."""
+
+_DOMAIN = re.compile(r"[^\W_](?:[\w-]*[^\W_])?(?:\.[^\W_](?:[\w-]*[^\W_])?)*\.[^\W\d_]{2,}")
+_QUANTITY = re.compile(
+    r"\d{1,2}(?:[.,]\d)?(?:%|st|nd|rd|th|er|re|e|ème|eme|ᵉ)?|\d{1,3}(?:[.,]\d{1,2})?%",
+    re.IGNORECASE,
+)
+_NAME_SHAPE = re.compile(r"[^\W\d_]+(?:['-][^\W\d_]+)*")
+
+
+@dataclass(frozen=True)
+class WordDecision:
+    """One readable word: where it stands in the text, and why it is explained or what it
+    looks like when it is not (exactly one of `reason`, `kind` is set)."""
+
+    word: Word
+    reason: Reason | None = None
+    kind: Kind | None = None
+
+    @property
+    def explained(self) -> bool:
+        return self.reason is not None
+
+
+@dataclass(frozen=True)
+class _Context:
+    text: str
+    category: Category
+    lexicon: Lexicon
+    preserved: tuple[tuple[int, int], ...]
+    dates: tuple[tuple[int, int], ...]
+    raw: tuple[tuple[int, int, str], ...]
+    """Every whitespace-separated token (start, end, text), for the neighbours of a number."""
+
+    def _position(self, word: Word) -> int:
+        """The index of the whitespace token that holds `word`."""
+        for position, (start, end, _) in enumerate(self.raw):
+            if start <= word.start and word.end <= end:
+                return position
+        raise ValueError("a word lies inside one whitespace token")
+
+    def windows(self, word: Word) -> list[str]:
+        """The word's own text, then every run of up to three whitespace tokens around it,
+        joined by a space (`1 250 EUR`, `9 am`, `USD 25`)."""
+        at = self._position(word)
+        found = [word.text]
+        for size in (1, 2, 3):
+            for first in range(at - size + 1, at + 1):
+                if first >= 0 and first + size <= len(self.raw):
+                    found.append(" ".join(t for _, _, t in self.raw[first : first + size]))
+        return found
+
+    def beside_a_number(self, word: Word) -> bool:
+        """Whether the whitespace token before or after the word's is a bare number once
+        trimmed (`06 12 34`: a number written in groups is no quantity)."""
+        at = self._position(word)
+        near = [trim(self.raw[i][2]) for i in (at - 1, at + 1) if 0 <= i < len(self.raw)]
+        return any(token.isdigit() for token in near)
+
+    def raw_before(self, word: Word, count: int) -> list[str]:
+        return [token for _, end, token in self.raw if end <= word.start][-count:]
+
+
+def _inside(word: Word, spans: Sequence[tuple[int, int]]) -> bool:
+    return any(start <= word.start and word.end <= end for start, end in spans)
+
+
+def _never_explained(text: str) -> Kind | None:
+    if "@" in text:
+        return Kind.EMAIL
+    lowered = text.lower()
+    if "://" in lowered or lowered.startswith("www."):
+        return Kind.URL
+    if _DOMAIN.fullmatch(text.rstrip("%")):
+        return Kind.DOMAIN
+    return None
+
+
+def _number_reason(word: Word, context: _Context) -> Reason | None:
+    windows = context.windows(word)
+    if any(is_time_of_day(window) for window in windows):
+        return Reason.TIME
+    if any(is_amount_value(window) for window in windows):
+        return Reason.AMOUNT
+    if _inside(word, context.dates):
+        return Reason.DATE
+    if _after_reference(context.raw_before(word, 2)):
+        return Reason.REFERENCE
+    if _QUANTITY.fullmatch(word.text) and not context.beside_a_number(word):
+        return Reason.QUANTITY
+    if names_equipment(context.text, word.start, word.end, context.category):
+        return Reason.EQUIPMENT
+    return None
+
+
+def _after_reference(before: list[str]) -> bool:
+    """The word before is a reference word, or a code letter that one follows (`art. L.`)."""
+    # An elided article is no part of the word (`l'article`).
+    bare = [trim(normalised(token)).rsplit("'", 1)[-1] for token in before]
+    if bare and bare[-1].casefold() in REFERENCE_WORDS:
+        return True
+    return (
+        len(bare) == 2
+        and len(bare[1]) <= 2
+        and bare[1].isalpha()
+        and bare[1].isupper()
+        and bare[0].casefold() in REFERENCE_WORDS
+    )
+
+
+def _letters_reason(word: Word, context: _Context) -> Reason | None:
+    known = context.lexicon.knows(word.text)
+    if known is Known.COMMON:
+        return Reason.DICTIONARY
+    if word.text.casefold() in CURRENCIES:
+        return Reason.AMOUNT
+    text, start, end = context.text, word.start, word.end
+    if word.text in organisation_forms() or names_an_organisation(text, start, end):
+        return Reason.ORGANISATION
+    if titled(text, start, end, context.category):
+        return Reason.TITLE
+    if names_equipment(text, start, end, context.category):
+        return Reason.EQUIPMENT
+    if known is Known.PROPER:
+        return Reason.PROPER_NOUN
+    return None
+
+
+def _unknown_kind(text: str) -> Kind:
+    if text[:1].isupper():
+        return Kind.CAPITALISED
+    if _NAME_SHAPE.fullmatch(text):
+        return Kind.LOWER_CASE
+    return Kind.OTHER
+
+
+def decide(word: Word, context: _Context) -> WordDecision:
+    """One word's decision (the order is the module's docstring)."""
+    never = _never_explained(word.text)
+    if never is not None:
+        return WordDecision(word, kind=never)
+    if _inside(word, context.preserved):
+        return WordDecision(word, reason=Reason.PRESERVED)
+    if any(char.isdigit() for char in word.text):
+        reason = _number_reason(word, context)
+        return WordDecision(word, reason=reason, kind=None if reason else Kind.DIGITS)
+    reason = _letters_reason(word, context)
+    return WordDecision(word, reason=reason, kind=None if reason else _unknown_kind(word.text))
+
+
+@cache
+def _keeps_dates(category: Category) -> bool:
+    """Whether `category` leaves dates readable: its rules run no `date` recognizer."""
+    return "date" not in {recognizer.name for recognizer in recognizers_for(category)}
+
+
+def _kept_dates(text: str, category: Category) -> tuple[tuple[int, int], ...]:
+    """The date-recognizer matches a category that runs no `date` recognizer keeps (not a
+    birth date's)."""
+    if not _keeps_dates(category):
+        return ()
+    dates = scan_text(text, (RECOGNIZERS["date"],))
+    births = scan_text(text, (RECOGNIZERS["birth_date"],))
+    return tuple(
+        (m.start, m.end)
+        for m in dates
+        if not any(b.start < m.end and m.start < b.end for b in births)
+    )
+
+
+def residual_words(
+    text: str,
+    category: Category,
+    language: str | None = None,
+    lexicon_for: Callable[[str], Lexicon] = load,
+) -> list[WordDecision]:
+    """Every word of `text` (an output with its redacted values masked as `…`) decided
+    under `category`, in the dictionary of `language` (`en`, `fr`; None: the language whose
+    dictionary knows the most of the text's words, `dictionary.language_of`)."""
+    found = words(text)
+    if language is None:
+        language = language_of(found, [lexicon_for(name) for name in LANGUAGES])
+    context = _Context(
+        text=text,
+        category=Category(category),
+        lexicon=lexicon_for(language),
+        preserved=tuple((s.start, s.end) for s in preserved_spans(text, Category(category))),
+        dates=_kept_dates(text, Category(category)),
+        raw=tuple((m.start(), m.end(), m.group()) for m in re.finditer(r"\S+", text)),
+    )
+    return [decide(word, context) for word in found]
+
+
+def unexplained(decisions: Sequence[WordDecision]) -> list[WordDecision]:
+    """The decisions no reader could explain, in order."""
+    return [decision for decision in decisions if not decision.explained]
