@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import json
+import random
+from pathlib import Path
+
 import pytest
 from typer.testing import CliRunner
 
 import redacto.cli.model  # noqa: F401 - registers `model` on the app
 from redacto.cli._app import app
+from redacto.models import ModelError, verify_model
 
 runner = CliRunner()
 
@@ -42,3 +47,58 @@ def test_every_model_command_has_help():
         result = runner.invoke(app, ["model", command, "--help"])
         assert result.exit_code == 0
         assert len(result.output.strip()) > 40
+
+
+NOT_MODELS = {
+    "empty": b"",
+    "random bytes": random.Random(53).randbytes(4096),
+    "the magic, then random bytes": b"LITERTLM" + random.Random(6).randbytes(4096),
+}
+
+
+def assert_refused(path: Path, *flags: str) -> None:
+    result = runner.invoke(app, ["model", "verify", str(path), *flags])
+    assert result.exit_code == 1, result.output
+    assert isinstance(result.exception, SystemExit), result.exception  # no traceback
+    assert f"{path.name} is not a readable model file" in " ".join(result.output.split())
+
+
+@pytest.mark.parametrize("flags", [(), ("--no-smoke",)], ids=["smoke", "no-smoke"])
+@pytest.mark.parametrize("kind", sorted(NOT_MODELS))
+def test_verify_exits_1_on_a_file_it_cannot_read(tmp_path, kind, flags):
+    path = tmp_path / "model.litertlm"
+    path.write_bytes(NOT_MODELS[kind])
+    assert_refused(path, *flags)
+
+
+@pytest.mark.slow  # needs the tiny model
+@pytest.mark.parametrize("flags", [(), ("--no-smoke",)], ids=["smoke", "no-smoke"])
+@pytest.mark.parametrize("keep", [0.5, 0.99], ids=["half", "all-but-1%"])
+def test_verify_exits_1_on_a_truncated_model(tmp_path, tiny_model_path, keep, flags):
+    whole = tiny_model_path.read_bytes()
+    path = tmp_path / "truncated.litertlm"
+    path.write_bytes(whole[: int(len(whole) * keep)])
+    assert_refused(path, *flags)
+
+
+def test_the_api_refuses_a_file_it_cannot_read_before_litert_lm_opens_it(tmp_path):
+    path = tmp_path / "empty.litertlm"
+    path.touch()
+    with pytest.raises(ModelError, match="not a readable model file"):
+        verify_model(str(path))
+
+
+VECTORS = Path(__file__).parents[1] / "vectors" / "policy"
+
+
+@pytest.mark.parametrize(
+    "case",
+    json.loads((VECTORS / "files.json").read_text(encoding="utf-8"))["cases"],
+    ids=lambda case: case["file"],
+)
+def test_verify_exits_1_exactly_on_the_policy_vectors_it_cannot_read(case):
+    result = runner.invoke(
+        app, ["model", "verify", str(VECTORS / "files" / case["file"]), "--no-smoke"]
+    )
+    assert isinstance(result.exception, SystemExit) or result.exception is None, result.exception
+    assert result.exit_code == (1 if case["state"] == "unreadable" else 0), result.output

@@ -11,6 +11,8 @@ from rich.table import Table
 from redacto import models
 from redacto.cli._model_app import console, fail, model_app
 from redacto.model_record import BuildRecord, VerifyFigures
+from redacto.models.verify import require_readable
+from redacto.report import PolicyState
 
 
 @model_app.command("list")
@@ -99,12 +101,22 @@ def verify(
 ) -> None:
     """Say which manifest and policy a model file carries and whether it verifies (its name
     plays no part), whether its sha256 is a build on this machine; then load it with
-    LiteRT-LM on CPU, run a smoke prompt, print TTFT and tokens/s."""
+    LiteRT-LM on CPU, run a smoke prompt, print TTFT and tokens/s. Exits 1 when the file
+    cannot be read as a model (empty, truncated, not a .litertlm, a policy in a format it
+    cannot read), does not load, or answers nothing."""
     try:
         inspection = models.inspect_model(name)
     except models.ModelError as error:
         raise fail(error) from error
     _print_inspection(inspection)
+    try:
+        require_readable(inspection.path)
+    except models.ModelError as error:
+        raise fail(error) from error
+    check = inspection.check
+    if check.state is PolicyState.UNREADABLE:  # a header it reads, a policy it cannot
+        unreadable = f"{inspection.path.name} is not a readable model file: {check.detail}"
+        raise fail(models.ModelError(unreadable))
     if not smoke:
         return
     try:

@@ -6,32 +6,50 @@ import time
 from pathlib import Path
 
 from redacto.document import Step
-from redacto.engines.base import ChatRequest
+from redacto.engines.base import ChatRequest, EngineError
+from redacto.litertlm_file import LitertlmFormatError, read_header
 from redacto.model_manifest import ModelError, VerifySettings
 from redacto.model_record import VerifyFigures
+
+
+def require_readable(path: Path) -> None:
+    """Raise `ModelError` unless `path` is a readable `.litertlm`: its header is there and
+    every section it lists lies inside the file (an empty, truncated or foreign file is not;
+    a policy that cannot be parsed is no reason here, the file is still a model)."""
+    try:
+        read_header(path)
+    except (LitertlmFormatError, OSError) as error:
+        raise ModelError(f"{path.name} is not a readable model file: {error}") from error
 
 
 def verify_file(path: Path, settings: VerifySettings, threads: int | None = None) -> VerifyFigures:
     """Load `path`, answer the smoke prompt greedily, and report load time, TTFT and rates.
 
-    The prompt is sent as a classify-style call: the smoke test is one short answer, and
-    the engine interface only knows pipeline steps.
+    Raises `ModelError` for a file that is not a readable `.litertlm` (empty, truncated, not
+    one at all: its header is read and bounds-checked first, so LiteRT-LM never opens it),
+    one LiteRT-LM cannot load, and one that answers nothing. The prompt is sent as a
+    classify-style call: the smoke test is one short answer, and the engine interface only
+    knows pipeline steps.
     """
     from redacto.engines.litertlm import LiteRtLmEngine
 
+    require_readable(path)
     started = time.perf_counter()
-    with LiteRtLmEngine(str(path), uri=f"litertlm:{path}", threads=threads) as engine:
-        load_s = time.perf_counter() - started
-        reply = engine.complete(
-            ChatRequest(
-                step=Step.CLASSIFY,
-                system=settings.system,
-                user=settings.prompt,
-                max_output_tokens=settings.max_output_tokens,
+    try:
+        with LiteRtLmEngine(str(path), uri=f"litertlm:{path}", threads=threads) as engine:
+            load_s = time.perf_counter() - started
+            reply = engine.complete(
+                ChatRequest(
+                    step=Step.CLASSIFY,
+                    system=settings.system,
+                    user=settings.prompt,
+                    max_output_tokens=settings.max_output_tokens,
+                )
             )
-        )
-        benchmark = engine.last_benchmark
-        threads_used = engine.threads
+            benchmark = engine.last_benchmark
+            threads_used = engine.threads
+    except EngineError as error:
+        raise ModelError(str(error)) from error
     if benchmark is None or benchmark.decode_tokens == 0:
         raise ModelError(f"{path.name} loaded but generated no tokens for the smoke prompt")
     return VerifyFigures(
