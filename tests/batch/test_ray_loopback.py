@@ -158,6 +158,11 @@ def test_a_local_ray_listens_on_loopback_only_and_each_listener_wants_the_token(
     home = tmp_path / "home"
     home.mkdir()
     monkeypatch.setenv("HOME", str(home))
+    # A shell's settings change none of it: a cluster's address (Ray would join it instead
+    # of starting one), token authentication off, cluster mode on.
+    monkeypatch.setenv("RAY_ADDRESS", "127.0.0.1:9")
+    monkeypatch.setenv("RAY_AUTH_MODE", "disabled")
+    monkeypatch.setenv("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "1")
     # The jobs' classes live in this test module, which Ray's workers cannot import.
     cloudpickle.register_pickle_by_value(sys.modules[__name__])
     seen = Seen()

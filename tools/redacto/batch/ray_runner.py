@@ -121,6 +121,7 @@ def local_ray(ray: Any, cpus: int, spill_dir: Path | None = None) -> Iterator[No
     try:
         try:
             ray.init(
+                address="local",  # a new Ray, whatever RAY_ADDRESS names in the shell
                 num_cpus=cpus,
                 include_dashboard=False,
                 _node_ip_address=LOOPBACK,
