@@ -94,7 +94,7 @@ def local_ray(ray: Any, cpus: int, spill_dir: Path | None = None) -> Iterator[No
 
     Every process it starts listens on 127.0.0.1 only (its node address kept as asked, see
     `ONE_MACHINE`); the dashboard process Ray starts even without a dashboard (a head
-    process that only reports usage statistics, switched off here) is stopped at once; and
+    process that only reports usage statistics, switched off here) is not started; and
     token authentication is on with a token made at random for this process and given to
     Ray's processes in their environment (readable by this user alone), so a connection
     from another local user to a loopback port is refused, and nothing is written to
@@ -118,6 +118,11 @@ def local_ray(ray: Any, cpus: int, spill_dir: Path | None = None) -> Iterator[No
     raylet.Config.initialize("")
     raylet.AuthenticationTokenLoader.instance().reset_cache()
     spilling = {} if spill_dir is None else {"object_spilling_directory": str(spill_dir)}
+    # A head node starts a dashboard process even with include_dashboard=False (then it
+    # only reports usage statistics, which are off): not started at all here.
+    head: Any = importlib.import_module("ray._private.node").Node
+    start_dashboard = head.start_api_server
+    head.start_api_server = _no_dashboard
     try:
         try:
             ray.init(
@@ -131,9 +136,10 @@ def local_ray(ray: Any, cpus: int, spill_dir: Path | None = None) -> Iterator[No
             )
         except Exception as error:  # Ray raises several kinds; the batch cannot start
             raise WorkerStartError(f"cannot start a local Ray: {error}") from None
+        finally:
+            head.start_api_server = start_dashboard
         try:
             node = ray._private.worker.global_worker.node
-            node.kill_dashboard(check_alive=False)
             if node.node_ip_address != LOOPBACK:
                 raise WorkerStartError(
                     f"the local Ray took the address {node.node_ip_address}, not {LOOPBACK}"
@@ -151,6 +157,10 @@ def local_ray(ray: Any, cpus: int, spill_dir: Path | None = None) -> Iterator[No
                 os.environ[name] = value
         ray_constants.ENABLE_RAY_CLUSTER = one_machine_before
         raylet.Config.initialize("")
+
+
+def _no_dashboard(node: Any, *, include_dashboard: bool | None, raise_on_failure: bool) -> None:
+    """Stands in for `ray._private.node.Node.start_api_server` while a local Ray starts."""
 
 
 def wide_listeners() -> list[str]:
