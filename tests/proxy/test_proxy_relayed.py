@@ -109,7 +109,7 @@ def test_a_redirect_is_a_502_naming_its_status_and_a_following_client_goes_nowhe
     assert b"[EMAIL_1]" in sent and EMAIL.encode() not in sent  # the upstream got it redacted
 
 
-@pytest.mark.parametrize("status", [100, 103, 304, 399])
+@pytest.mark.parametrize("status", [101, 304, 399])
 def test_a_status_outside_2xx_4xx_5xx_is_a_502_too(status: int) -> None:
     upstream = CannedUpstream.start(answer_bytes(status, b"location: /elsewhere\r\n", False, MARK))
     proxy = proxy_before(upstream)
@@ -120,6 +120,32 @@ def test_a_status_outside_2xx_4xx_5xx_is_a_502_too(status: int) -> None:
         upstream.stop()
     assert response.status_code == 502
     assert MARK not in response.text and "location" not in response.headers
+
+
+@STREAMED
+def test_interim_answers_are_skipped_and_the_answer_after_them_relayed(stream: bool) -> None:
+    # Taken for the answer, a 103 was relayed as one, and the real answer arrived on a
+    # connection already back in the pool, for whichever request took it next.
+    interim = (
+        b"HTTP/1.1 103 Early Hints\r\nLink: <http://other-host/>; rel=preload\r\n\r\n"
+        b"HTTP/1.1 100 Continue\r\n\r\n"
+    )
+    upstream = CannedUpstream.start(interim + answer_bytes(200, b"", stream, "To [EMAIL_1]."))
+    proxy = proxy_before(upstream)
+    try:
+        first, _ = post(proxy, stream)
+        second, _ = post(proxy, stream)  # the same upstream connection, kept alive
+    finally:
+        proxy.stop()
+        upstream.stop()
+    for response in (first, second):
+        assert response.status_code == 200 and "link" not in response.headers
+        text = (
+            streamed_text(response.text)
+            if stream
+            else response.json()["choices"][0]["message"]["content"]
+        )
+        assert text == f"To {EMAIL}."
 
 
 def test_a_redirect_of_the_model_list_is_a_502(other_host: CannedUpstream) -> None:

@@ -5,13 +5,15 @@ the next request may take it at once. Each response must keep its own body."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import time
 
 import httpx
 import orjson
 from echo_upstream import EchoUpstream
 from running_proxy import RunningProxy
 
-from redacto.upstream import UpstreamPool
+from redacto.upstream import UpstreamError, UpstreamPool
 
 CHAT = b"/v1/chat/completions"
 
@@ -83,3 +85,31 @@ def test_many_clients_at_once_each_get_their_own_answer(running: RunningProxy) -
     pairs = asyncio.run(_clients(running.url, clients=16, requests=10))
     assert len(pairs) == 160
     assert all(sent == got for sent, got in pairs)
+
+
+async def _endless_head() -> tuple[str, float]:
+    async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.read(65536)
+        writer.write(b"HTTP/1.1 200 OK\r\n")
+        with contextlib.suppress(ConnectionError):
+            while not writer.is_closing():
+                writer.write(b"x-filler: " + b"a" * 4000 + b"\r\n")
+                await writer.drain()
+
+    server = await asyncio.start_server(serve, "127.0.0.1", 0)
+    pool = UpstreamPool(f"http://127.0.0.1:{server.sockets[0].getsockname()[1]}", read_timeout=20)
+    began = time.monotonic()
+    try:
+        await pool.request(b"POST", CHAT, [], chat("hello"))
+        return "answered", time.monotonic() - began
+    except UpstreamError as error:
+        return str(error), time.monotonic() - began
+    finally:
+        server.close()
+
+
+def test_an_answer_head_without_end_is_refused_at_its_bound() -> None:
+    # Before: read into memory until the read timeout (≈ 900 MB in 4 s on loopback).
+    error, took = asyncio.run(_endless_head())
+    assert "head is over" in error
+    assert took < 5

@@ -52,6 +52,9 @@ BUFFERED = 256 * 1024
 """Bytes of an answer held at most before the upstream connection stops being read: the
 rest waits in the upstream's socket until the proxy's client has taken what came."""
 NO_BODY_STATUSES = frozenset({204, 304})
+MAX_HEAD = 64 * 1024
+"""The most an answer's status line and headers (interim answers' included) may take: an
+upstream that sent headers without end was read into memory until the read timeout."""
 
 
 @dataclass(eq=False)
@@ -174,6 +177,11 @@ class _Connection(asyncio.Protocol):
     """The answer has neither a length nor chunks: its body ends when the upstream closes
     the connection (legal HTTP/1.1, and what Python's http.server does)."""
     paused: bool = False
+    interim: bool = False
+    """The message being parsed is an interim answer (`100 Continue`, `103 Early Hints`):
+    the request's own answer follows it on this connection."""
+    head_bytes: int = 0
+    """Bytes read while the answer's head is not complete (`MAX_HEAD`)."""
 
     def start(self) -> None:
         """Ready for the next response on this connection."""
@@ -183,6 +191,8 @@ class _Connection(asyncio.Protocol):
         self._parser = httptools.HttpResponseParser(self)
         self.complete = False
         self.until_close = False
+        self.interim = False
+        self.head_bytes = 0
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = cast(asyncio.Transport, transport)  # uvloop's is not a subclass
@@ -196,6 +206,12 @@ class _Connection(asyncio.Protocol):
         except httptools.HttpParserError as error:
             self._fail(UpstreamError(f"the upstream sent bad HTTP: {error}"))
             self.close()
+            return
+        if self.head is not None and not self.head.done():  # all of it was head
+            self.head_bytes += len(data)
+            if self.head_bytes > MAX_HEAD:
+                self._fail(UpstreamError(f"the upstream's answer head is over {MAX_HEAD} bytes"))
+                self.close()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.lost = True
@@ -226,6 +242,12 @@ class _Connection(asyncio.Protocol):
     def on_headers_complete(self) -> None:
         assert self._parser is not None and self.head is not None
         status = self._parser.get_status_code()
+        if 100 <= status < 200 and status != 101:
+            # Interim: skipped. Taken as the answer, it left the real one to arrive on a
+            # connection back in the pool — read by whichever request took it next.
+            self.interim = True
+            self._headers = []
+            return
         framed = any(
             name.lower() == b"content-length"
             or (name.lower() == b"transfer-encoding" and b"chunked" in value.lower())
@@ -243,6 +265,9 @@ class _Connection(asyncio.Protocol):
 
     def on_message_complete(self) -> None:
         assert self._parser is not None
+        if self.interim:  # the parser goes on to the answer itself
+            self.interim = False
+            return
         self.complete = True
         self.reusable = self._parser.should_keep_alive()
         self._parser = None
