@@ -109,8 +109,9 @@ def proxy_command(
         float | None,
         typer.Option(
             "--inspect-timeout",
-            help="Seconds a large request may take to inspect; later it is refused (503). "
-            "Default 30.",
+            help="Seconds from a request's arrival (its body read) to its forwarding, its "
+            "wait for its conversation and for a scrub thread included; later it is refused "
+            "(503) and its conversation's vault left as it was. Default 30.",
             min=0.1,
         ),
     ] = None,
