@@ -225,9 +225,9 @@ def test_a_listener_beyond_loopback_stops_a_local_run() -> None:
         loopback.bind(("127.0.0.1", 0))
         loopback.listen()
         refuse_wide_listeners()
-        with socket.socket(socket.AF_INET6) as everywhere:
-            everywhere.bind(("::", 0))
+        with socket.socket() as everywhere:
+            everywhere.bind(("0.0.0.0", 0))
             everywhere.listen()
             port = everywhere.getsockname()[1]
-            with pytest.raises(WorkerStartError, match=f":::{port}"):
+            with pytest.raises(WorkerStartError, match=f"0.0.0.0:{port}"):
                 refuse_wide_listeners()
