@@ -238,3 +238,60 @@ def test_the_second_opinion_judges_every_case_alone_and_with_the_llm(tmp_path: P
 def test_the_tiers_read_a_shown_output_with_its_placeholders_masked(output, found) -> None:
     hits = tier_hits(output, Category.GENERAL)
     assert sorted({h.value for h in hits}) == found  # the rules and NER may both name one
+
+
+def test_the_lexicon_judges_every_case_alone_with_the_tiers_and_with_the_llm(tmp_path) -> None:
+    documents = load_suite("smoke")[:2]
+    cases = verdict_cases(documents)
+    yes = ScriptedEngine({Step.VALIDATE: ["PASS"] * len(cases)})
+    summary = run_validator_bench(yes, documents, tmp_path / "yes")
+    results = load_results(tmp_path / "yes", summary.cases)
+    assert all(r.lexicon_words is not None for r in results)
+    assert set(summary.lexicon) == set(summary.tiers_lexicon) == set(summary.combined_lexicon)
+    for reading, lexicon in summary.lexicon.items():
+        tiers, both = summary.tiers_lexicon[reading], summary.combined_lexicon[reading]
+        # A reader more can only take PASS away; the LLM passes everything here.
+        assert tiers.leaky_passed <= min(lexicon.leaky_passed, summary.tiers[reading].leaky_passed)
+        assert tiers.clean_passed <= lexicon.clean_passed
+        assert (both.clean_passed, both.leaky_passed) == (tiers.clean_passed, tiers.leaky_passed)
+        assert lexicon.leaky_passed < lexicon.leaky, "some left value is no dictionary word"
+    # Each row is exactly its readers' PASS together, case by case.
+    for reading in summary.lexicon:
+        mine = [r for r in results if r.reading == reading]
+        assert summary.tiers_lexicon[reading].leaky_passed == sum(
+            r.tiers_found == 0 and not r.lexicon_words for r in mine if r.expected.value == "FAIL"
+        )
+
+    alone = run_validator_bench(ScriptedEngine({}), documents, tmp_path / "t", tiers_only=True)
+    assert alone.lexicon == summary.lexicon and alone.tiers_lexicon == summary.tiers_lexicon
+    assert alone.combined_lexicon == {}
+
+
+def test_a_bench_file_without_lexicon_readings_is_read_again_not_asked_again(tmp_path) -> None:
+    documents = load_suite("smoke")[:1]
+    cases = verdict_cases(documents)
+    yes = ScriptedEngine({Step.VALIDATE: ["PASS"] * len(cases)})
+    summary = run_validator_bench(yes, documents, tmp_path)
+    # A results file written before the lexicon was read: the LLM's answers stay.
+    path = tmp_path / "verdicts.jsonl"
+    lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    for line in lines:
+        line.pop("lexicon_words", None)
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    again = run_validator_bench(ScriptedEngine({}), documents, tmp_path)
+    assert again.readings == summary.readings and again.lexicon == summary.lexicon
+
+
+@pytest.mark.parametrize(
+    ("output", "words"),
+    [
+        ("Call [NAME_1] today about the invoice.", []),
+        ("Call [NAME_1] Wiik today about the invoice.", ["Wiik"]),
+        ("Write to [EMAIL_1] or see wiik-photography.net today.", ["wiik-photography.net"]),
+        ("Order 48213 ships on [DATE_1].", ["48213"]),
+    ],
+)
+def test_the_lexicon_reads_a_shown_output_with_its_placeholders_masked(output, words) -> None:
+    from redacto.evaluation.validator_lexicon import lexicon_words
+
+    assert lexicon_words(output, Category.GENERAL) == words

@@ -123,3 +123,38 @@ def test_the_command_counts_real_outputs_in_each_curve(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "text, real outputs (1 clean, 0 leaky)" in result.output
     assert "text, real + built (" in result.output
+
+
+def test_real_outputs_are_read_by_the_tiers_and_the_lexicon_beside_the_runs_verdict(
+    tmp_path: Path,
+) -> None:
+    from redacto.evaluation.validator_bench import REAL_ROWS, add_real, run_validator_bench
+    from redacto.evaluation.validator_outputs import read_outputs
+
+    # A phone number left readable: digits no rule keeps (the name, `Troy Alvarez`, is two
+    # words the dictionary knows as proper nouns: a blind spot the lexicon names).
+    phone = next(s for s in DOCUMENT.pii if s.label == "PHONE")
+    value = DOCUMENT.text[phone.start : phone.end]
+    leaky = [s for s in gold_spans() if DOCUMENT.text[s.start : s.end] != value]
+    runs = [tmp_path / "clean", tmp_path / "leaky"]
+    for run, spans in zip(runs, (gold_spans(), leaky), strict=True):
+        run.mkdir()
+        result = text_result(spans)
+        prediction = result.prediction.model_copy(update={"validator_verdict": Verdict.PASS})
+        append_result(run, result.model_copy(update={"prediction": prediction}))
+    engine = NoModelEngine("reading outputs")
+    read = read_outputs(engine, runs, [DOCUMENT])
+    clean, output = read
+    assert clean.expected is Verdict.PASS and output.expected is Verdict.FAIL
+    assert output.run_verdict is Verdict.PASS  # the run's validator passed a leak
+    assert output.lexicon_words is not None and output.tiers_found is not None
+    assert any(word in value for word in output.lexicon_words), "the left number is unexplained"
+    summary = run_validator_bench(engine, [DOCUMENT], tmp_path / "o", tiers_only=True)
+    summary = add_real(summary, read, tmp_path / "o")
+    assert set(summary.real) == set(REAL_ROWS)
+    today = summary.real["run's verdict"]["text"]
+    assert (today.clean, today.leaky, today.leaky_passed) == (1, 1, 1)
+    both = summary.real["run's verdict and lexicon"]["text"]
+    assert (both.leaky, both.leaky_passed) == (1, 0)
+    saved = json.loads((tmp_path / "o" / "verdicts-summary.json").read_text(encoding="utf-8"))
+    assert saved["real"]["run's verdict and lexicon"]["text"]["leaky_passed"] == 0

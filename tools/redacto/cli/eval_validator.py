@@ -24,6 +24,13 @@ def validator_command(
     model: Annotated[str, typer.Option(help="Model name, .litertlm path or engine URI.")],
     out: Annotated[Path, typer.Option(help="Folder for verdicts.jsonl (resumes) and summary.")],
     suite: Annotated[str, typer.Option(help="Corpus suite.")] = "main",
+    suites_dir: Annotated[
+        Path | None,
+        typer.Option(
+            help="Read the suites from this folder instead of eval/suites (a suite built "
+            "on demand, e.g. scripts/third_party_suite.py's)."
+        ),
+    ] = None,
     split: Annotated[str, typer.Option(help="Split of the suite.")] = "test",
     limit: Annotated[int | None, typer.Option(help="The first N documents only.")] = None,
     per_template: Annotated[
@@ -60,8 +67,10 @@ def validator_command(
     outputs: Annotated[
         list[Path] | None,
         typer.Option(
-            help="A finished `redacto eval run` folder (repeatable): also score the "
-            "pipeline's real outputs there, and count them in each reading's curve."
+            help="A finished `redacto eval run` folder (repeatable): also read the "
+            "pipeline's real outputs there with the rules, NER and the lexicon (beside the "
+            "run's own verdict), and where the engine can score, count them in each "
+            "reading's curve."
         ),
     ] = None,
 ) -> None:
@@ -71,13 +80,14 @@ def validator_command(
     --dev-split that threshold chosen on the dev split and read on --split."""
     from redacto.corpus import load_suite, refuse_test_only
     from redacto.evaluation.validator_bench import (
+        add_real,
         bench_documents,
         choose_thresholds,
         load_results,
         run_validator_bench,
         write_thresholds,
     )
-    from redacto.evaluation.validator_outputs import score_outputs
+    from redacto.evaluation.validator_outputs import read_outputs, score_outputs
     from redacto.models import open_model
 
     if dev_split is not None:
@@ -91,12 +101,12 @@ def validator_command(
     except Exception as error:  # a missing build, a bad URI, a file the runtime refuses
         _err.print(f"[red]cannot open the model:[/red] {type(error).__name__}: {error}")
         raise typer.Exit(2) from error
-    documents = bench_documents(load_suite(suite), split, per_template, limit)
+    documents = bench_documents(load_suite(suite, suites_dir), split, per_template, limit)
     dev_out = out / "dev"
     try:
         dev = None
         if dev_split is not None and engine.supports_scoring:
-            corpus = load_suite(dev_suite or suite)
+            corpus = load_suite(dev_suite or suite, suites_dir)
             dev_documents = bench_documents(corpus, dev_split, per_template, limit)
             dev = run_validator_bench(engine, dev_documents, dev_out, margins_only=margins_only)
         elif dev_split is not None:
@@ -105,10 +115,14 @@ def validator_command(
             engine, documents, out, margins_only=margins_only, tiers_only=tiers_only
         )
         real: list[VerdictResult] = []
-        if outputs and engine.supports_scoring:
-            real = score_outputs(engine, outputs, load_suite(suite), out / "outputs")
-        elif outputs:
-            _err.print("the engine cannot score: real outputs need margins")
+        if outputs:
+            summary = add_real(
+                summary, read_outputs(engine, outputs, load_suite(suite, suites_dir)), out
+            )
+        if outputs and engine.supports_scoring and not tiers_only:
+            real = score_outputs(engine, outputs, load_suite(suite, suites_dir), out / "outputs")
+        elif outputs and not tiers_only:
+            _err.print("the engine cannot score: no margins on the real outputs")
     finally:
         engine.close()
     _print_summary(summary, max_leaky)
@@ -144,14 +158,39 @@ def _point(point: CurvePoint | None) -> str:
 
 
 def _print_summary(summary: VerdictSummary, max_leaky: float) -> None:
+    from redacto.evaluation.validator_bench import merged
+
     for name, tallies in (
         ("LLM", summary.readings),
         ("rules+NER", summary.tiers),
         ("LLM and rules+NER", summary.combined),
+        ("lexicon", summary.lexicon),
+        ("rules+NER+lexicon", summary.tiers_lexicon),
+        ("LLM and rules+NER and lexicon", summary.combined_lexicon),
     ):
         for reading, tally in tallies.items():
             if tally.clean + tally.leaky:
                 typer.echo(f"{reading}, {name}: {_tally(tally)}")
+    for name, tallies in summary.real.items():
+        for reading, tally in tallies.items():
+            typer.echo(f"{reading}, real outputs, {name}: {_tally(tally)}")
+    for name, built, real in (
+        ("today (LLM and rules+NER; the run's verdict)", summary.combined, "run's verdict"),
+        (
+            "with the lexicon (LLM and rules+NER and lexicon; the run's verdict and lexicon)",
+            summary.combined_lexicon,
+            "run's verdict and lexicon",
+        ),
+        (
+            "bound without the LLM (rules+NER+lexicon; the run's verdict and lexicon)",
+            summary.tiers_lexicon,
+            "run's verdict and lexicon",
+        ),
+    ):
+        for reading, tally in built.items():
+            if reading in summary.real.get(real, {}) and tally.clean + tally.leaky:
+                both = merged(tally, summary.real[real][reading])
+                typer.echo(f"{reading}, real + built, {name}: {_tally(both)}")
     for reading in summary.readings:
         curve = summary.curves.get(reading)
         if curve is not None:

@@ -20,6 +20,9 @@ and leaky outputs at every threshold, and the best threshold within the bar.
 Validate's second opinion (`pipeline.second_opinion`) is judged on the same cases: the rules
 and the NER tier read each output (`validator_tiers`), and the summary gives PASS rates for
 the tiers alone and for the LLM and the tiers together (PASS only when both find nothing).
+The residual check (`validator_lexicon`, docs/lexicon.md) reads them too: the summary gives
+the lexicon alone, with the tiers, and with the LLM and the tiers (PASS only when every
+reader passes and no word is unexplained).
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from redacto.corpus import RENDER_CACHE_DIR, CorpusDocument
 from redacto.document import ImageReading, Mode, Step
 from redacto.engines import Engine
 from redacto.evaluation.summary import ratio
+from redacto.evaluation.validator_lexicon import lexicon_words
 from redacto.evaluation.validator_tiers import shown_output, tier_hits
 from redacto.evaluation.verdict_curve import (
     MAX_LEAKY_PASS,
@@ -84,6 +88,22 @@ class VerdictResult(_Model):
     tiers_found: int | None = None
     """Values the rules and the NER tier found readable in the output (validate's second
     opinion, `validator_tiers`): PASS for them is 0. None when not asked."""
+    lexicon_words: list[str] | None = None
+    """The words of the output no reader could explain (the residual check,
+    `validator_lexicon`): PASS for it is none. None when not read yet."""
+    run_verdict: Verdict | None = None
+    """A real output's final validator verdict in its eval run (the LLM and the second
+    opinion, as the pipeline decided); None for a built case."""
+
+    @property
+    def tiers_pass(self) -> bool | None:
+        """The rules and NER found nothing readable; None when they did not read it."""
+        return None if self.tiers_found is None else self.tiers_found == 0
+
+    @property
+    def lexicon_pass(self) -> bool | None:
+        """No word of the output is unexplained; None when the lexicon did not read it."""
+        return None if self.lexicon_words is None else not self.lexicon_words
 
 
 class VerdictTally(_Model):
@@ -137,6 +157,14 @@ class VerdictSummary(_Model):
     """Per reading: the second opinion alone (the rules and NER find nothing = PASS)."""
     combined: dict[str, VerdictTally] = {}
     """Per reading: the LLM's PASS and the second opinion's together, as validate decides."""
+    lexicon: dict[str, VerdictTally] = {}
+    """Per reading: the residual check alone (no word unexplained = PASS)."""
+    tiers_lexicon: dict[str, VerdictTally] = {}
+    """Per reading: the rules, NER and the residual check together."""
+    combined_lexicon: dict[str, VerdictTally] = {}
+    """Per reading: the LLM, the rules and NER, and the residual check together."""
+    real: dict[str, dict[str, VerdictTally]] = {}
+    """Row (`REAL_ROWS`) → reading → tally, on the pipeline's real outputs (`--outputs`)."""
 
 
 class ThresholdChoice(_Model):
@@ -273,25 +301,17 @@ def run_validator_bench(
             unanswered = ask and not margins_only and recorded is not None and recorded.said is None
             if recorded is None or unscored or unanswered:
                 recorded = done[case.id] = judge(context, case, margins_only, ask=ask)
-            if recorded.tiers_found is None:
-                found = len(tier_hits(shown_output(case.user), case.category))
-                recorded = done[case.id] = recorded.model_copy(update={"tiers_found": found})
+            if recorded.tiers_found is None or recorded.lexicon_words is None:
+                recorded = done[case.id] = read_by_tiers(recorded, case)
                 stream.write(recorded.model_dump_json() + "\n")
                 stream.flush()
             if on_progress is not None:
                 on_progress(number, len(cases))
     results = [done[case.id] for case in cases]
     readings: dict[str, VerdictTally] = {}
-    tiers: dict[str, VerdictTally] = {}
-    combined: dict[str, VerdictTally] = {}
     for result in results:
         readings.setdefault(result.reading, VerdictTally()).add(result)
-        if result.tiers_found is None:
-            continue
-        tiers.setdefault(result.reading, VerdictTally()).count(result, result.tiers_found == 0)
-        if result.said is not None:
-            passed = result.said is Verdict.PASS and result.tiers_found == 0
-            combined.setdefault(result.reading, VerdictTally()).count(result, passed)
+    rows = built_rows(results)
     curves = {
         reading: verdict_curve(margins)
         for reading in readings
@@ -304,9 +324,98 @@ def run_validator_bench(
         ms_mean=ratio(sum(r.ms for r in results), len(results)),
         curves=curves,
         cases=[case.id for case in cases],
-        tiers=tiers,
-        combined=combined,
+        tiers=rows["rules+NER"],
+        combined=rows["LLM and rules+NER"],
+        lexicon=rows["lexicon"],
+        tiers_lexicon=rows["rules+NER+lexicon"],
+        combined_lexicon=rows["LLM and rules+NER and lexicon"],
     )
+    (out / SUMMARY_FILE).write_text(
+        json.dumps(summary.model_dump(mode="json"), indent=2) + "\n", encoding="utf-8"
+    )
+    return summary
+
+
+def read_by_tiers(result: VerdictResult, case: TrainingExample) -> VerdictResult:
+    """`result` with the second opinion's and the residual check's readings of its output."""
+    shown = shown_output(case.user)
+    update: dict[str, object] = {}
+    if result.tiers_found is None:
+        update["tiers_found"] = len(tier_hits(shown, case.category))
+    if result.lexicon_words is None:
+        update["lexicon_words"] = lexicon_words(shown, case.category)
+    return result.model_copy(update=update)
+
+
+BUILT_ROWS: dict[str, Callable[[VerdictResult], bool | None]] = {
+    "rules+NER": lambda r: r.tiers_pass,
+    "LLM and rules+NER": lambda r: _all(_said_pass(r), r.tiers_pass),
+    "lexicon": lambda r: r.lexicon_pass,
+    "rules+NER+lexicon": lambda r: _all(r.tiers_pass, r.lexicon_pass),
+    "LLM and rules+NER and lexicon": lambda r: _all(_said_pass(r), r.tiers_pass, r.lexicon_pass),
+}
+"""A built case's verdict per row (PASS when every reader passes); None: not judged (the
+LLM not asked, a reader not run)."""
+
+REAL_ROWS: dict[str, Callable[[VerdictResult], bool | None]] = {
+    "run's verdict": lambda r: None if r.run_verdict is None else r.run_verdict is Verdict.PASS,
+    "rules+NER": lambda r: r.tiers_pass,
+    "lexicon": lambda r: r.lexicon_pass,
+    "rules+NER+lexicon": lambda r: _all(r.tiers_pass, r.lexicon_pass),
+    "run's verdict and lexicon": lambda r: _all(
+        None if r.run_verdict is None else r.run_verdict is Verdict.PASS, r.lexicon_pass
+    ),
+}
+"""A real output's verdict per row. `run's verdict` is the pipeline's own final word (the
+LLM and the rules and NER, as validate decided in the run): today's verdict."""
+
+
+def _said_pass(result: VerdictResult) -> bool | None:
+    return None if result.said is None else result.said is Verdict.PASS
+
+
+def _all(*passes: bool | None) -> bool | None:
+    if any(p is None for p in passes):
+        return None
+    return all(passes)
+
+
+def tally_rows(
+    results: Sequence[VerdictResult], rows: dict[str, Callable[[VerdictResult], bool | None]]
+) -> dict[str, dict[str, VerdictTally]]:
+    """Row → reading → tally of `results`, each judged by the row (unjudged ones skipped)."""
+    tallies: dict[str, dict[str, VerdictTally]] = {name: {} for name in rows}
+    for result in results:
+        for name, passes in rows.items():
+            passed = passes(result)
+            if passed is not None:
+                tallies[name].setdefault(result.reading, VerdictTally()).count(result, passed)
+    return tallies
+
+
+def merged(*tallies: VerdictTally) -> VerdictTally:
+    """One tally counting every tally's outputs."""
+    total = VerdictTally()
+    for tally in tallies:
+        total.clean += tally.clean
+        total.clean_passed += tally.clean_passed
+        total.leaky += tally.leaky
+        total.leaky_passed += tally.leaky_passed
+        for outcome, (count, passed) in tally.by_outcome.items():
+            counts = total.by_outcome.setdefault(outcome, [0, 0])
+            counts[0] += count
+            counts[1] += passed
+    return total
+
+
+def built_rows(results: Sequence[VerdictResult]) -> dict[str, dict[str, VerdictTally]]:
+    """Row (`BUILT_ROWS`) → reading → tally of built cases."""
+    return tally_rows(results, BUILT_ROWS)
+
+
+def add_real(summary: VerdictSummary, real: Sequence[VerdictResult], out: Path) -> VerdictSummary:
+    """`summary` with the real outputs' rows (`REAL_ROWS`), written back to `out`."""
+    summary = summary.model_copy(update={"real": tally_rows(real, REAL_ROWS)})
     (out / SUMMARY_FILE).write_text(
         json.dumps(summary.model_dump(mode="json"), indent=2) + "\n", encoding="utf-8"
     )

@@ -12,6 +12,11 @@ as text rebuilds the page's lines from the rendered page's gold words, hiding ea
 that a predicted box covers for the most part, as `redacted_page` would show them
 (adjacent hidden words with one label become one placeholder) — an approximation of the
 run's own words and placeholders, said so in the report.
+
+`read_outputs` has the other readers read the same rebuilt outputs, no model asked: the
+rules and NER (validate's second opinion) and the residual check (`validator_lexicon`), and
+keeps the run's own final verdict beside them, so the lexicon can be counted with today's
+verdict on real outputs.
 """
 
 from __future__ import annotations
@@ -21,10 +26,22 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from redacto.corpus import RENDER_CACHE_DIR, CorpusDocument, render_page
-from redacto.document import Box, Detection, Document, Element, Mode, Source, Span, Step
+from redacto.document import (
+    Box,
+    Category,
+    Detection,
+    Document,
+    Element,
+    Mode,
+    Source,
+    Span,
+    Step,
+)
 from redacto.engines import Engine
 from redacto.evaluation.results import DocumentResult, read_results
 from redacto.evaluation.validator_bench import VerdictResult
+from redacto.evaluation.validator_lexicon import lexicon_words
+from redacto.evaluation.validator_tiers import tier_hits
 from redacto.pipeline.chunking import chunk_text
 from redacto.pipeline.page_text import redacted_lines
 from redacto.pipeline.redact import redact_text
@@ -50,6 +67,12 @@ class OutputCalls:
     expected: Verdict
     """PASS when no gold PII word stayed readable (the eval's `leaked`), else FAIL."""
     calls: tuple[tuple[str, str], ...]
+    shown: str
+    """The rebuilt output, placeholders and all."""
+    category: Category
+    """The category the run predicted (the validate prompt's)."""
+    run_verdict: Verdict | None
+    """The run's own final validator verdict on it."""
 
 
 def output_calls(
@@ -81,6 +104,9 @@ def output_calls(
             reading=reading,
             expected=Verdict.FAIL if result.score.leaked else Verdict.PASS,
             calls=calls,
+            shown=shown,
+            category=category,
+            run_verdict=result.prediction.validator_verdict,
         )
 
 
@@ -158,6 +184,44 @@ def score_outputs(
             if on_progress is not None:
                 on_progress(number, len(outputs))
     return [done[output.case] for output in outputs]
+
+
+def read_outputs(
+    engine: Engine,
+    run_dirs: Sequence[Path],
+    documents: Sequence[CorpusDocument],
+    on_progress: Callable[[int, int], None] | None = None,
+) -> list[VerdictResult]:
+    """Every real output of `run_dirs` read by the rules and NER and by the residual check,
+    with the run's own verdict (no model call: `engine` only sets the run's options)."""
+    prompts = PromptLibrary.load()
+    context = StepContext(engine=engine, prompts=prompts, options=PipelineOptions())
+    by_id = {document.id: document for document in documents}
+    outputs = [
+        calls
+        for run_dir in run_dirs
+        for calls in output_calls(read_results(run_dir), by_id, prompts, context)
+    ]
+    read = []
+    for number, output in enumerate(outputs, 1):
+        read.append(
+            VerdictResult(
+                case=output.case,
+                document_id=output.document_id,
+                reading=output.reading,
+                outcome="real",
+                expected=output.expected,
+                said=None,
+                answer=None,
+                ms=0.0,
+                tiers_found=len(tier_hits(output.shown, output.category)),
+                lexicon_words=lexicon_words(output.shown, output.category),
+                run_verdict=output.run_verdict,
+            )
+        )
+        if on_progress is not None:
+            on_progress(number, len(outputs))
+    return read
 
 
 def _score(engine: Engine, output: OutputCalls) -> VerdictResult:
