@@ -139,7 +139,7 @@ def test_text_inside_an_image_is_read_by_ocr_after_the_text_layer(tmp_path):
 def test_a_shown_word_misjudged_hidden_is_still_read_by_ocr(tmp_path, monkeypatch):
     # Fail-safe direction of the ink test: a word left out of the layer is no longer
     # covered by it, so the page's OCR pass reads it off the pixels.
-    monkeypatch.setattr("redacto.pdf.read.shows", lambda ink, chars: False)
+    monkeypatch.setattr("redacto.pdf.read.shows", lambda *_: False)
     page = Page(text(54, 340, "Patient: Jane Smith"))
     read = read_pdf(Doc([page]).write(tmp_path / "in.pdf"))
     assert [e.text for e in read.document.elements] == ["Patient:", "Jane", "Smith"]

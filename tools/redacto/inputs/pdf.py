@@ -21,6 +21,7 @@ from redacto.inputs.base import (
     input_info,
     redacted,
 )
+from redacto.report import ReviewReason
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -88,7 +89,7 @@ class PdfInput(InputFile):
                 words = kept_words(self.pages, report.detections, per_page)
             report.pdf = pdf_report(self.pages, per_page, words)
             values = redacted_values(self.pages, [*report.detections, *report.not_located])
-            data = verified_pdf_bytes(self.pages, per_page, values, words)
+            data = verified_pdf_bytes(self.pages, per_page, values, words, report.detections)
         except PdfVerificationError as error:
             report.status = Status.ERROR
             report.error = f"the redacted PDF failed its check after writing: {error}"
@@ -96,6 +97,12 @@ class PdfInput(InputFile):
                 report.pdf = pdf_report(self.pages, None)
             return ()
         report.pdf.verified = True
+        if any(page.unread for page in self.pages.pages):
+            # Text the page shows that nobody read: no PASS can vouch for it.
+            if report.status is Status.PASS:
+                report.status = Status.NEEDS_REVIEW
+            if ReviewReason.PDF_TEXT_UNREAD not in report.review_reasons:
+                report.review_reasons.append(ReviewReason.PDF_TEXT_UNREAD)
         return (OutputFile(REDACTED_PDF, data),)
 
     def page_pictures(self) -> list[Image.Image]:

@@ -13,6 +13,7 @@ import io
 from collections.abc import Sequence
 
 from redacto.document import Box, Detection, Element
+from redacto.pdf.pieces import hidden_values, kept_piece_problem
 from redacto.pdf.read import PdfPages
 from redacto.pdf.text_layer import LayerWord, layer_words
 from redacto.pdf.write import PdfVerificationError, verify_redacted_pdf, write_redacted_pdf
@@ -39,16 +40,22 @@ def boxes_by_page(
     return per_page
 
 
-def kept_words(
-    pdf: PdfPages, detections: Sequence[Detection], per_page: Sequence[Sequence[Box]]
-) -> list[list[LayerWord]]:
-    """Each page's text layer: the words it read that no detection names, in reading order,
-    less those a burned box would cover (`text_layer.layer_words`)."""
+def kept_elements(pdf: PdfPages, detections: Sequence[Detection]) -> list[list[Element]]:
+    """Each page's words that no detection names, in reading order: `redacted.txt`'s words."""
     detected = {d.index for d in detections if d.index is not None}
     kept: list[list[Element]] = [[] for _ in pdf.pages]
     for element in pdf.document.elements:
         if element.index not in detected:
             kept[element.page].append(element)
+    return kept
+
+
+def kept_words(
+    pdf: PdfPages, detections: Sequence[Detection], per_page: Sequence[Sequence[Box]]
+) -> list[list[LayerWord]]:
+    """Each page's text layer: the words it read that no detection names, in reading order,
+    less those a burned box would cover (`text_layer.layer_words`)."""
+    kept = kept_elements(pdf, detections)
     return [layer_words(kept[number], per_page[number]) for number in range(len(pdf.pages))]
 
 
@@ -83,6 +90,7 @@ def pdf_report(
                 hidden_words=page.hidden,
                 boxes=list(per_page[page.number]) if per_page is not None else [],
                 text_words=len(words[page.number]) if words is not None else 0,
+                unread_characters=page.unread,
             )
             for page in pdf.pages
         ],
@@ -94,18 +102,36 @@ def verified_pdf_bytes(
     per_page: Sequence[Sequence[Box]],
     values: Sequence[str],
     words: Sequence[Sequence[LayerWord]] | None = None,
+    detections: Sequence[Detection] | None = None,
 ) -> bytes:
     """The redacted PDF, built and verified in memory (nothing is written); `words`, each
     page's text layer (`kept_words`), or None for pixels only.
 
-    Raises `PdfVerificationError` if building it or any check fails.
+    With the run's `detections`, each box is also held to the value it hides
+    (`redacto.pdf.pieces`): no word kept beside it (the text layer's, `redacted.txt`'s) and
+    no word the OCR that read the PDF reads beside it on the burned page may hold a piece of
+    that value. Raises `PdfVerificationError` if building it or any check fails.
     """
     pages = [page.geometry for page in pdf.pages]
+    hidden = None
+    if detections is not None:
+        hidden = hidden_values(pdf.document.elements, detections, len(pdf.pages))
+        problem = kept_piece_problem(kept_elements(pdf, detections), hidden)
+        if problem is not None:
+            raise PdfVerificationError(problem)
     try:
         with io.BytesIO() as buffer:
             write_redacted_pdf(pdf.source, per_page, buffer, pages=pages, words_by_page=words)
             data = buffer.getvalue()
-        verify_redacted_pdf(data, per_page, pages=pages, values=values, words_by_page=words)
+        verify_redacted_pdf(
+            data,
+            per_page,
+            pages=pages,
+            values=values,
+            words_by_page=words,
+            hidden=hidden,
+            ocr=pdf.ocr,
+        )
     except ValueError as error:  # the source PDF cannot be read again (BadPdfError)
         raise PdfVerificationError(f"cannot render the input again: {error}") from error
     return data

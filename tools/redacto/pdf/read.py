@@ -26,8 +26,7 @@ limit) raise `BadPdfError`; the message never holds document content.
 
 from __future__ import annotations
 
-import ctypes
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -37,7 +36,15 @@ from redacto.document import Box, Document, Element
 from redacto.imaging import size_problem
 from redacto.ocr.base import OcrLine, OcrWord, corners_of_box, order_lines
 from redacto.pdf.geometry import PDF_DPI, PageGeometry
-from redacto.pdf.visible import CharBox, hide_text, ink_map, shows
+from redacto.pdf.visible import (
+    CharBox,
+    blank_map,
+    hide_text,
+    ink_map,
+    shown_characters,
+    shows,
+)
+from redacto.pdf.words import PageTransform, PageWord, near, new_word, page_char
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -66,14 +73,18 @@ class PageSource(StrEnum):
 @dataclass(frozen=True)
 class PdfPageInfo:
     """One page as read: its number (0-based), its geometry (the area shown, in points,
-    and its pixels at the reading DPI), word source, its words, and how many text-layer
-    words it holds but does not show (left out)."""
+    and its pixels at the reading DPI), word source, its words, how many text-layer words
+    it holds but does not show (left out), and how many shown characters nobody read."""
 
     number: int
     geometry: PageGeometry
     source: PageSource
     words: int
     hidden: int = 0
+    unread: int = 0
+    """Shown characters of the text layer that could not be grouped into words (an angle
+    the reader does not handle, vertical writing, text along a curve) and that no OCR word
+    stands over: the page holds text nobody read, and the run cannot end PASS."""
 
     @property
     def size(self) -> tuple[int, int]:
@@ -92,6 +103,9 @@ class PdfPages:
     ocr_name: str | None = None
     data: bytes | None = field(default=None, repr=False)
     """The PDF's bytes when it was read from memory (an upload); None: read from `path`."""
+    ocr: OcrEngine | None = field(default=None, repr=False, compare=False)
+    """The OCR engine that read the pages, kept open for the check after writing (it reads
+    the burned pages beside their boxes: `redacto.pdf.pieces`)."""
 
     @property
     def source(self) -> Path | bytes:
@@ -183,21 +197,19 @@ def read_pdf(
                 image = render_page(page, dpi)
                 if image.size != size:
                     raise BadPdfError(f"{path}: page {number + 1} renders at another size")
-                layer: list[tuple[str, Box]] = []
-                hidden = 0
-                if page.get_rotation() == 0:
-                    layer, hidden = _text_layer_words(page, size, image, dpi)
+                layer = _text_layer_words(page, size, image, dpi)
                 if engine is None:
                     from redacto.ocr import open_ocr
 
                     engine = open_ocr(str(ocr))
                 seen = [(e.text, e.box) for e in engine.read(image) if e.box is not None]
-                words, source = _merge_words(layer, seen)
+                words, source = _merge_words(layer.words, seen, layer.turned)
+                unread = _unread(layer.unread, words[len(layer.words) :])
             finally:
                 page.close()
             for text, box in words:
                 elements.append(Element(index=len(elements), text=text, box=box, page=number))
-            pages.append(PdfPageInfo(number, geometry, source, len(words), hidden))
+            pages.append(PdfPageInfo(number, geometry, source, len(words), layer.hidden, unread))
             if on_page is not None:
                 on_page(number + 1, len(pdf))
     finally:
@@ -209,6 +221,7 @@ def read_pdf(
         document=Document.from_elements(elements),
         ocr_name=engine.name if engine is not None else None,
         data=data,
+        ocr=engine,
     )
 
 
@@ -217,15 +230,63 @@ COVERED = 0.3
 
 
 def _merge_words(
-    layer: list[tuple[str, Box]], seen: list[tuple[str, Box]]
+    layer: list[tuple[str, Box]], seen: list[tuple[str, Box]], turned: Sequence[Box] = ()
 ) -> tuple[list[tuple[str, Box]], PageSource]:
-    """A page's words: its text layer's, plus what OCR saw where the layer has nothing."""
+    """A page's words: its text layer's, plus what OCR saw where the layer has nothing.
+
+    OCR reads lines that run left to right: what it makes of a turned word the layer holds
+    (`turned`) is a misreading of that word, never text of its own."""
     if not layer:
         return seen, PageSource.OCR
-    extra = [(text, box) for text, box in seen if _covered_share(box, layer) < COVERED]
+    extra = [
+        (text, box)
+        for text, box in seen
+        if _covered_share(box, layer) < COVERED
+        and not _twin(text, box, layer)
+        and not any(_overlap(box, other) for other in turned)
+    ]
     if not extra:
         return layer, PageSource.TEXT_LAYER
     return [*layer, *extra], PageSource.TEXT_LAYER_AND_OCR
+
+
+def _twin(text: str, box: Box, layer: list[tuple[str, Box]]) -> bool:
+    """Whether an OCR word reads what the text-layer words it overlaps say: OCR's boxes on
+    turned text (read a quarter turned, padded) can overlap the layer's exact boxes by
+    less than `COVERED` and still be the same word."""
+    plain = _alphanumeric(text)
+    if not plain:
+        return False
+    overlapping = "".join(
+        _alphanumeric(other_text) for other_text, other in layer if _overlap(box, other)
+    )
+    return plain in overlapping
+
+
+def _overlap(box: Box, other: Box) -> bool:
+    return min(box.x1, other.x1) > max(box.x0, other.x0) and min(box.y1, other.y1) > max(
+        box.y0, other.y0
+    )
+
+
+def _alphanumeric(text: str) -> str:
+    return "".join(char for char in text.casefold() if char.isalnum())
+
+
+def _unread(ungrouped: list[Box], ocr_words: list[tuple[str, Box]]) -> int:
+    """How many shown characters the text layer could not group that no word OCR added to
+    the page stands over (a word of two letters or digits at least: OCR reading a column
+    of single letters has not read a word either): text nobody read."""
+    read = [box for text, box in ocr_words if len(_alphanumeric(text)) >= 2]
+    return sum(
+        1
+        for char in ungrouped
+        if not any(_inside((char.x0 + char.x1) / 2, (char.y0 + char.y1) / 2, box) for box in read)
+    )
+
+
+def _inside(x: float, y: float, box: Box) -> bool:
+    return box.x0 <= x <= box.x1 and box.y0 <= y <= box.y1
 
 
 def _covered_share(box: Box, layer: list[tuple[str, Box]]) -> float:
@@ -247,87 +308,109 @@ def _check_size(path: Path, number: int, size: tuple[int, int]) -> None:
         raise BadPdfError(f"{path}: page {number + 1} at {PDF_DPI} dpi {problem}")
 
 
-@dataclass
-class _Word:
-    chars: list[str]
-    box: list[float]  # x0, y0, x1, y1 in pixels, padded
-    glyphs: list[CharBox | None]  # each character's unpadded box; None: drawn invisible
+@dataclass(frozen=True)
+class _LayerReading:
+    """What a page's text layer gave: its shown words (text and box) in reading order, how
+    many words it holds but does not show, and the boxes of shown characters it could not
+    group into words (`redacto.pdf.words`: an angle it does not handle, or a run of
+    characters each on a baseline of its own, as vertical writing or text on a curve)."""
 
-    def add(self, char: str, box: CharBox, glyph: CharBox | None) -> None:
-        self.chars.append(char)
-        self.glyphs.append(glyph)
-        self.box = [
-            min(self.box[0], box[0]),
-            min(self.box[1], box[1]),
-            max(self.box[2], box[2]),
-            max(self.box[3], box[3]),
-        ]
+    words: list[tuple[str, Box]]
+    hidden: int
+    unread: list[Box]
+    turned: list[Box] = field(default_factory=list)
+    """The boxes of shown words that do not run left to right (OCR cannot read those)."""
 
-    def continues(self, box: CharBox, *, invisible: bool) -> bool:
-        """The next character sits on this word's line, without a gap wider than a space,
-        and is drawn visibly or invisibly (render mode 3) as this word's last one is."""
-        if invisible != (self.glyphs[-1] is None):
-            return False
-        centre = (box[1] + box[3]) / 2
-        height = self.box[3] - self.box[1]
-        on_line = self.box[1] <= centre <= self.box[3]
-        return on_line and -0.5 * height <= box[0] - self.box[2] <= 0.25 * height
+
+_STRAY_RUN = 3
+"""This many characters in a row, each a word of its own though no white space parts it
+from the one before and each touching the one before (vertical writing, text along a
+curve), are text the reader cannot group."""
 
 
 def _text_layer_words(
     page: Any, size: tuple[int, int], image: Image.Image, dpi: int
-) -> tuple[list[tuple[str, Box]], int]:
+) -> _LayerReading:
     """The words `image` (the page rendered at `dpi`) shows and their pixel boxes, in
-    reading order, and how many words the layer holds that it does not show.
+    reading order, read along each character's own baseline (`redacto.pdf.words`), and
+    what the layer holds that the page does not show or that could not be grouped.
 
     Hides the page's text in memory to tell (`redacto.pdf.visible`): the page must not be
     rendered again for output after this call.
     """
     import pypdfium2.raw as pdfium_c
 
+    transform = PageTransform.of_page(page, size)
     textpage = page.get_textpage()
+    lines: list[list[PageWord]] = [[]]
+    ungrouped: list[CharBox] = []  # characters the reader could not put in a word
+    stray: set[int] = set()  # words of one character that could not be grouped (by id)
+    run: list[PageWord] = []  # one-character words in a row, nothing parting them
+
+    def close_run() -> None:
+        if len(run) >= _STRAY_RUN:
+            stray.update(id(w) for w in run)
+        run.clear()
+
     try:
         raw = textpage.raw
-        lines: list[list[_Word]] = [[]]
-        word: _Word | None = None
+        word: PageWord | None = None
         for index in range(textpage.count_chars()):
             char = chr(pdfium_c.FPDFText_GetUnicode(raw, index) or 0x20)
-            if char in "\r\n":
-                word = None
-                if lines[-1]:
+            if pdfium_c.FPDFText_IsGenerated(raw, index) == 1:
+                # A space or line break pdfium inferred: it ends a word, but not a run of
+                # characters each on a baseline of its own (pdfium breaks those up too).
+                if char in "\r\n" and lines[-1]:
                     lines.append([])
+                word = None
                 continue
             if char.isspace() or not char.isprintable():
+                if char in "\r\n" and lines[-1]:
+                    lines.append([])
+                word = None
+                close_run()
+                continue
+            invisible = _invisible(pdfium_c, raw, index)
+            drawn = page_char(pdfium_c, raw, index, char, transform, invisible)
+            if drawn is None or drawn.along is None:
+                if drawn is not None and not invisible:
+                    ungrouped.append(drawn.box)
                 word = None
                 continue
-            glyph = _char_box(pdfium_c, page, raw, index, size)
-            if glyph is None:
-                word = None
+            glyph = None if invisible else _clipped(drawn.box, size)
+            if word is not None and word.continues(drawn):
+                word.add(drawn, glyph)
+                if run and run[-1] is word:
+                    run.pop()
+                    close_run()
                 continue
-            box = _padded(glyph, size)
-            shown = None if _invisible(pdfium_c, raw, index) else glyph
-            if word is not None and word.continues(box, invisible=shown is None):
-                word.add(char, box, shown)
-                continue
-            if word is not None and lines[-1] and not _same_line(lines[-1][-1], box):
+            if word is not None and lines[-1] and not lines[-1][-1].on_line(drawn):
                 lines.append([])
-            word = _Word([char], list(box), [shown])
+            word = new_word(drawn, glyph)
             lines[-1].append(word)
+            if run and not (run[-1].first is not None and near(run[-1].first, drawn)):
+                close_run()
+            run.append(word)
+        close_run()
     finally:
         textpage.close()
-    found = sum(len(line) for line in lines)
-    if found:
-        hide_text(page)
-        ink = ink_map(image, render_page(page, dpi))
-        lines = [[w for w in line if shows(ink, w.glyphs)] for line in lines]
-    ocr_lines = [_as_line(line, size) for line in lines if line]
+    found = sum(len(line) for line in lines) - len(stray)
+    ungrouped += [w.boxes[0] for line in lines for w in line if id(w) in stray and w.glyphs[0]]
+    if not found and not ungrouped:
+        return _LayerReading([], 0, [])
+    hide_text(page)
+    ink = ink_map(image, render_page(page, dpi))
+    shown = shown_characters(ink, [_clipped(box, size) for box in ungrouped])
+    unread = [_box(_padded(box, size)) for box, ink_ in zip(ungrouped, shown, strict=True) if ink_]
+    blank = blank_map(image)
+    kept = [
+        [w for w in line if id(w) not in stray and shows(ink, w.glyphs, w.heights, blank)]
+        for line in lines
+    ]
+    ocr_lines = [_as_line(line, size) for line in kept if line]
     words = [(w.text, w.box) for line in order_lines(ocr_lines) for w in line.words]
-    return words, found - len(words)
-
-
-def _same_line(previous: _Word, box: tuple[float, float, float, float]) -> bool:
-    centre = (box[1] + box[3]) / 2
-    return previous.box[1] <= centre <= previous.box[3]
+    turned = [_box(w.box(size)) for line in kept for w in line if not w.upright]
+    return _LayerReading(words, found - len(words), unread, turned)
 
 
 def _invisible(pdfium_c: Any, raw: Any, index: int) -> bool:
@@ -335,21 +418,10 @@ def _invisible(pdfium_c: Any, raw: Any, index: int) -> bool:
     return bool(textobj) and pdfium_c.FPDFTextObj_GetTextRenderMode(textobj) == _INVISIBLE
 
 
-def _char_box(
-    pdfium_c: Any, page: Any, raw: Any, index: int, size: tuple[int, int]
-) -> CharBox | None:
-    """A character's loose box in pixels, clipped to the page; None when off the page."""
-    rect = pdfium_c.FS_RECTF()
-    if not pdfium_c.FPDFText_GetLooseCharBox(raw, index, ctypes.byref(rect)):
-        return None
-    xs, ys = [], []
-    for x, y in ((rect.left, rect.top), (rect.right, rect.bottom)):
-        device_x, device_y = ctypes.c_int(), ctypes.c_int()
-        pdfium_c.FPDF_PageToDevice(page.raw, 0, 0, size[0], size[1], 0, x, y, device_x, device_y)
-        xs.append(device_x.value)
-        ys.append(device_y.value)
-    x0, y0 = max(float(min(xs)), 0.0), max(float(min(ys)), 0.0)
-    x1, y1 = min(float(max(xs)), float(size[0])), min(float(max(ys)), float(size[1]))
+def _clipped(box: CharBox, size: tuple[int, int]) -> CharBox | None:
+    """A character's box within the page; None when it is wholly off the page."""
+    x0, y0 = max(box[0], 0.0), max(box[1], 0.0)
+    x1, y1 = min(box[2], float(size[0])), min(box[3], float(size[1]))
     if x1 <= x0 or y1 <= y0:
         return None
     return x0, y0, x1, y1
@@ -366,9 +438,13 @@ def _padded(box: CharBox, size: tuple[int, int]) -> CharBox:
     )
 
 
-def _as_line(words: list[_Word], size: tuple[int, int]) -> OcrLine:
+def _box(box: CharBox) -> Box:
+    return Box(x0=box[0], y0=box[1], x1=box[2], y1=box[3])
+
+
+def _as_line(words: list[PageWord], size: tuple[int, int]) -> OcrLine:
     """A text line in the OCR engines' shape, so reading order is computed in one place."""
-    boxes = [Box(x0=w.box[0], y0=w.box[1], x1=w.box[2], y1=w.box[3]) for w in words]
+    boxes = [_box(w.box(size)) for w in words]
     outline = Box(
         x0=min(b.x0 for b in boxes),
         y0=min(b.y0 for b in boxes),
@@ -376,7 +452,6 @@ def _as_line(words: list[_Word], size: tuple[int, int]) -> OcrLine:
         y1=max(b.y1 for b in boxes),
     )
     ocr_words = tuple(
-        OcrWord(text="".join(w.chars), box=b, confidence=1.0)
-        for w, b in zip(words, boxes, strict=True)
+        OcrWord(text=w.text, box=b, confidence=1.0) for w, b in zip(words, boxes, strict=True)
     )
     return OcrLine(words=ocr_words, corners=corners_of_box(outline))

@@ -29,7 +29,7 @@ import zlib
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 import numpy as np
 
@@ -37,6 +37,7 @@ from redacto.document import Box
 from redacto.imaging import burn_boxes, pixel_bounds
 from redacto.ink_cover import cover_ink
 from redacto.pdf.geometry import PageGeometry, pdf_number
+from redacto.pdf.pieces import HiddenValue, burned_piece_problem
 from redacto.pdf.read import load_page, open_pdf, render_page
 from redacto.pdf.text_check import (
     ReadWord,
@@ -53,6 +54,9 @@ from redacto.pdf.text_layer import (
     font_objects,
     page_text_operators,
 )
+
+if TYPE_CHECKING:
+    from redacto.ocr import OcrEngine
 
 _BLACK_LIMIT = 24  # a rendered box pixel may be this light at most (0 = pure black)
 _MIN_VALUE_BYTES = 6  # shorter values could occur by chance in compressed pixel data
@@ -232,13 +236,18 @@ def verify_redacted_pdf(
     pages: Sequence[PageGeometry],
     values: Sequence[str],
     words_by_page: Sequence[Sequence[LayerWord]] | None = None,
+    hidden: Sequence[Sequence[HiddenValue]] | None = None,
+    ocr: OcrEngine | None = None,
 ) -> None:
     """Reopen the written PDF (a file, or its bytes in memory) and check it holds pixels,
     with every box black, and as text exactly `words_by_page` (None: no text at all).
 
     Each page must be the size in points of the original's page as read (`pages`), upright,
-    and render at its pixels. Raises `PdfVerificationError` on the first failed check (the
-    message names the check and page, never a value).
+    and render at its pixels. With `hidden` (each page's boxes and the values they hide)
+    and an `ocr` engine, each rendered page is also read by OCR beside its boxes, and no
+    piece of a hidden value may be read there (`redacto.pdf.pieces`). Raises
+    `PdfVerificationError` on the first failed check (the message names the check and page,
+    never a value).
     """
     import pypdfium2.raw as pdfium_c
 
@@ -282,6 +291,10 @@ def verify_redacted_pdf(
                     f"not {expected.pixels[0]} x {expected.pixels[1]}"
                 )
             _check_black(number, np.asarray(image), boxes_by_page[number])
+            if ocr is not None and hidden is not None and hidden[number]:
+                problem = burned_piece_problem(number, image, hidden[number], ocr)
+                if problem is not None:
+                    raise PdfVerificationError(problem)
     finally:
         pdf.close()
     meant = words_by_page or [[] for _ in pages]
