@@ -63,15 +63,13 @@ class RayRunner:
         # ray.init replaces the driver's SIGTERM handler with one that exits at once; the
         # command's own (stop as Ctrl-C does, and say how to resume) is put back after it.
         on_sigterm = signal.getsignal(signal.SIGTERM)
-        with (
-            local_ray(ray, self.actors, self.spill_dir)
-            if self.address == LOCAL
-            else (_joined(ray, self.address))
-        ):
+        local = self.address == LOCAL
+        ours = local_ray(ray, self.actors, self.spill_dir) if local else _joined(ray, self.address)
+        with ours:
             if on_sigterm is not None and threading.current_thread() is threading.main_thread():
                 signal.signal(signal.SIGTERM, on_sigterm)
             dispatch = _Dispatch(ray, work, self.actors, threads)
-            if self.address == LOCAL:
+            if local:
                 refuse_wide_listeners()  # the actors' processes have started by now
             dispatch.run(jobs, on_result)
 
