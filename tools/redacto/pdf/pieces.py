@@ -6,18 +6,18 @@ glyphs the page draws disagree (a glyph the font lacks, an `ActualText` override
 font), a value can be boxed from its middle on and its start stay on the page
 ("rafael.gri" before a box over "n@example.com"). The whole-value check of the text layer
 (`text_check.value_problem`) cannot see that: "rafael.gri" is no space-separated piece of
-the address. So every box is held to the value it is part of: no word kept beside it — in
-the text layer, in `redacted.txt` — and no word OCR reads beside it on the burned page may
-hold `MIN_PIECE` letters or digits in a row of that value outside the word under the box
-(those must be under other boxes), unless it is one of the value's own words whole (which
-the run kept on purpose, and the whole-value check holds).
+the address. So every box is held to the value it is part of: where the words under that
+value's boxes on the page do not hold all of it, no word kept beside a box — in the text
+layer, in `redacted.txt` — and no word OCR reads beside it on the burned page may hold
+`MIN_PIECE` letters or digits in a row of what they miss, unless it is one of the value's
+own words whole (which the run kept on purpose, and the whole-value check holds).
 
 Beside: the word's box meets the value's box grown by `REACH` of its least side (its line
 height, whichever way the text runs), so the rest of its line and the lines next to it
 are looked at and the rest of the page is not: a surname kept elsewhere in a company name
-is not a piece left behind. A box whose word is its whole value (an e-mail address read
-whole) has nothing of it left to look for, and costs no OCR. Messages name pages, never
-text.
+is not a piece left behind. A value whose boxes hold all of it (an e-mail address read
+whole, a name boxed word by word) has nothing left to look for, and costs no OCR: only a
+page where some value is boxed in part is read again. Messages name pages, never text.
 """
 
 from __future__ import annotations
@@ -43,12 +43,13 @@ _STRIP_GAP_PX = 16  # white rows between two strips of a page stacked for one OC
 
 @dataclass(frozen=True)
 class HiddenValue:
-    """A box, the word under it (`own`) and the value it is part of (what the detection
-    named; the word itself where it named none)."""
+    """A box, the value it is part of (what the detection named; the word under it where it
+    named none), and what of the value no box of it on the page holds (`missing`: runs of
+    its letters and digits, case folded)."""
 
     box: Box
     value: str
-    own: str
+    missing: tuple[str, ...] = ()
 
     def words(self) -> frozenset[str]:
         """The value's own words, letters and digits only, case folded: a kept word that is
@@ -57,14 +58,12 @@ class HiddenValue:
         return frozenset(filter(None, (_alphanumeric(word) for word in self.value.split())))
 
     def pieces(self) -> frozenset[str]:
-        """Every run of `MIN_PIECE` letters and digits of the value outside the word under
-        the box: what must be under other boxes, never readable beside this one. Empty
-        where the box hides the whole value (the word is all of it)."""
-        value, own = _alphanumeric(self.value), _alphanumeric(self.own)
-        start = value.find(own) if own else -1
-        rest = [value] if start < 0 else [value[:start], value[start + len(own) :]]
+        """Every run of `MIN_PIECE` letters and digits of the value that no box of it holds:
+        what must not be readable beside this box. Empty where its boxes hold it all."""
         return frozenset(
-            part[i : i + MIN_PIECE] for part in rest for i in range(len(part) - MIN_PIECE + 1)
+            part[i : i + MIN_PIECE]
+            for part in self.missing
+            for i in range(len(part) - MIN_PIECE + 1)
         )
 
     def beside(self, box: Box) -> bool:
@@ -80,23 +79,53 @@ class HiddenValue:
 def hidden_values(
     elements: Sequence[Element], detections: Sequence[Detection], pages: int
 ) -> list[list[HiddenValue]]:
-    """Per page, each box the run draws with the word under it and the value it is part of."""
-    per_page: list[list[HiddenValue]] = [[] for _ in range(pages)]
+    """Per page, each box the run draws with the value it is part of and what of that value
+    none of its boxes on the page holds."""
+    boxes: dict[tuple[int, str], list[Element]] = {}
     for detection in detections:
         if detection.index is None:
             continue
         element = elements[detection.index]
         if element.box is None:
             continue
-        value = detection.value or element.text
-        per_page[element.page].append(HiddenValue(element.box, value, element.text))
+        boxes.setdefault((element.page, detection.value or element.text), []).append(element)
+    per_page: list[list[HiddenValue]] = [[] for _ in range(pages)]
+    for (page, value), under in boxes.items():
+        missing = _missing(value, [element.text for element in under])
+        for element in under:
+            assert element.box is not None
+            per_page[page].append(HiddenValue(element.box, value, missing))
     return per_page
 
 
+def _missing(value: str, held: Sequence[str]) -> tuple[str, ...]:
+    """The runs of `value`'s letters and digits that none of the `held` words holds."""
+    plain = _alphanumeric(value)
+    covered = [False] * len(plain)
+    for word in {_alphanumeric(text) for text in held}:
+        if not word:
+            continue
+        start = plain.find(word)
+        while start >= 0:
+            covered[start : start + len(word)] = [True] * len(word)
+            start = plain.find(word, start + 1)
+    runs: list[str] = []
+    run = ""
+    for char, done in zip(plain, covered, strict=True):
+        if done:
+            if run:
+                runs.append(run)
+            run = ""
+        else:
+            run += char
+    if run:
+        runs.append(run)
+    return tuple(runs)
+
+
 def piece_beside(words: Iterable[tuple[str, Box]], hidden: Sequence[HiddenValue]) -> bool:
-    """Whether any of `words` (text, box) beside a box holds a piece of its value that the
-    word under the box does not (`HiddenValue.pieces`) and is not one of the value's own
-    words whole."""
+    """Whether any of `words` (text, box) beside a box holds a piece of its value that none
+    of its boxes holds (`HiddenValue.pieces`) and is not one of the value's own words whole."""
     looked = [(value, value.pieces()) for value in hidden]
     looked = [(value, pieces) for value, pieces in looked if pieces]
     for text, box in words:
@@ -132,7 +161,7 @@ def burned_piece_problem(
     the full width), stacked into one picture for one OCR call: a page without boxes costs
     nothing, and one with a few boxes a fraction of a page."""
     if not any(value.pieces() for value in hidden):
-        return None  # every box hides all of its value: nothing of it can be beside one
+        return None  # every value is under its boxes whole: nothing of it can be beside one
     strips = _strips([value.box for value in hidden], image.height)
     picture, offsets = _stacked(image, strips)
     words: list[tuple[str, Box]] = []
