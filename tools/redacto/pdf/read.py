@@ -4,17 +4,22 @@ Each page is measured in pixels of its rendering at `PDF_DPI` (y downward, origi
 top-left of the visible page), the same rendering `write_redacted_pdf` burns boxes into,
 so a box drawn from these words lands on the glyphs it covers.
 
-- A page with a usable text layer gives its words from pdfium's characters: characters
-  are grouped into words at spaces, control characters and line breaks, each word's box is
-  the union of its characters' loose boxes (the font's full height) converted to pixels,
-  and words are put in reading order by lines with the OCR engines' own `order_lines`.
+- A page with a usable text layer (with /Rotate or not) gives its words from pdfium's
+  characters, grouped along each character's own baseline (`redacto.pdf.words`: text
+  turned 90°, 180°, 270° or up to 30° off an axis reads as words); each word's box is the
+  union of its characters' loose boxes (the font's full height) in pixels, and words are
+  put in reading order by lines with the OCR engines' own `order_lines`.
 - Only words the page shows are read (`redacto.pdf.visible`): a word whose glyphs leave no
   ink on the rendered page — white text, text under an image or a filled rectangle,
   clipped, too small to read, or invisible (text render mode 3, the OCR layer a scanner
   adds) — is counted in `PdfPageInfo.hidden` and dropped: it cannot reach `redacted.pdf`,
-  so it must not reach `redacted.txt` or the model either.
-- A page with no shown characters (a scan), or a rotated page, is rendered and read by
-  OCR, so what the model sees is what the rendered page shows.
+  so it must not reach `redacted.txt` or the model either. A word at least half shown
+  whose other glyphs leave blank paper (a glyph its font lacks) is read whole.
+- Shown characters the reader cannot group (steeper angles, letters stacked or set along
+  a curve) are no words; what no OCR word stands over is counted in `PdfPageInfo.unread`,
+  and the run cannot end PASS.
+- A page with no shown characters (a scan) is rendered and read by OCR, so what the model
+  sees is what the rendered page shows.
 - A page with a text layer is OCR'd too, and every OCR word that no shown text-layer word
   covers is added after the page's text-layer words: text inside an image (a pasted scan,
   a stamp, a signature) and text drawn as outlines are in no text layer, yet they show on
