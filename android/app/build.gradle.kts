@@ -84,6 +84,20 @@ val checkNerModel by tasks.registering {
 }
 tasks.named("preBuild") { dependsOn(checkNerModel) }
 
+// The residual check's dictionaries (the repository's lexicon/: word files pinned by sha256 in
+// manifest.json, read by core's LexiconFiles) ship as assets/lexicon/, their licence notices
+// (SCOWL for en_US, MPL-2.0 for fr) beside them. One source for the wheel and the phone:
+// copied at build time, never fetched.
+val lexiconAssets = layout.buildDirectory.dir("generated/lexicon-assets").get().asFile
+val copyLexicon by tasks.registering(Sync::class) {
+    from(rootDir.parentFile.resolve("lexicon")) {
+        include("manifest.json", "*.words.gz", "LICENSE.*.txt")
+    }
+    into(lexiconAssets.resolve("lexicon"))
+}
+android.sourceSets.getByName("main").assets.srcDir(lexiconAssets)
+tasks.named("preBuild") { dependsOn(copyLexicon) }
+
 // No network: libraries must not bring INTERNET back through manifest merging (the source
 // manifest removes it; tests/android/test_manifest.py checks the source). This checks what
 // is actually packaged.

@@ -31,4 +31,6 @@ sourceSets {
 tasks.test {
     useJUnitPlatform()
     systemProperty("redacto.vectors", repositoryRoot.resolve("tests/vectors").absolutePath)
+    // The residual check's pinned dictionaries (LexiconVectorTest).
+    systemProperty("redacto.lexicon", repositoryRoot.resolve("lexicon").absolutePath)
 }

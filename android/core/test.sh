@@ -2,7 +2,8 @@
 # Compiles android/core and runs its JUnit 5 tests (every golden vector in tests/vectors/)
 # without Gradle or Maven Central: the Kotlin compiler comes from npm (scripts/setup.sh puts
 # it in .cache/kotlin), JUnit's console launcher and Gson from Debian (junit5,
-# libgoogle-gson-java). One compile of main, one of tests; exits non-zero on any failure.
+# libgoogle-gson-java). The residual check's tests read the committed dictionaries in lexicon/.
+# One compile of main, one of tests; exits non-zero on any failure.
 set -euo pipefail
 core=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$core/../.." && pwd)
@@ -47,7 +48,7 @@ if [ -z "$ner_dir" ]; then
     "REDACTO_NER_DIR): the real-tokenizer checks are skipped, JUnit counts them as aborted" >&2
 fi
 
-java -XX:+UseSerialGC -Dredacto.vectors="$root/tests/vectors" -Dredacto.ner.dir="${ner_dir:-}" \
+java -XX:+UseSerialGC -Dredacto.vectors="$root/tests/vectors" -Dredacto.lexicon="$root/lexicon" -Dredacto.ner.dir="${ner_dir:-}" \
   -jar "$junit" \
   --disable-banner --details=summary --details-theme=ascii \
   -cp "$out/test-classes:$out/core.jar:$lib/kotlin-stdlib.jar:$coroutines:$gson" \

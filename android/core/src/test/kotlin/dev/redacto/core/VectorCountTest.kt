@@ -7,7 +7,7 @@ import java.io.File
 
 /**
  * Every JSON file under tests/vectors/ is run by one of the vector suites (the generated sets
- * by name, [SharedVectors.FILES]): a vector dropped
+ * by name, [SharedVectors.FILES]; the residual check's, [LexiconVectorTest.FILES]): a vector dropped
  * in a folder this runner does not know would otherwise pass CI unnoticed.
  */
 class VectorCountTest {
@@ -29,9 +29,11 @@ class VectorCountTest {
         assertTrue(ocr.isNotEmpty(), "no OCR vectors")
         val shared = SharedVectors.FILES.map { File(Vectors.root, it) }
         shared.forEach { assertTrue(it.isFile, "missing generated vector set $it") }
+        val lexicon = LexiconVectorTest.FILES.map { File(Vectors.root, it) }
+        lexicon.forEach { assertTrue(it.isFile, "missing residual-check vectors $it") }
         assertEquals(
             Vectors.allJsonFiles().map { it.canonicalFile }.toSet(),
-            (pipeline + rules + chunking + constraint + ocr + ner + ink + shared)
+            (pipeline + rules + chunking + constraint + ocr + ner + ink + shared + lexicon)
                 .map { it.canonicalFile }
                 .toSet(),
         )
