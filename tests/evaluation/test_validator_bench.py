@@ -295,3 +295,26 @@ def test_the_lexicon_reads_a_shown_output_with_its_placeholders_masked(output, w
     from redacto.evaluation.validator_lexicon import lexicon_words
 
     assert lexicon_words(output, Category.GENERAL) == words
+
+
+def test_the_allowance_curve_lets_up_to_n_unexplained_words_through(tmp_path) -> None:
+    from redacto.evaluation.validator_bench import REFUSED, allowance_margins
+
+    documents = load_suite("smoke")[:2]
+    summary = run_validator_bench(ScriptedEngine({}), documents, tmp_path, tiers_only=True)
+    results = load_results(tmp_path, summary.cases)
+    curves = summary.allowance["rules+NER+lexicon"]
+    assert "LLM and rules+NER and lexicon" not in summary.allowance  # the LLM was not asked
+    for reading, points in curves.items():
+        mine = [r for r in results if r.reading == reading]
+        exact = {-int(p.threshold): p for p in points}
+        assert sorted(exact) == list(range(11))
+        # N = 0 is the row itself; each N passes exactly the outputs with at most N words.
+        row = summary.tiers_lexicon[reading]
+        assert exact[0].clean_pass_rate == row.clean_pass_rate
+        for n, point in exact.items():
+            clean = [r for r in mine if r.expected.value == "PASS"]
+            passed = [r for r in clean if r.tiers_found == 0 and len(r.lexicon_words or []) <= n]
+            assert point.clean_pass_rate == len(passed) / len(clean)
+        margins = allowance_margins(results, reading, lambda r: r.tiers_pass)
+        assert sum(m.margin == REFUSED for m in margins) == sum(r.tiers_found != 0 for r in mine)

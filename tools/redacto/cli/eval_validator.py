@@ -171,6 +171,10 @@ def _print_summary(summary: VerdictSummary, max_leaky: float) -> None:
         for reading, tally in tallies.items():
             if tally.clean + tally.leaky:
                 typer.echo(f"{reading}, {name}: {_tally(tally)}")
+    for name, curves in summary.allowance.items():
+        for reading, points in curves.items():
+            allowed = _allowance(points, max_leaky)
+            typer.echo(f"{reading}, {name}, up to N unexplained words let through: {allowed}")
     for name, tallies in summary.real.items():
         for reading, tally in tallies.items():
             typer.echo(f"{reading}, real outputs, {name}: {_tally(tally)}")
@@ -199,6 +203,22 @@ def _print_summary(summary: VerdictSummary, max_leaky: float) -> None:
                 f"{reading}, scored: AUC {auc}; best within {max_leaky:.0%} leaky, chosen on these"
                 f" outputs: {_point(curve.best)}"
             )
+
+
+def _allowance(points: list[CurvePoint], max_leaky: float, most: int = 5) -> str:
+    """`N=0 a % / b %, …` for N up to `most`, then the largest N within the bar."""
+    shown = [
+        f"N={-int(p.threshold)} {_rate(p.clean_pass_rate)} / {_rate(p.leaky_pass_rate)}"
+        for p in points
+        if -p.threshold <= most
+    ]
+    within = [
+        -int(p.threshold)
+        for p in points
+        if (p.leaky_pass_rate or 0.0) <= max_leaky and p.clean_pass_rate
+    ]
+    best = f"N={max(within)}" if within else "none"
+    return ", ".join(shown) + f"; the most within {max_leaky:.0%} leaky: {best}"
 
 
 def _print_choices(choices: dict[str, ThresholdChoice], dev_split: str, split: str) -> None:

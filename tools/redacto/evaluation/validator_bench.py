@@ -163,6 +163,10 @@ class VerdictSummary(_Model):
     """Per reading: the rules, NER and the residual check together."""
     combined_lexicon: dict[str, VerdictTally] = {}
     """Per reading: the LLM, the rules and NER, and the residual check together."""
+    allowance: dict[str, dict[str, list[CurvePoint]]] = {}
+    """Row (`rules+NER+lexicon`, and `LLM and rules+NER and lexicon` where the LLM answered)
+    → reading → the PASS rates when up to N unexplained words are let through, N = 0 to
+    `MOST_ALLOWED` (`allowance_margins`: the point of N has threshold −N)."""
     real: dict[str, dict[str, VerdictTally]] = {}
     """Row (`REAL_ROWS`) → reading → tally, on the pipeline's real outputs (`--outputs`)."""
 
@@ -329,6 +333,7 @@ def run_validator_bench(
         lexicon=rows["lexicon"],
         tiers_lexicon=rows["rules+NER+lexicon"],
         combined_lexicon=rows["LLM and rules+NER and lexicon"],
+        allowance=allowance_curves(results),
     )
     (out / SUMMARY_FILE).write_text(
         json.dumps(summary.model_dump(mode="json"), indent=2) + "\n", encoding="utf-8"
@@ -406,6 +411,46 @@ def merged(*tallies: VerdictTally) -> VerdictTally:
             counts[0] += count
             counts[1] += passed
     return total
+
+
+REFUSED = -1e6
+"""The margin of an output another reader failed: no allowance of unexplained words passes it."""
+
+
+def allowance_margins(
+    results: Sequence[VerdictResult], reading: str, others: Callable[[VerdictResult], bool | None]
+) -> list[Margin]:
+    """Per result of `reading` that the other readers judged: −(its unexplained words) where
+    they passed it, `REFUSED` where they did not, so PASS at threshold −N − ½ means: the
+    other readers pass and at most N words are unexplained."""
+    margins = []
+    for result in results:
+        passed = others(result)
+        if result.reading != reading or passed is None or result.lexicon_words is None:
+            continue
+        margin = -float(len(result.lexicon_words)) if passed else REFUSED
+        margins.append(Margin(margin=margin, clean=result.expected is Verdict.PASS))
+    return margins
+
+
+MOST_ALLOWED = 10
+
+
+def allowance_curves(results: Sequence[VerdictResult]) -> dict[str, dict[str, list[CurvePoint]]]:
+    """The allowance curves of `results`, N = 0 to `MOST_ALLOWED`: rules+NER+lexicon, and
+    with the LLM where it said."""
+    rows = {
+        "rules+NER+lexicon": BUILT_ROWS["rules+NER"],
+        "LLM and rules+NER and lexicon": BUILT_ROWS["LLM and rules+NER"],
+    }
+    curves: dict[str, dict[str, list[CurvePoint]]] = {}
+    for name, others in rows.items():
+        for reading in sorted({r.reading for r in results}):
+            margins = allowance_margins(results, reading, others)
+            if margins:
+                points = [rates_at(margins, -float(n)) for n in range(MOST_ALLOWED + 1)]
+                curves.setdefault(name, {})[reading] = points
+    return curves
 
 
 def built_rows(results: Sequence[VerdictResult]) -> dict[str, dict[str, VerdictTally]]:
