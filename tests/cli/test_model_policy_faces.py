@@ -1,5 +1,5 @@
 """Every face gets a run's trust from the model that answers, never from its name: the same
-leaky PASS ends NEEDS_REVIEW through `redacto redact`, the eval and the review page when the
+PASS ends NEEDS_REVIEW through `redacto redact`, the eval and the review page when the
 model carries no policy (or one that distrusts its validator), and PASS only when its own
 policy trusts it. (The built model's policy is read from its file: tests/models.)"""
 
@@ -23,8 +23,10 @@ from redacto.prompts import PromptLibrary
 from redacto.report import ReviewReason
 from redacto.serve import ReviewServer, ServeConfig
 
-TEXT = "Why is Malthe so impulsive?\n"
-"""A lone given name the model misses, and a validator that says PASS anyway."""
+TEXT = "Why is the sky so blue tonight?\n"
+"""Nothing to find, and a validator that says PASS: the trust alone decides. (A leaky PASS,
+`Why is Malthe so impulsive?`, now ends NEEDS_REVIEW whatever the trust: the residual
+check names `Malthe`, tests/pipeline/test_residual_check.py.)"""
 REPLIES: dict[str, list[str]] = {
     "classify": ["DOCUMENT_TYPE: Chat Message\nCATEGORY: General"],
     "detect": [""],

@@ -101,6 +101,8 @@ def run_vector(vector: Vector, prompts: PromptLibrary) -> tuple[PipelineResult, 
         chunk_size=raw.get("chunk_size", 150),
         image_reading=ImageReading(raw.get("image_reading", ImageReading.INDEXED.value)),
         model_redact=raw.get("model_redact", True),
+        strict=raw.get("strict", False),
+        language=raw.get("language"),
     )
     # Both languages fake the NER tier from the vector's table (Kotlin has no Rampart here).
     assert "ner" in raw or Detector.NER not in options.detectors, "the ner tier needs a `ner` table"
@@ -180,6 +182,11 @@ def check_vector(vector: Vector, result: PipelineResult, engine: ScriptedEngine)
             assert actual == stopped, f"step_stopped.{step}: {actual} != {stopped}"
     if "step_count" in expect:
         assert len(report.steps) == expect["step_count"], report.steps
+    if "unexplained" in expect:
+        words = [word.value for word in report.unexplained]
+        assert words == expect["unexplained"], f"unexplained: {words}"
+    if "unexplained_count" in expect:
+        assert len(report.unexplained) == expect["unexplained_count"], report.unexplained
     if "validated_documents" in expect:
         seen = [document_block(r.user) for r in engine.requests if r.step is Step.VALIDATE]
         assert seen == expect["validated_documents"], seen

@@ -9,8 +9,10 @@ import pytest
 
 from cli_runs import digest, redact, script
 
-NOTE = "Mrs. Chen (MRN 4471829) called 408-555-1234 about inquire@blucurrent. mail.\n"
-REDACTED = "[NAME_1] (MRN [MRN_1]) called [PHONE_1] about [EMAIL_1].\n"
+# Every word the redacted note shows is a dictionary word, so a PASS stands (the residual
+# check, docs/lexicon.md: `MRN` itself is no dictionary word).
+NOTE = "Mrs. Chen (chart 4471829) called 408-555-1234 about inquire@blucurrent. mail.\n"
+REDACTED = "[NAME_1] (chart [MRN_1]) called [PHONE_1] about [EMAIL_1].\n"
 DETECT = "NAME: Mrs. Chen\nMRN: 4471829\nPHONE: 408-555-1234\nEMAIL: inquire@blucurrent.mail"
 
 

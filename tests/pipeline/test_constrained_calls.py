@@ -17,6 +17,7 @@ from redacto.engines.scripted import ScriptedEngine
 from redacto.pipeline import PipelineOptions, run_pipeline
 from redacto.pipeline.guard import LineWatch
 from redacto.pipeline.parsing import LineRejected
+from redacto.report import ReviewReason
 from scripted_models import trusting
 
 TEXT = "Patient Jane Smith, DOB 03/15/78, called from 408-555-1234 about the fracture."
@@ -175,7 +176,12 @@ def test_international_values_are_named_and_placed(prompts):
         "ADDRESS: avenue Jules Weiss, 13275 Bourgeois\nPHONE: +33 (0)2 38 64 96 20"
     )
     result = run(ConstrainedDecoding.DETECT, scripted([reply], ["PASS"]), prompts, text=text)
-    assert result.report.status is Status.PASS
+    # A page in two languages is read in one (French here): the English words left are
+    # for a person to check (the residual check, docs/lexicon.md), so no PASS.
+    assert result.report.status is Status.NEEDS_REVIEW
+    assert result.report.review_reasons == [ReviewReason.UNEXPLAINED_WORDS]
+    assert [word.value for word in result.report.unexplained] == ["forget", "party"]
+    assert result.report.validator_verdict == "PASS"
     assert not result.report.not_located
     assert result.redacted_text is not None
     for value in ("Peter", "May-3", "19 avril", "avenue Jules", "Bourgeois", "(0)2 38"):

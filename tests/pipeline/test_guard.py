@@ -91,7 +91,11 @@ def test_a_detector_that_starts_echoing_keeps_what_it_found_and_is_stopped(promp
     assert sorted(d.index for d in report.detections) == [1, 2]  # 4 came after the stop
     detect = next(trace for trace in report.steps if trace.step is Step.DETECT)
     assert detect.stopped and detect.parse_errors == MAX_WASTED_LINES
-    assert report.status is Status.PASS  # the independent validator still judges the output
+    # The independent validator still judges the output (PASS), and the birth date the stop
+    # left readable is a word no reader explains (the residual check): no PASS.
+    assert report.validator_verdict == "PASS"
+    assert report.status is Status.NEEDS_REVIEW
+    assert [word.value for word in report.unexplained] == ["03/15/78"]
 
 
 def test_a_validator_that_passes_then_rambles_is_stopped_and_fails_closed(prompts):

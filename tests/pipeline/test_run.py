@@ -184,7 +184,10 @@ def test_a_category_the_user_gives_skips_classify_and_drives_detect(prompts):
         == prompts.prompt(Step.DETECT, page().mode, Category.LEGAL).render(elements="")[0]
     )
     assert report.category is Category.LEGAL and report.category_given
-    assert not report.classify_fallback and report.status is Status.PASS
+    assert not report.classify_fallback and report.validator_verdict == "PASS"
+    # The birth date and phone nothing named stay readable: no reader explains them.
+    assert report.status is Status.NEEDS_REVIEW
+    assert [word.value for word in report.unexplained] == ["03/15/78", "408-555-1234"]
     assert "Step 1/4: Classifying document… Legal" in [event.describe() for event in events]
 
 

@@ -84,7 +84,9 @@ class Step(StrEnum):
 class Source(StrEnum):
     """Who found a detection: a checksum rule, the NER tier (`redacto.ner`), the detector,
     the validator, the rules or the NER tier reading the redacted output again (validate's
-    second opinion, `pipeline.second_opinion`), or a person reviewing the run (`redacto serve`)."""
+    second opinion, `pipeline.second_opinion`), the residual check under `--strict` (a word
+    no reader could explain, `redacto.lexicon`), or a person reviewing the run (`redacto
+    serve`)."""
 
     RULE = "rule"
     NER = "ner"
@@ -92,6 +94,7 @@ class Source(StrEnum):
     VALIDATE = "validate"
     VALIDATE_RULES = "validate-rules"
     VALIDATE_NER = "validate-ner"
+    LEXICON = "lexicon"
     REVIEWER = "reviewer"
 
 

@@ -9,7 +9,7 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from redacto.document import Box, Category, Detection, Frozen, Mode, Status, Step
+from redacto.document import Box, Category, Detection, Frozen, Mode, Span, Status, Step
 
 REPORT_VERSION = 1
 
@@ -181,10 +181,36 @@ class ReviewReason(StrEnum):
     DETECT_REJECTED = "a detect answer was rejected whole"
     """Every line of a detect call's answer was junk or named what is not on the page: that
     chunk was not read, and no validator PASS vouches for it."""
+    UNEXPLAINED_WORDS = "words no reader could explain"
+    """The residual check (`redacto.lexicon`, docs/lexicon.md) found words in the final
+    output that no dictionary or rule of the category explains: `RunReport.unexplained`
+    lists them, and `describe_reasons` writes this as "N words no reader could explain".
+    Under `--strict` they were redacted, but nothing read the output after that."""
     PDF_TEXT_UNREAD = "a PDF page shows text that could not be read"
     """A PDF page shows characters its text layer holds but the reader could not group into
     words (an angle it does not handle, vertical writing, text along a curve) and OCR did
     not read either: `pdf.pages[].unread_characters` names the pages (docs/pdf.md)."""
+
+
+class UnexplainedWord(BaseModel):
+    """A word the final output leaves readable that no reader could explain (the residual
+    check, docs/lexicon.md): where it stands and what it looks like."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    value: str
+    kind: str
+    """What it looks like: a `redacto.lexicon.Kind` value (`capitalised`, `digits`, `email` …)."""
+    span: Span | None = None
+    """Text mode: where it stands in the input text."""
+    index: int | None = None
+    """Image mode: the element it is (or lies in)."""
+    box: Box | None = None
+    """Image mode: that element's box."""
+    page: int = 0
+    """The element's page (image mode); 0 in text mode."""
+    redacted: bool = False
+    """`--strict` redacted it (a detection with source `lexicon`)."""
 
 
 class EditAction(StrEnum):
@@ -234,6 +260,12 @@ class RunReport(BaseModel):
     count_shown: int = 0
     not_located: list[Detection] = Field(default_factory=list)
     review_reasons: list[ReviewReason] = Field(default_factory=list)
+    unexplained: list[UnexplainedWord] = Field(default_factory=list)
+    """The words of the final output no reader could explain (the residual check); a
+    non-empty list comes with `ReviewReason.UNEXPLAINED_WORDS`."""
+    language: str | None = None
+    """The language whose dictionary the residual check read the output with (`en`, `fr`);
+    None when it did not run."""
     redact_fallback: bool = False
     validator_missed: list[str] = Field(default_factory=list)
     validator_verdict: Verdict | None = None
@@ -250,6 +282,19 @@ class RunReport(BaseModel):
     review: Review | None = None
     """Set when a person reviewed and approved the output (`redacto serve`); None otherwise."""
     error: str | None = None
+
+
+def describe_reasons(report: RunReport) -> list[str]:
+    """The review reasons as a person reads them, the residual check's with its count
+    (`3 words no reader could explain`)."""
+    described = []
+    for reason in report.review_reasons:
+        if reason is ReviewReason.UNEXPLAINED_WORDS:
+            count = len(report.unexplained)
+            described.append(f"{count} word{'' if count == 1 else 's'} no reader could explain")
+        else:
+            described.append(reason.value)
+    return described
 
 
 def describe_error(error: BaseException) -> str:

@@ -103,3 +103,32 @@ CheckOption = Annotated[
     bool, typer.Option("--check", help="Fail (exit 1) if the committed file is stale.")
 ]
 """The `--check` of the `… kotlin` generators: CI's staleness test."""
+StrictOption = Annotated[
+    bool,
+    typer.Option(
+        "--strict",
+        help="Redact every word no reader could explain (not a dictionary word of the "
+        "document's language, nor kept by a rule of its category: docs/lexicon.md). Without "
+        "it those words stay readable and the run ends NEEDS_REVIEW naming them.",
+    ),
+]
+"""`--strict` of `redact` and `eval run`: `PipelineOptions.strict`."""
+LanguageOption = Annotated[
+    str | None,
+    typer.Option(
+        "--language",
+        metavar="en|fr",
+        help="The document's language for the residual check's dictionary (default: the "
+        "one whose dictionary knows most of its words).",
+    ),
+]
+"""`--language` of `redact` and `eval run`: `PipelineOptions.language`."""
+
+
+def parse_language(language: str | None) -> str | None:
+    """`--language`'s value, or a usage error naming the known languages."""
+    from redacto.lexicon import LANGUAGES
+
+    if language is None or language in LANGUAGES:
+        return language
+    raise typer.BadParameter(f"known: {', '.join(LANGUAGES)}", param_hint="--language")

@@ -12,7 +12,13 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from redacto.cli._app import app
-from redacto.cli._options import DEFAULT_DETECTORS, DetectorsOption, RayOption, parse_detectors
+from redacto.cli._options import (
+    DEFAULT_DETECTORS,
+    DetectorsOption,
+    RayOption,
+    StrictOption,
+    parse_detectors,
+)
 from redacto.corpus.schema import PageInput
 from redacto.document import ConstrainedDecoding, ImageReading, Mode, detectors_text
 from redacto.evaluation.results import RunConfig, RunError, RunSummary
@@ -209,6 +215,7 @@ def run_command(
         ),
     ] = 1,
     ray: RayOption = None,
+    strict: StrictOption = False,
 ) -> None:
     """Run the pipeline over a suite; rerunning into the same --out resumes."""
     from redacto.batch import WorkerStartError
@@ -238,6 +245,7 @@ def run_command(
         max_rounds=max_rounds,
         page_input=page_input,
         constrained_decoding=constrained_decoding,
+        strict=strict,
     )
     out = out or _default_out(suite, model, mode, ocr, page_input)
     spec = PipelineSpec(
@@ -250,6 +258,7 @@ def run_command(
         max_rounds=max_rounds,
         constrained_decoding=constrained_decoding,
         detectors=tiers,
+        strict=strict,
     )
     spread = Workers(spec, workers, ray) if workers > 1 or ray is not None else None
     try:

@@ -21,18 +21,21 @@ from redacto.cli._options import (
     DEFAULT_DETECTORS,
     CategoryOption,
     DetectorsOption,
+    LanguageOption,
     ModelOption,
     NoRulesOption,
     OcrChoice,
     OcrOption,
     RayOption,
+    StrictOption,
     open_detectors,
     parse_detectors,
+    parse_language,
 )
 from redacto.cli.redact_batch import run_batch_command
 from redacto.inputs import EXIT_BAD_INPUT, EXIT_CODES, BadInputError, ReadOptions, redact_path
 from redacto.pipeline import Phase, PipelineOptions, ProgressEvent
-from redacto.report import Status
+from redacto.report import Status, describe_reasons
 
 
 class _Progress:
@@ -112,6 +115,8 @@ def redact_command(
         ),
     ] = 1,
     ray: RayOption = None,
+    strict: StrictOption = False,
+    language: LanguageOption = None,
 ) -> None:
     """Redact INPUT: classify, detect, redact, validate; write redacted file and report.json.
 
@@ -128,7 +133,11 @@ def redact_command(
             )
         # The NER tier is opened by each worker, where it runs.
         pipeline = PipelineOptions(
-            rules=not no_rules, detectors=parse_detectors(detectors), category=category
+            rules=not no_rules,
+            detectors=parse_detectors(detectors),
+            category=category,
+            strict=strict,
+            language=parse_language(language),
         )
         batch_options = BatchOptions(model, pipeline, ocr.value, text_layer=not no_text_layer)
         config = BatchConfig(tuple(input_paths), out, batch_options, resume, workers, ray)
@@ -138,7 +147,11 @@ def redact_command(
     # The model's manifest (validator trust and the other `[pipeline]` settings) is applied
     # by the library itself, for every caller: see redacto.pipeline.policy.
     options = PipelineOptions(
-        rules=not no_rules, detectors=open_detectors(detectors, console), category=category
+        rules=not no_rules,
+        detectors=open_detectors(detectors, console),
+        category=category,
+        strict=strict,
+        language=parse_language(language),
     )
     try:
         with _Progress(console) as progress:
@@ -163,7 +176,7 @@ def redact_command(
     if report.status is Status.ERROR:
         console.print(f"[red]ERROR:[/red] {report.error}", highlight=False)
     else:
-        reasons = "; ".join(reason.value for reason in report.review_reasons)
+        reasons = "; ".join(describe_reasons(report))
         colour = "green" if report.status is Status.PASS else "yellow"
         console.print(
             f"[{colour}]{report.status.value}[/{colour}] {report.category.value}, "

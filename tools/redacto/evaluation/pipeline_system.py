@@ -52,12 +52,14 @@ class PipelineSystem:
         max_rounds: int = MAX_ROUNDS,
         constrained_decoding: ConstrainedDecoding | None = None,
         detectors: frozenset[Detector] = LIBRARY_DETECTORS,
+        strict: bool = False,
     ) -> None:
         """`engine_uri`: what `redacto.models.open_model` opens. `image_reading` and
         `constrained_decoding` None: the model's own choice (run_pipeline applies every
         setting of its policy itself; `--image-reading` and `--constrained-decoding` in
         the eval choose another). `detectors`: the tiers that read the pages; without
-        the model, the engine is opened but never called."""
+        the model, the engine is opened but never called. `strict`: `--strict`, every
+        word no reader could explain is redacted (`PipelineOptions.strict`)."""
         self.engine = open_model(engine_uri)
         self.prompts = PromptLibrary.load()
         self.reader = PageReader(ocr)
@@ -67,6 +69,7 @@ class PipelineSystem:
             max_rounds=max_rounds,
             constrained_decoding=constrained_decoding,
             detectors=detectors,
+            strict=strict,
         )
         self.gold_category = gold_category
         identity = self.engine.identity
@@ -138,6 +141,7 @@ class PipelineSpec:
     max_rounds: int = MAX_ROUNDS
     constrained_decoding: ConstrainedDecoding | None = None
     detectors: frozenset[Detector] = LIBRARY_DETECTORS
+    strict: bool = False
 
     def system(self) -> PipelineSystem:
         """The system, its NER tier loaded at its first page (as `eval run` in one process
@@ -151,6 +155,7 @@ class PipelineSpec:
             max_rounds=self.max_rounds,
             constrained_decoding=self.constrained_decoding,
             detectors=self.detectors,
+            strict=self.strict,
         )
 
     def open(self) -> PipelineSystem:

@@ -61,6 +61,8 @@ class RunConfig(Frozen):
     (read by `redacto.pdf.read_pdf`, with `ocr` as its OCR engine)."""
     constrained_decoding: ConstrainedDecoding | None = None
     """Which calls decode under a pattern built from the page; None: the manifest decides."""
+    strict: bool = False
+    """`--strict`: every word no reader could explain was redacted (docs/lexicon.md)."""
 
     def same_work(self, other: RunConfig) -> bool:
         """True when `other` asks for the same predictions (the limit may grow on resume; a

@@ -18,7 +18,9 @@ category and its language, each word (`words.words`) is decided, in this order:
    article or page number (`reference`: one of the two words before it is in
    `REFERENCE_WORDS`, `article L. 1234-5`, `§ 12`); a small quantity (`quantity`: at most two
    digits, one decimal after a `.` or `,`, an optional ordinal or `%`: `3`, `47`, `2.5`,
-   `1st`, `2e`, `15%`; a percentage of up to three digits, `100%`; never when the token
+   `1st`, `2e`, `15%`; a percentage of up to three digits, `100%`; such a quantity joined by
+   hyphens to common dictionary words of two letters or more, `2-bedroom`, `3-year-old`;
+   never when the token
    before or after is a bare number, as in a number written in groups, `06 12 34 56 78`); or a
    model code after a
    listed make (`equipment`, `ner.labels.names_equipment`). Otherwise `digits`.
@@ -204,9 +206,26 @@ def _number_reason(word: Word, context: _Context) -> Reason | None:
         return Reason.REFERENCE
     if _QUANTITY.fullmatch(word.text) and not context.beside_a_number(word):
         return Reason.QUANTITY
+    if _counted(word.text, context.lexicon) and not context.beside_a_number(word):
+        return Reason.QUANTITY
     if names_equipment(context.text, word.start, word.end, context.category):
         return Reason.EQUIPMENT
     return None
+
+
+def _counted(text: str, lexicon: Lexicon) -> bool:
+    """A small quantity joined by hyphens to common words (`2-bedroom`, `0.4-acre`,
+    `3-year-old`): every hyphen-cut part a `_QUANTITY` or a common dictionary word of two
+    letters or more, at least one of each."""
+    parts = [trim(part) for part in re.split("[-‐‑]", text)]
+    numbers = [part for part in parts if any(char.isdigit() for char in part)]
+    words_ = [part for part in parts if part not in numbers]
+    return (
+        bool(numbers)
+        and bool(words_)
+        and all(_QUANTITY.fullmatch(part) for part in numbers)
+        and all(len(part) >= 2 and lexicon.knows_form(part) is Known.COMMON for part in words_)
+    )
 
 
 def _after_reference(before: list[str]) -> bool:

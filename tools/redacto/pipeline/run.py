@@ -32,6 +32,7 @@ from redacto.pipeline.redact import (
     redact_text,
     redaction_result,
 )
+from redacto.pipeline.residual import document_language, hidden_by, unexplained_words
 from redacto.pipeline.second_opinion import OutputReader, SecondOpinion
 from redacto.pipeline.state import (
     OnEvent,
@@ -42,7 +43,7 @@ from redacto.pipeline.state import (
 )
 from redacto.pipeline.validate import validate
 from redacto.prompts import PromptLibrary
-from redacto.report import ReviewReason, RunReport, describe_error
+from redacto.report import ReviewReason, RunReport, UnexplainedWord, describe_error
 
 NerFinder = Callable[[Document, Category, Collection[str]], list[Detection]]
 """The NER tier on a document under a category and its labels (`redacto.ner`'s
@@ -116,6 +117,10 @@ class _Run:
         self.reasons: list[ReviewReason] = []
         self.verdict: Verdict | None = None
         self.model_pieces: tuple[tuple[Span, Detection], ...] = ()
+        self.language: str | None = None
+        """The residual check's language, once validate has run (`pipeline.residual`)."""
+        self.redacted_unread: list[UnexplainedWord] = []
+        """Under `strict`: unexplained words the last round redacted with no reader after."""
 
     def execute(self) -> PipelineResult:
         if not self.document.plain_text().strip():
@@ -144,6 +149,7 @@ class _Run:
 
         # 3–4. Redact and validate, adding what the validator names, for at most N rounds
         verdict = Verdict.FAIL
+        self.language = document_language(self.document, self.context.options.language)
         for round_number in range(1, self.context.options.max_rounds + 1):
             self.rounds = round_number
             redaction = self.redact(round_number=round_number)
@@ -155,6 +161,7 @@ class _Run:
                 self.context,
                 round_number,
                 self.second_opinion(),
+                self.language,
             )
             self.named_by_validator.extend(check.named)
             verdict = self.verdict = check.verdict
@@ -172,6 +179,10 @@ class _Run:
                     self.reasons.append(ReviewReason.STILL_FAILING)
                 if check.found_in_output:
                     self.reasons.append(ReviewReason.OUTPUT_STILL_READS)
+                if self.context.options.strict:
+                    self.redacted_unread = [
+                        word.model_copy(update={"redacted": True}) for word in check.unexplained
+                    ]
                 redaction = self.redact(round_number=round_number, ask_model=False)
         return self.finished(redaction, verdict)
 
@@ -232,14 +243,28 @@ class _Run:
             self.reasons.append(ReviewReason.NOT_LOCATED)
         if self.context.unread_chunks:
             self.reasons.append(ReviewReason.DETECT_REJECTED)
+        unexplained = self.unexplained_in(redaction)
+        if unexplained:
+            self.reasons.append(ReviewReason.UNEXPLAINED_WORDS)
         status = (
             Status.PASS if verdict is Verdict.PASS and not self.reasons else Status.NEEDS_REVIEW
         )
         report = self.report(status)
+        report.unexplained = unexplained
+        report.language = self.language
         report.not_located = list(redaction.not_located)
         if isinstance(redaction, TextRedaction):
             report.redact_fallback = not redaction.model_answer_accepted and bool(self.detections)
         return redaction_result(report, redaction)
+
+    def unexplained_in(self, redaction: ImageRedaction | TextRedaction) -> list[UnexplainedWord]:
+        """The residual check on the final output, where validate ran: the words `strict`
+        redacted after the last reading, then those the output still shows."""
+        if self.language is None:
+            return []
+        category = self.classification.category
+        shown = unexplained_words(self.document, hidden_by(redaction), category, self.language)
+        return [*self.redacted_unread, *shown]
 
     def failed(self, error: EngineError) -> PipelineResult:
         report = self.report(Status.ERROR)

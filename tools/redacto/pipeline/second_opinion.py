@@ -67,6 +67,15 @@ class MaskedText:
             parts.append(original[position:])
         return cls("".join(parts), tuple(kept))
 
+    def original_span(self, start: int, end: int) -> Span | None:
+        """Where the masked range [start, end) stands in the original, when it lies inside
+        one kept run (no mask in it); None otherwise."""
+        for masked_start, original_start, length in self.kept:
+            if masked_start <= start and end <= masked_start + length:
+                offset = original_start - masked_start
+                return Span(start=start + offset, end=end + offset)
+        return None
+
     def readable(self, start: int, end: int, original: str) -> list[Span]:
         """The parts of the masked range [start, end) outside every mask, as spans of the
         original, trimmed of whitespace and punctuation; parts with no letter or digit go."""

@@ -91,6 +91,13 @@ class PipelineOptions:
     pass_margin: float | None = None
     """The scored verdict's threshold on log P(PASS) − log P(FAIL) (the manifest's
     `[pipeline] pass_margin`). None: the manifest's, else 0."""
+    strict: bool = False
+    """`--strict`: every word the residual check cannot explain (`redacto.lexicon`) is
+    redacted, as a detection with source `lexicon` that fails its round. False (the CLI's
+    default too): those words stay readable and the run ends NEEDS_REVIEW naming them."""
+    language: str | None = None
+    """The document's language for the residual check's dictionary (`en`, `fr`); None:
+    the one whose dictionary knows the most of the document's words."""
 
 
 def runs(options: PipelineOptions, detector: Detector) -> bool:

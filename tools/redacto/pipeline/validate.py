@@ -15,6 +15,11 @@ items, and the call is FAIL whatever that reply says.
 Then the second opinion (`second_opinion`): the run's rules and NER tier read the output
 again, its redacted values masked, and what they find readable fails the round as well, so
 a PASS stands only when the LLM and both tiers find nothing.
+
+Last the residual check (`residual`, docs/lexicon.md): the words of the masked output that
+no dictionary or keep rule explains. They are recorded (`Validation.unexplained`; the run
+then never ends PASS); under `strict` each also fails the round as a missed item (source
+`lexicon`), so the next round redacts it.
 """
 
 from __future__ import annotations
@@ -30,7 +35,6 @@ from redacto.document import (
     Document,
     Mode,
     Source,
-    Span,
     Step,
     ValidatorVerdict,
 )
@@ -60,9 +64,15 @@ from redacto.pipeline.parsing import (
     parse_text_line,
 )
 from redacto.pipeline.redact import ImageRedaction, TextRedaction
+from redacto.pipeline.residual import (
+    as_detections,
+    document_language,
+    hidden_by,
+    unexplained_words,
+)
 from redacto.pipeline.second_opinion import SecondOpinion, read_output
 from redacto.pipeline.state import ImageReading, Phase, ProgressEvent, StepContext
-from redacto.report import StepTrace
+from redacto.report import StepTrace, UnexplainedWord
 
 VERDICT_WORDS = (Verdict.PASS.value, Verdict.FAIL.value)
 """The two replies a scored verdict compares, as the validate prompts ask for them."""
@@ -88,19 +98,26 @@ def score_verdict(engine: Engine, system: str, user: str) -> ScoredVerdict:
 class Validation:
     """The round's verdict, the usable missed items, and every item the LLM named (as lines).
 
-    `verdict` is FAIL when the LLM said FAIL or the second opinion found something;
-    `model_verdict` is the LLM's alone, `found_in_output` the second opinion's hits (also in
-    `missed`, after the LLM's)."""
+    `verdict` is FAIL when the LLM said FAIL, the second opinion found something, or (under
+    `strict`) a word was unexplained; `model_verdict` is the LLM's alone, `found_in_output`
+    the second opinion's hits (also in `missed`, after the LLM's), `unexplained` the
+    residual check's words (under `strict` also in `missed`, last, as `lexicon` detections)."""
 
     verdict: Verdict = Verdict.PASS
     missed: list[Detection] = field(default_factory=list)
     named: list[str] = field(default_factory=list)
     model_verdict: Verdict = Verdict.PASS
     found_in_output: list[Detection] = field(default_factory=list)
+    unexplained: list[UnexplainedWord] = field(default_factory=list)
 
     def add_found_in_output(self, detection: Detection) -> None:
         """A second-opinion hit joins the missed items and fails the round."""
         self.found_in_output.append(detection)
+        self.missed.append(detection)
+        self.verdict = Verdict.FAIL
+
+    def add_unexplained(self, detection: Detection) -> None:
+        """Under `strict`: a word no reader could explain is redacted next round."""
         self.missed.append(detection)
         self.verdict = Verdict.FAIL
 
@@ -318,25 +335,29 @@ def validate(
     context: StepContext,
     round_number: int,
     opinion: SecondOpinion | None = None,
+    language: str | None = None,
 ) -> Validation:
     """Judge the redacted output; returns the verdict and the usable missed items.
 
     The LLM judges first, then `opinion`'s tiers read the masked output (`second_opinion`);
-    their hits fail the round too."""
+    their hits fail the round too. Last the residual check reads it in `language` (None:
+    detected from the document), under the context's `strict` option."""
     known = {detection_key(detection) for detection in detections}
     judge = _llm_judge(document, redaction, detections, category, context, round_number, known)
-    if document.mode is Mode.TEXT:
-        assert isinstance(redaction, TextRedaction)
-        hidden: list[Span] | list[int] = [r.span for r in redaction.replacements]
-    else:
-        assert isinstance(redaction, ImageRedaction)
-        hidden = list(redaction.shown)
+    hidden = hidden_by(redaction)
     judge.outcome.model_verdict = judge.outcome.verdict
     for found in read_output(document, hidden, category, opinion or SecondOpinion(), round_number):
         if detection_key(found) not in known:
             known.add(detection_key(found))
             judge.outcome.add_found_in_output(found)
             judge.progress(Phase.PROGRESS)
+    language = document_language(document, language or context.options.language)
+    judge.outcome.unexplained = unexplained_words(document, hidden, category, language)
+    if context.options.strict:
+        for word in as_detections(judge.outcome.unexplained, round_number):
+            if detection_key(word) not in known:
+                known.add(detection_key(word))
+                judge.outcome.add_unexplained(word)
     judge.progress(Phase.END, (judge.chunks or 1) - 1)
     return judge.outcome
 
