@@ -6,6 +6,7 @@ the library so tests call it directly.
 
 from redacto.cli import (  # noqa: F401 - registers commands
     eval,
+    eval_strict,
     eval_validator,
     lexicon,
     model,
