@@ -16,7 +16,7 @@ from typing import Any
 
 from redacto.document import Status
 from redacto.inputs import EXIT_CODES, atomic_write
-from redacto.report import RunReport
+from redacto.report import RunReport, describe_reasons
 
 SUMMARY_JSON = "summary.json"
 SUMMARY_CSV = "summary.csv"
@@ -32,6 +32,8 @@ class SummaryRow:
     `sha256` its bytes' (empty when they could not be read); `category`, `count` (the boxes
     or placeholders shown), `rounds` as in its report; `seconds` its run's wall time;
     `resumed` that its outputs were already complete (`--resume`) and it was not run again.
+    `reason` is the report's error, or its review reasons as a person reads them, the
+    residual check's with its count (`3 words no reader could explain`), `; `-separated.
     """
 
     file: str
@@ -50,7 +52,7 @@ class SummaryRow:
         if report.status is Status.ERROR:
             reason = report.error or ""
         else:
-            reason = "; ".join(reason.value for reason in report.review_reasons)
+            reason = "; ".join(describe_reasons(report))
         return cls(
             file=file,
             sha256=report.input.sha256 if report.input is not None else "",
