@@ -17,7 +17,7 @@ import json
 from array import array
 from bisect import bisect_left
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache
 from itertools import accumulate
@@ -36,6 +36,10 @@ class Known(StrEnum):
 
     COMMON = "common"
     PROPER = "proper"
+
+
+_REMEMBERED = 1 << 16
+"""Lookups a `Lexicon` keeps the answer of (then it starts again)."""
 
 
 class SortedWords(Sequence[str]):
@@ -78,6 +82,9 @@ class Lexicon:
     language: str
     common: SortedWords
     proper: SortedWords
+    _remembered: dict[str, Known | None] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     @classmethod
     def of(cls, language: str, forms: Sequence[str]) -> Lexicon:
@@ -89,11 +96,20 @@ class Lexicon:
     def knows_form(self, form: str) -> Known | None:
         """How the dictionary knows one form, in any case, or None."""
         lowered = form.lower()
+        # A text repeats its words, and a bisection through `SortedWords` costs microseconds:
+        # answers are kept, up to `_REMEMBERED` of them.
+        remembered = self._remembered
+        if lowered in remembered:
+            return remembered[lowered]
+        if len(remembered) >= _REMEMBERED:
+            remembered.clear()
+        known = None
         if lowered in self.common:
-            return Known.COMMON
-        if lowered in self.proper:
-            return Known.PROPER
-        return None
+            known = Known.COMMON
+        elif lowered in self.proper:
+            known = Known.PROPER
+        remembered[lowered] = known
+        return known
 
     def knows(self, word: str) -> Known | None:
         """How the dictionary knows `word`: whole, else every one of its pieces (`words.pieces`);
@@ -126,6 +142,10 @@ def manifest(folder: Path | None = None) -> dict:
 LANGUAGES = ("en", "fr")
 """The languages the lexicon holds, in the order a tie between them is settled."""
 
+LANGUAGE_SAMPLE = 1000
+"""Digit-free words a language is decided on, from the text's start: enough for any page,
+and a long document is not read twice."""
+
 
 @cache
 def load(language: str) -> Lexicon:
@@ -147,11 +167,12 @@ def load(language: str) -> Lexicon:
 
 
 def language_of(text_words: Sequence[Word], lexicons: Sequence[Lexicon] | None = None) -> str:
-    """The language whose dictionary knows the most of `text_words` as common words (words
-    with no digit; a proper noun says little about a text's language; a tie goes to the
-    earlier of `LANGUAGES`)."""
+    """The language whose dictionary knows the most of `text_words` as common words (the
+    first `LANGUAGE_SAMPLE` words with no digit; a proper noun says little about a text's
+    language; a tie goes to the earlier of `LANGUAGES`)."""
     chosen = list(lexicons) if lexicons is not None else [load(name) for name in LANGUAGES]
     scored = [w.text for w in text_words if not any(c.isdigit() for c in w.text)]
+    scored = scored[:LANGUAGE_SAMPLE]
     best, best_count = chosen[0].language, -1
     for lexicon in chosen:
         count = sum(1 for word in scored if lexicon.knows(word) is Known.COMMON)
