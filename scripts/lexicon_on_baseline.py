@@ -48,7 +48,7 @@ def main() -> None:
         flagged[(state, "flagged" if words else "not flagged")] += 1
         passed[(state, "validator PASS")] += int(score.validator_passed)
         passed[(state, "combined PASS")] += int(score.validator_passed and not words)
-        kinds.update(word.kind.value for word in words)
+        kinds.update(str(word.kind) for word in words)
         if score.leaked and not words:
             missed.append(row["document_id"])
     print("documents:", dict(sorted(flagged.items())))
