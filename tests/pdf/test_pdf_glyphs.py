@@ -16,10 +16,11 @@ import numpy as np
 import pypdfium2 as pdfium
 import pytest
 from pdf_builder import Doc, Page, text
+from PIL import Image
 
 from redacto.document import Box, Detection, Element, ImageReading, Source, Status
 from redacto.inputs import redact_path
-from redacto.ocr import open_ocr
+from redacto.ocr import OcrEngine, open_ocr
 from redacto.pdf import read_pdf, render_page
 from redacto.pdf.pieces import hidden_values, piece_beside
 from redacto.pipeline import PipelineOptions
@@ -65,6 +66,30 @@ def test_a_word_with_a_glyph_the_font_lacks_is_read_whole(tmp_path):
         w.startswith(("Gri", "rafael.gri")) and w not in ("Griffin", EMAIL) for w in words
     )
     assert read.pages[0].hidden == 0
+
+
+class _NoOcr(OcrEngine):
+    name = "none"
+
+    def read(self, image: Image.Image) -> list[Element]:
+        return []
+
+
+def test_the_word_is_read_whole_on_a_coloured_ground_too(tmp_path):
+    content = "0.8 0.9 1 rg 40 320 400 40 re f\n" + text(54, 340, "Patient: Rafael Gri\x81n")
+    read = read_pdf(
+        Doc([Page(content)], font_encoding=LIGATURE).write(tmp_path / "in.pdf"), ocr=_NoOcr()
+    )
+    assert [e.text for e in read.document.elements] == ["Patient:", "Rafael", "Griffin"]
+
+
+def test_a_word_partly_under_a_white_rectangle_is_still_not_read(tmp_path):
+    # Blank paper where glyphs are covered is not a glyph the font lacks: the covered
+    # letters have outlines of their own, so the word is judged by every one of them.
+    content = text(54, 340, "Patient: Blackwood") + "1 g 141 330 40 30 re f\n"
+    read = read_pdf(Doc([Page(content)]).write(tmp_path / "in.pdf"), ocr=_NoOcr())
+    assert [e.text for e in read.document.elements] == ["Patient:"]
+    assert read.pages[0].hidden == 1
 
 
 @pytest.mark.slow  # PP-OCR reads the page, and the burned page again

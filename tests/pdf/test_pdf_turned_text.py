@@ -79,6 +79,44 @@ def test_a_turned_note_is_read_as_whole_words(tmp_path, angle):
     assert page.unread == 0 and page.hidden == 0
 
 
+ADVANCES = {"S": 9.34, "m": 11.66, "i": 3.11, "t": 3.89, "h": 7.78}
+"""Helvetica's advances at 14 pt, for a word drawn a letter at a time."""
+
+
+def one_by_one(word: str, x: float, y: float) -> str:
+    """`word` turned a quarter, each letter its own text object at its own place."""
+    out, along = "", 0.0
+    for letter in word:
+        out += f"BT /F1 14 Tf 0 0 0 rg 0 1 -1 0 {x} {y + along:.2f} Tm ({letter}) Tj ET\n"
+        along += ADVANCES[letter]
+    return out
+
+
+def drawn(state: str, show: str) -> str:
+    return f"BT /F1 14 Tf 0 0 0 rg {state} {show} ET\n"
+
+
+READABLE = {
+    "29 degrees": turned(29, 150, 100, f"{NAME} {SSN}"),
+    "61 degrees": turned(61, 300, 60, f"{NAME} {SSN}"),
+    "oblique (a sheared matrix)": drawn("1 0 0.3 1 100 200 Tm", f"({NAME} {SSN}) Tj"),
+    "mirrored": drawn("-1 0 0 1 400 200 Tm", f"({NAME} {SSN}) Tj"),
+    "letter-spaced": drawn("12 Tc 1 0 0 1 60 200 Tm", f"({NAME}) Tj"),
+    "letter-spaced, turned": drawn("12 Tc 0 1 -1 0 300 40 Tm", f"({NAME}) Tj"),
+    "kerned, turned": drawn("0 1 -1 0 300 40 Tm", "[(Ja) -100 (ne Sm) 200 (ith)] TJ"),
+    "a letter at a time, turned": one_by_one("Smith", 300, 40),
+}
+
+
+@pytest.mark.parametrize("content", READABLE.values(), ids=list(READABLE))
+def test_other_ways_of_drawing_a_word_are_read_as_words(tmp_path, content):
+    source = Doc([Page(text(54, 360, "Head") + content)]).write(tmp_path / "in.pdf")
+    read = read_pdf(source, ocr=_NoOcr())
+    words = [e.text for e in read.document.elements][1:]
+    assert words and set(words) <= {"Jane", "Smith", SSN} and "Smith" in words
+    assert read.pages[0].unread == 0
+
+
 TIERS = {
     Detector.RULES: (SSN, EMAIL),
     Detector.NER: tuple(NAME.split()),
@@ -133,6 +171,7 @@ def test_each_tier_finds_the_turned_values_and_nothing_of_them_is_left(tmp_path,
 
 UNGROUPABLE = {
     "at 45 degrees": turned(45, 200, 120, f"{NAME} {SSN}"),
+    "at 31 degrees": turned(31, 150, 100, f"{NAME} {SSN}"),
     "letters stacked": "".join(
         f"BT /F1 16 Tf 0 0 0 rg 1 0 0 1 300 {330 - 18 * i} Tm ({c}) Tj ET\n"
         for i, c in enumerate("Smith")
@@ -185,3 +224,18 @@ def _rendered(path: Path) -> np.ndarray:
         return np.asarray(render_page(pdf[0]).convert("L"))
     finally:
         pdf.close()
+
+
+def test_ocr_over_a_turned_word_is_its_misreading_unless_it_reads_other_words():
+    from redacto.document import Box
+    from redacto.pdf.read import _merge_words
+
+    stamp = Box(x0=100, y0=100, x1=400, y1=300)  # a slanted word's axis-aligned box
+    layer = [("Confidential", stamp)]
+    seen = [
+        ("Fl", Box(x0=90, y0=120, x1=150, y1=140)),  # two letters: a misreading
+        ("Cnfdntl", Box(x0=120, y0=150, x1=300, y1=170)),  # its letters, in order
+        ("Oscar", Box(x0=300, y0=250, x1=420, y1=290)),  # text of its own beside it
+    ]
+    words, _ = _merge_words(layer, seen, [stamp], [stamp])
+    assert [text for text, _ in words] == ["Confidential", "Oscar"]

@@ -14,7 +14,7 @@ so a box drawn from these words lands on the glyphs it covers.
   clipped, too small to read, or invisible (text render mode 3, the OCR layer a scanner
   adds) — is counted in `PdfPageInfo.hidden` and dropped: it cannot reach `redacted.pdf`,
   so it must not reach `redacted.txt` or the model either. A word at least half shown
-  whose other glyphs leave blank paper (a glyph its font lacks) is read whole.
+  whose other glyphs draw nothing (a glyph its font lacks) is read whole.
 - Shown characters the reader cannot group (steeper angles, letters stacked or set along
   a curve) are no words; what no OCR word stands over is counted in `PdfPageInfo.unread`,
   and the run cannot end PASS.
@@ -43,7 +43,6 @@ from redacto.ocr.base import OcrLine, OcrWord, corners_of_box, order_lines
 from redacto.pdf.geometry import PDF_DPI, PageGeometry
 from redacto.pdf.visible import (
     CharBox,
-    blank_map,
     hide_text,
     ink_map,
     shown_characters,
@@ -208,7 +207,7 @@ def read_pdf(
 
                     engine = open_ocr(str(ocr))
                 seen = [(e.text, e.box) for e in engine.read(image) if e.box is not None]
-                words, source = _merge_words(layer.words, seen, layer.turned)
+                words, source = _merge_words(layer.words, seen, layer.turned, layer.slanted)
                 unread = _unread(layer.unread, words[len(layer.words) :])
             finally:
                 page.close()
@@ -235,20 +234,27 @@ COVERED = 0.3
 
 
 def _merge_words(
-    layer: list[tuple[str, Box]], seen: list[tuple[str, Box]], turned: Sequence[Box] = ()
+    layer: list[tuple[str, Box]],
+    seen: list[tuple[str, Box]],
+    turned: Sequence[Box] = (),
+    slanted: Sequence[Box] = (),
 ) -> tuple[list[tuple[str, Box]], PageSource]:
     """A page's words: its text layer's, plus what OCR saw where the layer has nothing.
 
     OCR reads lines that run left to right: what it makes of a turned word the layer holds
-    (`turned`) is a misreading of that word, never text of its own."""
+    (`turned`) is a misreading of that word (`_misread`), not text of its own."""
     if not layer:
         return seen, PageSource.OCR
+    # A slanted word's box is the axis-aligned box around it, paper beside it too: it does
+    # not count towards covering an OCR word, which it stands for only as OCR's misreading
+    # of it (a word turned a quarter or upside down has its own box exactly).
+    exact = [(text, box) for text, box in layer if not any(box == t for t in slanted)]
     extra = [
         (text, box)
         for text, box in seen
-        if _covered_share(box, layer) < COVERED
+        if _covered_share(box, exact) < COVERED
         and not _twin(text, box, layer)
-        and not any(_overlap(box, other) for other in turned)
+        and not _misread(text, box, layer, turned)
     ]
     if not extra:
         return layer, PageSource.TEXT_LAYER
@@ -266,6 +272,25 @@ def _twin(text: str, box: Box, layer: list[tuple[str, Box]]) -> bool:
         _alphanumeric(other_text) for other_text, other in layer if _overlap(box, other)
     )
     return plain in overlapping
+
+
+def _misread(text: str, box: Box, layer: list[tuple[str, Box]], turned: Sequence[Box]) -> bool:
+    """Whether an OCR word over a turned word of the layer is OCR's misreading of it: two
+    letters or fewer, or letters all found, in order, in the turned words it overlaps. A
+    word of its own there (text in an image beside a slanted stamp) is still read."""
+    if not any(_overlap(box, other) for other in turned):
+        return False
+    plain = _alphanumeric(text)
+    if len(plain) <= 2:
+        return True
+    under = iter(
+        "".join(
+            _alphanumeric(other_text)
+            for other_text, other in layer
+            if _overlap(box, other) and any(other == t for t in turned)
+        )
+    )
+    return all(char in under for char in plain)
 
 
 def _overlap(box: Box, other: Box) -> bool:
@@ -325,6 +350,8 @@ class _LayerReading:
     unread: list[Box]
     turned: list[Box] = field(default_factory=list)
     """The boxes of shown words that do not run left to right (OCR cannot read those)."""
+    slanted: list[Box] = field(default_factory=list)
+    """Those of them that run along no axis: their boxes hold paper beside the word too."""
 
 
 _STRAY_RUN = 3
@@ -363,11 +390,12 @@ def _text_layer_words(
         for index in range(textpage.count_chars()):
             char = chr(pdfium_c.FPDFText_GetUnicode(raw, index) or 0x20)
             if pdfium_c.FPDFText_IsGenerated(raw, index) == 1:
-                # A space or line break pdfium inferred: it ends a word, but not a run of
-                # characters each on a baseline of its own (pdfium breaks those up too).
-                if char in "\r\n" and lines[-1]:
-                    lines.append([])
-                word = None
+                # A space pdfium inferred ends a word; a line break it inferred does not
+                # (it infers them between the letters of turned text drawn one by one): the
+                # next character must still continue the word on its line. Neither ends a
+                # run of characters each on a baseline of its own (pdfium breaks those up).
+                if not char.isspace() or char == " ":
+                    word = None
                 continue
             if char.isspace() or not char.isprintable():
                 if char in "\r\n" and lines[-1]:
@@ -389,7 +417,7 @@ def _text_layer_words(
                     run.pop()
                     close_run()
                 continue
-            if word is not None and lines[-1] and not lines[-1][-1].on_line(drawn):
+            if lines[-1] and not lines[-1][-1].on_line(drawn):
                 lines.append([])
             word = new_word(drawn, glyph)
             lines[-1].append(word)
@@ -407,15 +435,15 @@ def _text_layer_words(
     ink = ink_map(image, render_page(page, dpi))
     shown = shown_characters(ink, [_clipped(box, size) for box in ungrouped])
     unread = [_box(_padded(box, size)) for box, ink_ in zip(ungrouped, shown, strict=True) if ink_]
-    blank = blank_map(image)
     kept = [
-        [w for w in line if id(w) not in stray and shows(ink, w.glyphs, w.heights, blank)]
+        [w for w in line if id(w) not in stray and shows(ink, w.glyphs, w.heights, w.empty)]
         for line in lines
     ]
     ocr_lines = [_as_line(line, size) for line in kept if line]
     words = [(w.text, w.box) for line in order_lines(ocr_lines) for w in line.words]
     turned = [_box(w.box(size)) for line in kept for w in line if not w.upright]
-    return _LayerReading(words, found - len(words), unread, turned)
+    slanted = [_box(w.box(size)) for line in kept for w in line if not w.on_axis]
+    return _LayerReading(words, found - len(words), unread, turned, slanted)
 
 
 def _invisible(pdfium_c: Any, raw: Any, index: int) -> bool:

@@ -10,7 +10,7 @@ text object switched to invisible (in memory; the file is never written), and a 
 shows when enough pixels of its box change between the two with enough contrast. What
 covers, clips or matches a glyph's colour leaves its pixels unchanged, whatever the PDF
 construct behind it. A word is shown when every one of its characters is, or when at
-least half are and the others are blank paper: a glyph its font lacks (`shows`).
+least half are and the others draw nothing: a glyph its font lacks (`shows`).
 """
 
 from __future__ import annotations
@@ -29,8 +29,6 @@ channel: black or dark-grey type on any light ground, never near-white on white.
 MIN_INK_PIXELS = 3
 """A character shows when this many pixels of its box are ink (a full stop at 8 pt has
 about ten)."""
-BLANK = 250
-"""A pixel at least this light in every channel is plain white paper."""
 MIN_GLYPH_PX = 8.0
 """A character whose box is less tall than this (about 3 pt type at 200 dpi) cannot be
 read on the page, so it does not show."""
@@ -104,42 +102,24 @@ def shown_characters(
     return shown
 
 
-def blank_map(shown: Image.Image) -> np.ndarray:
-    """Per pixel, whether the page as rendered is plain white there (at least `BLANK` in
-    every channel): nothing at all is drawn, neither a glyph nor anything over one."""
-    result: np.ndarray = np.asarray(shown).min(axis=2) >= BLANK
-    return result
-
-
 def shows(
     ink: np.ndarray,
     chars: Sequence[CharBox | None],
     heights: Sequence[float] | None = None,
-    blank: np.ndarray | None = None,
+    empty: Sequence[bool] | None = None,
 ) -> bool:
     """Whether a word shows: every character holds ink (`shown_characters`), or at least
-    half of them do and the page is plain white (`blank`) wherever one does not.
+    half of them do and each other one is a glyph that draws nothing (`empty`: pdfium gives
+    it no outline at all).
 
     A glyph the font cannot draw (a ligature its encoding names and its glyphs lack) leaves
-    a blank gap in a word the page otherwise shows ("Gri n" where the text says "Griffin"):
-    that word is read whole, so that its whole extent is boxed when it is redacted. A
-    character under an image, a filled rectangle or another word's ink is not blank there,
-    so a word partly covered is still judged by every character, as before."""
+    a gap in a word the page otherwise shows ("Gri n" where the text says "Griffin"): that
+    word is read whole, so that its whole extent is boxed when it is redacted. A character
+    under an image, a rectangle (white or not) or another word's ink has a glyph of its own,
+    so a word partly covered is still judged by every character."""
     shown = shown_characters(ink, chars, heights)
     if all(shown):
         return bool(shown)
-    if blank is None or 2 * sum(shown) < len(shown):
+    if empty is None or 2 * sum(shown) < len(shown):
         return False
-    return all(
-        char is not None and _blank(blank, char)
-        for char, ink_ in zip(chars, shown, strict=True)
-        if not ink_
-    )
-
-
-def _blank(blank: np.ndarray, char: CharBox) -> bool:
-    height, width = blank.shape
-    x0, y0, x1, y1 = char
-    left, top = max(int(x0), 0), max(int(y0), 0)
-    right, bottom = min(int(np.ceil(x1)), width), min(int(np.ceil(y1)), height)
-    return right > left and bottom > top and bool(blank[top:bottom, left:right].all())
+    return all(nothing for nothing, ink_ in zip(empty, shown, strict=True) if not ink_)

@@ -31,6 +31,9 @@ MAX_SKEW_DEGREES = 30.0
 """Text turned by up to this many degrees off an axis is read: a character's extent along
 and across its baseline is then measured from its box (below); nearer 45° the box no
 longer tells them apart."""
+SPACED_GAP = 1.5
+"""The widest gap, in heights of the word, between two letters of one text object with no
+space between them (letter spacing): wider is no longer one word's spacing."""
 SAME_DIRECTION = math.cos(math.radians(3))
 """Two characters run the same way when their directions differ by less than 3°."""
 _AXIS = 1e-3  # a direction this close to an axis is that axis (boxes measure it exactly)
@@ -49,6 +52,11 @@ class PageChar:
     advance: float = 0.0
     height: float = 0.0
     invisible: bool = False
+    empty: bool = False
+    """The glyph draws nothing: pdfium's tight box of it has no extent (a glyph the font
+    lacks, named by its encoding)."""
+    drawn_by: int = 0
+    """The text object that draws it (its address; 0: unknown)."""
 
     @property
     def centre(self) -> Vector:
@@ -69,6 +77,9 @@ class PageWord:
     first: PageChar | None = None
     glyphs: list[CharBox | None] = field(default_factory=list)
     heights: list[float] = field(default_factory=list)
+    empty: list[bool] = field(default_factory=list)
+    drawn_by: int = 0
+    """The text object that drew the last character."""
 
     @property
     def text(self) -> str:
@@ -79,10 +90,20 @@ class PageWord:
         """Whether the word runs left to right along the page's x axis."""
         return self.along[0] > 1 - _AXIS
 
+    @property
+    def on_axis(self) -> bool:
+        """Whether the word runs along one of the page's axes (any way): its box is then
+        exactly its extent."""
+        return abs(self.along[0]) > 1 - _AXIS or abs(self.along[1]) > 1 - _AXIS
+
     def continues(self, char: PageChar) -> bool:
         """`char` runs the same way, its centre is on this word's line (within its height
         across the baseline) and it starts no further than a quarter of that height past
-        the word's end, nor more than half of it back: an upright word's rule, turned."""
+        the word's end, nor more than half of it back: an upright word's rule, turned.
+
+        Within one text object (the caller has seen no white space between the two) the gap
+        may reach `SPACED_GAP` heights: letters spaced out with `Tc` ("J a n e") are one
+        word, as pdfium reads them; a word break there is a space character."""
         if char.along is None or _dot(char.along, self.along) < SAME_DIRECTION:
             return False
         if char.invisible != (self.glyphs[-1] is None):
@@ -91,7 +112,8 @@ class PageWord:
         across = _dot(char.centre, _across(self.along))
         height = self.span[3] - self.span[2]
         on_line = self.span[2] <= across <= self.span[3]
-        return on_line and -0.5 * height <= start - self.span[1] <= 0.25 * height
+        widest = SPACED_GAP if char.drawn_by and char.drawn_by == self.drawn_by else 0.25
+        return on_line and -0.5 * height <= start - self.span[1] <= widest * height
 
     def add(self, char: PageChar, glyph: CharBox | None) -> None:
         start, end, low, high = _span(char, self.along)
@@ -105,6 +127,8 @@ class PageWord:
         self.boxes.append(char.box)
         self.glyphs.append(glyph)
         self.heights.append(char.height)
+        self.empty.append(char.empty)
+        self.drawn_by = char.drawn_by
 
     def box(self, size: tuple[int, int]) -> CharBox:
         """The word's box in pixels: the union of its characters' boxes (for a word at a
@@ -136,6 +160,8 @@ def new_word(char: PageChar, glyph: CharBox | None) -> PageWord:
         first=char,
         glyphs=[glyph],
         heights=[char.height],
+        empty=[char.empty],
+        drawn_by=char.drawn_by,
     )
 
 
@@ -237,16 +263,29 @@ def page_char(
     if not pdfium_c.FPDFText_GetLooseCharBox(raw, index, ctypes.byref(rect)):
         return None
     box = transform.rect(rect.left, rect.bottom, rect.right, rect.top)
+    empty = _draws_nothing(pdfium_c, raw, index)
+    obj = pdfium_c.FPDFText_GetTextObject(raw, index)
+    drawn_by = ctypes.cast(obj, ctypes.c_void_p).value or 0 if obj else 0
+    unread = PageChar(char, box, None, invisible=invisible, empty=empty, drawn_by=drawn_by)
     matrix = pdfium_c.FS_MATRIX()
     if not pdfium_c.FPDFText_GetMatrix(raw, index, ctypes.byref(matrix)):
-        return PageChar(char, box, None, invisible=invisible)
+        return unread
     along = _unit(transform.vector(matrix.a, matrix.b))
-    if along is None:
-        return PageChar(char, box, None, invisible=invisible)
-    extents = _extents(box, along)
-    if extents is None:
-        return PageChar(char, box, None, invisible=invisible)
-    return PageChar(char, box, along, extents[0], extents[1], invisible)
+    extents = None if along is None else _extents(box, along)
+    if along is None or extents is None:
+        return unread
+    return PageChar(char, box, along, extents[0], extents[1], invisible, empty, drawn_by)
+
+
+_EMPTY_PT = 0.05  # a tight glyph box thinner than this (in points) has no outline
+
+
+def _draws_nothing(pdfium_c: Any, raw: Any, index: int) -> bool:
+    left, right = ctypes.c_double(), ctypes.c_double()
+    bottom, top = ctypes.c_double(), ctypes.c_double()
+    if not pdfium_c.FPDFText_GetCharBox(raw, index, left, right, bottom, top):
+        return False
+    return min(right.value - left.value, top.value - bottom.value) < _EMPTY_PT
 
 
 def _unit(vector: Vector) -> Vector | None:
