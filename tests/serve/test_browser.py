@@ -92,7 +92,7 @@ def word_box(driver, index: int) -> list[float]:
     )
 
 
-def test_a_page_redacts_itself_is_reviewed_and_approved(browser, server):
+def test_a_page_redacts_itself_is_reviewed_and_approved(browser, server, tmp_path):
     wait = WebDriverWait(browser, 120, poll_frequency=0.05)
     browser.get(server.url)
     assert "Redacto" in browser.title
@@ -123,6 +123,26 @@ def test_a_page_redacts_itself_is_reviewed_and_approved(browser, server):
     )
     for step in browser.find_elements(By.CSS_SELECTOR, "#steps li"):
         assert "done" in step.get_attribute("class")
+
+    # The words no reader could explain: listed above the validator's items, and outlined
+    # on the page (dashed, not boxed), so the reviewer looks at them first.
+    checks = browser.execute_script("return state.review.to_check;")
+    assert checks and browser.find_element(By.ID, "check").is_displayed()
+    listed = browser.find_element(By.ID, "to-check").text
+    assert all(word["value"] in listed for word in checks)
+    assert "words no reader could explain" in browser.find_element(By.ID, "reasons").text
+    readable = [word for word in checks if not word["hidden"]]
+    assert readable
+    for word in readable:
+        classes = browser.execute_script(
+            "return state.words.get(arguments[0]).node.className;", word["index"]
+        )
+        assert "to-check" in classes and "redacted" not in classes
+    outlined = browser.find_elements(By.CSS_SELECTOR, ".word.to-check")
+    assert len(outlined) == len(readable)
+    following = browser.execute_script("return $('check').compareDocumentPosition($('validator'));")
+    assert following & 4, "the words to check come before the validator's items"
+    browser.save_screenshot(str(tmp_path / "review-to-check.png"))
 
     # Toggle: box the clinic's name, unbox the patient's first name.
     clinic = word_index(browser, "Lakeshore")
@@ -180,6 +200,57 @@ def test_a_page_redacts_itself_is_reviewed_and_approved(browser, server):
     assert "redacted.png" in browser.find_element(By.ID, "downloads").text
 
     # Nothing was blocked by the CSP.
+    problems = [e["message"] for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+    assert not problems, problems
+
+
+@pytest.fixture
+def text_server():
+    replies = {
+        "classify": ["DOCUMENT_TYPE: Note\nCATEGORY: General"],
+        "detect": ["NAME: Jane Marlowe\n"],
+        "validate": ["PASS"],
+    }
+    config = ServeConfig(options=TEXT_READING)
+    with ReviewServer(SlowEngine(replies), PromptLibrary.load(), config).start() as running:
+        yield running
+
+
+def texts(driver, selector: str) -> list[str]:
+    """The text of every element `selector` finds now (read in one script: no stale nodes)."""
+    return driver.execute_script(
+        "return [...document.querySelectorAll(arguments[0])].map((n) => n.textContent);",
+        selector,
+    )
+
+
+def test_a_text_s_unexplained_words_are_outlined_and_listed_until_redacted(
+    browser, text_server, tmp_path
+):
+    note = tmp_path / "note.txt"
+    note.write_text("Jane Marlowe asked ex-Zombie Wiik about the plan at 48213 Oak.\n")
+    wait = WebDriverWait(browser, 120, poll_frequency=0.05)
+    browser.get(text_server.url)
+    picker = browser.find_element(By.ID, "file")
+    browser.execute_script("arguments[0].hidden = false;", picker)
+    picker.send_keys(str(note))
+    wait.until(lambda d: d.find_element(By.ID, "review").is_displayed())
+
+    # Jane Marlowe is redacted; Wiik and 48213 are readable and no reader explains them.
+    assert "NEEDS_REVIEW" in browser.find_element(By.ID, "verdict").text
+    assert "2 words no reader could explain" in browser.find_element(By.ID, "reasons").text
+    assert texts(browser, "#text .to-check") == ["Wiik", "48213"]
+    assert texts(browser, "#to-check li") == ["Wiik capitalised", "48213 digits"]
+    browser.save_screenshot(str(tmp_path / "text-to-check.png"))
+
+    # The reviewer redacts Wiik: it is struck through in the list, no longer outlined.
+    start = browser.execute_script("return state.review.to_check[0].start;")
+    browser.execute_script(
+        "edit({action: 'add', start: arguments[0], end: arguments[0] + 4});", start
+    )
+    wait.until(lambda d: texts(d, "#to-check li.hidden") == ["Wiik capitalised, redacted now"])
+    assert texts(browser, "#text .to-check") == ["48213"]
+    assert texts(browser, "#text mark.reviewer") == ["Wiik"]
     problems = [e["message"] for e in browser.get_log("browser") if e["level"] == "SEVERE"]
     assert not problems, problems
 

@@ -11,7 +11,8 @@ from pydantic import BaseModel, ConfigDict
 from redacto.document import Mode, Source
 from redacto.inputs import InputFile
 from redacto.pipeline import ProgressEvent
-from redacto.pipeline.redact import ImageRedaction
+from redacto.pipeline.redact import ImageRedaction, TextRedaction
+from redacto.report import RunReport, describe_reasons
 from redacto.review import ReviewSession
 
 
@@ -85,6 +86,20 @@ class Unplaced(View):
     source: Source
 
 
+class ToCheck(View):
+    """A word of the output no reader could explain (the residual check, docs/lexicon.md):
+    the first thing a reviewer should look at. Image mode names its word (`index`); text
+    mode its characters in the text the page shows (`start`, `end`). `hidden`: the current
+    redaction hides it now (strict redacted it, or the reviewer did)."""
+
+    value: str
+    kind: str
+    index: int | None = None
+    start: int | None = None
+    end: int | None = None
+    hidden: bool = False
+
+
 class ReviewView(View):
     """The run's outcome and the redaction the current edits give (what approval writes)."""
 
@@ -99,6 +114,7 @@ class ReviewView(View):
     boxes: list[BoxMark] = []
     marks: list[TextMark] = []
     not_located: list[Unplaced] = []
+    to_check: list[ToCheck] = []
     edits: int
     count_shown: int
     redacted_text: str
@@ -170,14 +186,38 @@ def review_view(session: ReviewSession) -> ReviewView:
         category=report.category.value,
         document_type=report.document_type,
         rounds=report.rounds,
-        reasons=[reason.value for reason in report.review_reasons],
+        reasons=describe_reasons(report),
         validator_verdict=report.validator_verdict,
         validator_missed=list(report.validator_missed),
         labels=list(session.labels),
         boxes=boxes,
         marks=marks,
         not_located=unplaced,
+        to_check=to_check(report, redaction),
         edits=len(session.edits),
         count_shown=report.count_shown,
         redacted_text=preview.result.redacted_text or "",
     )
+
+
+def to_check(report: RunReport, redaction: ImageRedaction | TextRedaction) -> list[ToCheck]:
+    """The report's unexplained words, each marked hidden when the redaction now hides it."""
+    if isinstance(redaction, ImageRedaction):
+        shown = set(redaction.shown)
+        return [
+            ToCheck(value=w.value, kind=w.kind, index=w.index, hidden=w.index in shown)
+            for w in report.unexplained
+            if w.index is not None
+        ]
+    spans = [r.span for r in redaction.replacements]
+    return [
+        ToCheck(
+            value=w.value,
+            kind=w.kind,
+            start=w.span.start,
+            end=w.span.end,
+            hidden=any(s.start < w.span.end and w.span.start < s.end for s in spans),
+        )
+        for w in report.unexplained
+        if w.span is not None
+    ]

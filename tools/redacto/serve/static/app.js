@@ -159,8 +159,24 @@ function drawText() {
   pre.replaceChildren();
   const text = state.page.text;
   const marks = state.review ? state.review.marks : [];
+  const checks = state.review ? state.review.to_check.filter((word) => !word.hidden) : [];
   let at = 0;
-  const piece = (start, end) => { const span = el("span", text.slice(start, end)); span.dataset.start = start; pre.append(span); };
+  const plain = (start, end) => { const span = el("span", text.slice(start, end)); span.dataset.start = start; pre.append(span); };
+  // Readable text, with each word no reader could explain outlined (its own span, so a
+  // selection's offsets still count from dataset.start).
+  const piece = (start, end) => {
+    let from = start;
+    for (const word of checks) {
+      if (word.start < from || word.end > end) continue;
+      if (word.start > from) plain(from, word.start);
+      const span = el("span", text.slice(word.start, word.end), "to-check");
+      span.dataset.start = word.start;
+      span.title = "No reader could explain this word (" + word.kind + "): check it";
+      pre.append(span);
+      from = word.end;
+    }
+    if (from < end) plain(from, end);
+  };
   for (const mark of marks) {
     if (mark.start > at) piece(at, mark.start);
     const node = el("mark", text.slice(mark.start, mark.end), mark.source);
@@ -182,6 +198,15 @@ function showReview(review) {
   $("verdict").textContent = review.status + " · " + review.category + (review.document_type ? " · " + review.document_type : "") + " · " + review.rounds + " round(s)";
   $("verdict").className = review.status;
   fill($("reasons"), review.reasons.map((reason) => el("li", reason)));
+  $("check").hidden = !review.to_check.length;
+  fill($("to-check"), review.to_check.map((word) => {
+    const li = el("li", word.value + " ");
+    li.append(el("span", word.kind + (word.hidden ? ", redacted now" : ""), "src"));
+    if (word.hidden) li.classList.add("hidden");
+    li.addEventListener("mouseenter", () => flashCheck(word, true));
+    li.addEventListener("mouseleave", () => flashCheck(word, false));
+    return li;
+  }));
   fill($("validator"), review.validator_missed.map((item) => el("li", item)), "nothing");
   fill($("unplaced"), review.not_located.map((item) => {
     const li = el("li", item.label + ": " + item.value + " ");
@@ -197,18 +222,24 @@ function showReview(review) {
   fill(select, review.labels.map((label) => { const option = el("option", label); option.value = label; return option; }));
   if (review.labels.includes(chosen)) select.value = chosen;
   if (state.page && state.page.mode === "text") {
-    $("how").textContent = "Select text to redact it; click a black mark to unredact it.";
+    $("how").textContent = "Select text to redact it; click a black mark to unredact it." +
+      (review.to_check.length ? " Purple dashes: words no reader could explain — check them first." : "");
     drawText();
     fill($("found"), review.marks.map((mark) => found(mark.placeholder, state.page.text.slice(mark.start, mark.end), mark.source)), "nothing");
   } else {
-    $("how").textContent = "Click a word to add or remove its box. Orange: named by the validator; blue: added by you.";
+    $("how").textContent = "Click a word to add or remove its box. Orange: named by the validator; blue: added by you." +
+      (review.to_check.length ? " Purple dashes: words no reader could explain — check them first." : "");
     $("pages").classList.add("reviewing");
     const boxed = new Map(review.boxes.map((box) => [box.index, box]));
+    const checks = new Map(review.to_check.map((word) => [word.index, word]));
     for (const [index, word] of state.words) {
       const box = boxed.get(index);
-      word.node.classList.remove("live", "validate", "reviewer", "rule", "detect");
+      word.node.classList.remove("live", "validate", "validate-rules", "validate-ner", "reviewer", "rule", "ner", "detect", "lexicon", "to-check");
+      const check = checks.get(index);
+      if (check && !box) word.node.classList.add("to-check");
       word.node.classList.toggle("redacted", box !== undefined);
-      if (box) { word.node.classList.add(box.source); word.node.title = box.placeholder + " (" + box.source + ")"; } else word.node.title = "";
+      if (box) { word.node.classList.add(box.source); word.node.title = box.placeholder + " (" + box.source + ")"; }
+      else word.node.title = check ? "No reader could explain this word (" + check.kind + "): check it" : "";
     }
     fill($("found"), review.boxes.map((box) => {
       const li = found(box.placeholder, state.words.has(box.index) ? state.words.get(box.index).text : "", box.source);
@@ -241,6 +272,12 @@ function found(placeholder, text, source) {
   const li = el("li", placeholder + " " + text + " ");
   li.append(el("span", source, "src"));
   return li;
+}
+
+function flashCheck(word, on) {
+  if (word.index !== null) { flash(word.index, on); return; }
+  const span = document.querySelector('#text .to-check[data-start="' + word.start + '"]');
+  if (span) span.classList.toggle("flash", on);
 }
 
 function flash(index, on) {
