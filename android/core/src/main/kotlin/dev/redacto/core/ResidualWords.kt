@@ -9,7 +9,8 @@ package dev.redacto.core
  * 1. never explained: `@` ([WordKind.EMAIL]), a URL, a domain-like word;
  * 2. inside a match a category's preserve rule keeps ([Reason.PRESERVED]);
  * 3. a word holding a digit: a time of day, an amount, a date the category keeps, an article
- *    or page number, a small quantity, a model code after a listed make; else [WordKind.DIGITS];
+ *    or page number, a small quantity (alone, or joined by hyphens to common words:
+ *    `2-bedroom`), a model code after a listed make; else [WordKind.DIGITS];
  * 4. a word of letters: a common word of the language's dictionary, a currency, a company form
  *    or part of a company's name, a name under a title the category keeps, a make before a
  *    model code, a proper noun the dictionary knows; else capitalised, lower-case or other.
@@ -196,9 +197,28 @@ object ResidualWords {
             inside(word, context.dates) -> Reason.DATE
             afterReference(context.rawBefore(word, 2)) -> Reason.REFERENCE
             QUANTITY.matcher(word.text).matches() && !context.besideANumber(word) -> Reason.QUANTITY
+            counted(word.text, context.lexicon) && !context.besideANumber(word) -> Reason.QUANTITY
             NerLabels.namesEquipment(context.text, word.start, word.end, context.category) -> Reason.EQUIPMENT
             else -> null
         }
+    }
+
+    /**
+     * A small quantity joined by hyphens to common words (`2-bedroom`, `0.4-acre`, `3-year-old`):
+     * every hyphen-cut part a [QUANTITY] or a common dictionary word of two letters or more, at
+     * least one of each.
+     */
+    private fun counted(
+        text: String,
+        lexicon: Lexicon,
+    ): Boolean {
+        val parts = text.split('-', '\u2010', '\u2011').map { LexiconWords.trim(it) }
+        val numbers = parts.filter { part -> part.codePoints().anyMatch { PyText.isDigit(it) } }
+        val words = parts.filter { it !in numbers }
+        return numbers.isNotEmpty() &&
+            words.isNotEmpty() &&
+            numbers.all { QUANTITY.matcher(it).matches() } &&
+            words.all { it.codePointCount(0, it.length) >= 2 && lexicon.knowsForm(it) == Known.COMMON }
     }
 
     /** The word before is a reference word, or a code letter that one follows (`art. L.`). */

@@ -13,7 +13,10 @@ import java.nio.file.Files
 class LexiconTest {
     private fun copyOfLexicon(): File {
         val copy = Files.createTempDirectory("lexicon").toFile()
-        LexiconFolder.dir.listFiles().orEmpty().forEach { it.copyTo(File(copy, it.name)) }
+        LexiconFolder.dir
+            .listFiles()
+            .orEmpty()
+            .forEach { it.copyTo(File(copy, it.name)) }
         return copy
     }
 

@@ -68,7 +68,14 @@ class LexiconVectorTest {
                     case.array("words").mapIndexed { j, element ->
                         val word = Fields(element.asObjectStrict("${case.string("id")}.words[$j]"), "words[$j]")
                         word.onlyKeys(setOf("text", "start", "end", "reason", "kind"))
-                        val row = listOf(word.string("text"), word.int("start"), word.int("end"), word.stringOrNull("reason"), word.stringOrNull("kind"))
+                        val row =
+                            listOf(
+                                word.string("text"),
+                                word.int("start"),
+                                word.int("end"),
+                                word.stringOrNull("reason"),
+                                word.stringOrNull("kind"),
+                            )
                         word.allRead()
                         row
                     }
