@@ -13,6 +13,7 @@ import dev.redacto.core.Detector
 import dev.redacto.core.EngineException
 import dev.redacto.core.ImageInput
 import dev.redacto.core.InputRedaction
+import dev.redacto.core.LexiconFiles
 import dev.redacto.core.LiveBoxes
 import dev.redacto.core.NerTier
 import dev.redacto.core.OcrException
@@ -73,6 +74,9 @@ class RedactViewModel(
     private var reader: PpOcrReader? = null
     private var ocrModels: OnnxPpOcrModels? = null
     private var ner: NerTier? = null
+
+    /** The residual check's pinned dictionaries, from the APK's `lexicon/` assets (each read and sha256-checked on first use). */
+    private val lexicon = LexiconFiles { name -> app.assets.open("lexicon/$name") }
     private var nerModel: OnnxNerModel? = null
     private var engine: LiteRtLmEngine? = null
 
@@ -154,7 +158,14 @@ class RedactViewModel(
                 withContext(Dispatchers.Default) {
                     val options = PipelineOptions(detectors = Detector.ALL)
                     val rules = live.rules(Rules.DETECTOR)
-                    dev.redacto.core.redact(input, llm, options = options, rules = rules, ner = live.ner(tier)) { event ->
+                    dev.redacto.core.redact(
+                        input,
+                        llm,
+                        options = options,
+                        rules = rules,
+                        ner = live.ner(tier),
+                        lexicon = lexicon,
+                    ) { event ->
                         live.onEvent(event)
                         state.update { it.copy(stage = event.describe(), boxes = live.boxes) }
                     }
@@ -195,8 +206,7 @@ class RedactViewModel(
         return tier.also { ner = it }
     }
 
-    private fun loadEngine(model: ModelFile): LiteRtLmEngine =
-        LiteRtLmEngine.open(model, File(app.cacheDir, "litertlm").apply { mkdirs() })
+    private fun loadEngine(model: ModelFile): LiteRtLmEngine = LiteRtLmEngine.open(model, File(app.cacheDir, "litertlm").apply { mkdirs() })
 
     private suspend fun finish(
         photo: Bitmap,

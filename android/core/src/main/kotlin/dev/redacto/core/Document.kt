@@ -71,6 +71,9 @@ enum class Source(
     /** Validate's second opinion: the rules or the NER tier reading the redacted output ([SecondOpinion]). */
     VALIDATE_RULES("validate-rules"),
     VALIDATE_NER("validate-ner"),
+
+    /** The residual check under [PipelineOptions.strict]: a word no reader could explain ([ResidualCheck]). */
+    LEXICON("lexicon"),
     REVIEWER("reviewer"),
     ;
 

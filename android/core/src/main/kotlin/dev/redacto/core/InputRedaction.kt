@@ -38,7 +38,8 @@ data class InputRedaction(
  * cancellation) reaches the caller, so a coroutine's cancellation is never swallowed and the
  * app keeps telling "the model failed" apart from "something went wrong". [rules], [ner] and
  * [onEvent] are [runPipeline]'s: pass [LiveBoxes.rules], [LiveBoxes.ner] and
- * [LiveBoxes.onEvent] to draw boxes as they are found.
+ * [LiveBoxes.onEvent] to draw boxes as they are found; [lexicon] is [runPipeline]'s too (the
+ * app's `lexicon/` assets).
  */
 suspend fun redact(
     input: ImageInput,
@@ -47,8 +48,9 @@ suspend fun redact(
     options: PipelineOptions = PipelineOptions(),
     rules: RuleDetector = Rules.DETECTOR,
     ner: NerDetector? = null,
+    lexicon: LexiconFiles? = null,
     onEvent: ((ProgressEvent) -> Unit)? = null,
-): InputRedaction = finish(input, runPipeline(input.document, engine, prompts, options, rules, ner, onEvent))
+): InputRedaction = finish(input, runPipeline(input.document, engine, prompts, options, rules, ner, lexicon, onEvent))
 
 /**
  * A pipeline result on [input] as a redaction: the report names the input's OCR, and a run

@@ -57,7 +57,7 @@ class PageText private constructor(
     }
 
     /** Indices of the non-empty elements that overlap code points [start, end). */
-    private fun indicesBetween(
+    internal fun indicesBetween(
         start: Int,
         end: Int,
     ): List<Int> =

@@ -29,7 +29,9 @@ fun interface RuleDetector {
  * [options] first ([forModel]: a built file's verified policy, else the fail-closed
  * defaults), so no caller gets a PASS the model's own policy forbids.
  * The NER tier runs where `options.detectors` names it, on [ner] (an open [NerTier];
- * asking for it without one throws).
+ * asking for it without one throws). The residual check reads each round's output with
+ * [lexicon]'s dictionaries (the app: its `lexicon/` assets); without them no word is checked
+ * and the run never ends PASS ([ReviewReason.NO_LEXICON]).
  */
 suspend fun runPipeline(
     document: Document,
@@ -38,13 +40,14 @@ suspend fun runPipeline(
     options: PipelineOptions = PipelineOptions(),
     rules: RuleDetector = Rules.DETECTOR,
     ner: NerDetector? = null,
+    lexicon: LexiconFiles? = null,
     onEvent: ((ProgressEvent) -> Unit)? = null,
 ): PipelineResult {
     require(ner != null || Detector.NER !in options.detectors) {
         "the NER tier was asked for, but no NerDetector was given"
     }
     val context = StepContext(engine, prompts, options.forModel(engine), onEvent)
-    val run = PipelineRun(document, context, rules, ner)
+    val run = PipelineRun(document, context, rules, ner, lexicon)
     return try {
         run.execute()
     } catch (error: EngineException) {
@@ -58,6 +61,7 @@ private class PipelineRun(
     val context: StepContext,
     val rules: RuleDetector,
     val ner: NerDetector?,
+    val lexicon: LexiconFiles?,
 ) {
     var classification = Classification(Category.GENERAL, "", fallback = false)
     var detections: List<Detection> = emptyList()
@@ -66,6 +70,15 @@ private class PipelineRun(
     val reasons = mutableListOf<ReviewReason>()
     var lastVerdict: Verdict? = null
     var modelPieces: List<Pair<Span, Detection>> = emptyList()
+
+    /** The residual check, once validate runs (null before, or without [lexicon]). */
+    var residual: ResidualCheck? = null
+
+    /** Whether validate read the output (so the residual check should have). */
+    var validated = false
+
+    /** Under `strict`: unexplained words the last round redacted with no reader after. */
+    var redactedUnread: List<UnexplainedWord> = emptyList()
 
     suspend fun execute(): PipelineResult {
         if (PyText.strip(document.plainText()).isEmpty()) {
@@ -96,10 +109,12 @@ private class PipelineRun(
         // 3–4. Redact and validate, adding what the validator names, for at most N rounds
         var verdict = Verdict.FAIL
         var redaction: Redaction? = null
+        validated = true
+        residual = lexicon?.let { ResidualCheck.of(document, it, context.options.language) }
         for (round in 1..context.options.maxRounds) {
             rounds = round
             redaction = redact(round)
-            val check = validate(document, redaction, detections, category, context, round, secondOpinion())
+            val check = validate(document, redaction, detections, category, context, round, secondOpinion(), residual)
             namedByValidator.addAll(check.named)
             verdict = check.verdict
             lastVerdict = verdict
@@ -116,6 +131,7 @@ private class PipelineRun(
                 // Out of rounds: keep everything found in the output, unverified.
                 if (check.modelVerdict == Verdict.FAIL) reasons.add(ReviewReason.STILL_FAILING)
                 if (check.foundInOutput.isNotEmpty()) reasons.add(ReviewReason.OUTPUT_STILL_READS)
+                if (context.options.strict) redactedUnread = check.unexplained.map { it.copy(redacted = true) }
                 redaction = redact(round, askModel = false)
             }
         }
@@ -152,7 +168,14 @@ private class PipelineRun(
         if (document.mode == Mode.IMAGE) {
             redactElements(document, detections, context, round)
         } else {
-            redactText(document, detections, context, round, askModel && context.options.modelRedact != false, earlierPieces = modelPieces).also {
+            redactText(
+                document,
+                detections,
+                context,
+                round,
+                askModel && context.options.modelRedact != false,
+                earlierPieces = modelPieces,
+            ).also {
                 modelPieces = it.modelPieces
             }
         }
@@ -163,8 +186,11 @@ private class PipelineRun(
     ): PipelineResult {
         if (redaction.notLocated.isNotEmpty()) reasons.add(ReviewReason.NOT_LOCATED)
         if (context.unreadChunks.isNotEmpty()) reasons.add(ReviewReason.DETECT_REJECTED)
+        val unexplained = unexplainedIn(redaction)
+        if (unexplained.isNotEmpty()) reasons.add(ReviewReason.UNEXPLAINED_WORDS)
+        if (validated && residual == null) reasons.add(ReviewReason.NO_LEXICON)
         val status = if (verdict == Verdict.PASS && reasons.isEmpty()) Status.PASS else Status.NEEDS_REVIEW
-        val report = report(status).copy(notLocated = redaction.notLocated)
+        val report = report(status).copy(notLocated = redaction.notLocated, unexplained = unexplained, language = residual?.language)
         return when (redaction) {
             is ImageRedaction -> {
                 PipelineResult(
@@ -186,6 +212,12 @@ private class PipelineRun(
                 )
             }
         }
+    }
+
+    /** The residual check on the final output, where validate ran: the words `strict` redacted after the last reading, then those the output still shows. */
+    fun unexplainedIn(redaction: Redaction): List<UnexplainedWord> {
+        val check = residual ?: return emptyList()
+        return redactedUnread + check.unexplainedWords(document, redaction, classification.category)
     }
 
     fun failed(error: EngineException): PipelineResult =

@@ -42,6 +42,7 @@ enum class ReviewReason(
     OUTPUT_STILL_READS("rules or NER still find values in the output after the last round"),
     NOTHING_USABLE("validator failed without naming anything usable"),
     NOT_LOCATED("detections could not be located"),
+
     /** The model's verified policy says its validator was measured passing leaky pages. */
     PASS_NOT_TRUSTED("this model's validator PASS is not trusted"),
     MODEL_OFF("the model tier did not run: no validator read the output"),
@@ -51,7 +52,31 @@ enum class ReviewReason(
 
     /** Every line of a detect answer was junk or named what is not on the page. */
     DETECT_REJECTED("a detect answer was rejected whole"),
+
+    /**
+     * The residual check ([ResidualCheck], docs/lexicon.md) found words in the final output
+     * that no dictionary or rule of the category explains: [RunReport.unexplained] lists them.
+     * Under [PipelineOptions.strict] they were redacted, but nothing read the output after that.
+     */
+    UNEXPLAINED_WORDS("words no reader could explain"),
+
+    /** The run was given no dictionaries ([runPipeline]'s `lexicon`), so no word of its output was checked. */
+    NO_LEXICON("the residual check had no dictionaries: no word of the output was checked"),
 }
+
+/** A word the final output leaves readable that no reader could explain (the residual check): where it stands, what it looks like. */
+data class UnexplainedWord(
+    val value: String,
+    val kind: WordKind,
+    /** Text mode: where it stands in the input text (code points). */
+    val span: Span? = null,
+    /** Image mode: the element it is (or lies in), and that element's box and page. */
+    val index: Int? = null,
+    val box: Box? = null,
+    val page: Int = 0,
+    /** [PipelineOptions.strict] redacted it (a detection with source [Source.LEXICON]). */
+    val redacted: Boolean = false,
+)
 
 /**
  * The run's outcome, the same shape as Python's `RunReport`.
@@ -84,6 +109,10 @@ data class RunReport(
     val parseErrors: List<ParseError> = emptyList(),
     /** Which model answered: the engine's own [LlmEngine.identity]. */
     val model: ModelIdentity,
+    /** The words of the final output no reader could explain; non-empty comes with [ReviewReason.UNEXPLAINED_WORDS]. */
+    val unexplained: List<UnexplainedWord> = emptyList(),
+    /** The language whose dictionary the residual check read the output with (`en`, `fr`); null when it did not run. */
+    val language: String? = null,
     val ocr: String? = null,
     val error: String? = null,
 )

@@ -52,6 +52,18 @@ class MaskedText private constructor(
         }
     }
 
+    /** Where the masked range [start, end) stands in the original, when it lies inside one kept run (no mask in it); null otherwise. */
+    fun originalSpan(
+        start: Int,
+        end: Int,
+    ): Span? =
+        kept
+            .firstOrNull { (maskedStart, _, length) ->
+                maskedStart <= start && end <= maskedStart + length
+            }?.let { (maskedStart, originalStart, _) ->
+                Span(start + originalStart - maskedStart, end + originalStart - maskedStart)
+            }
+
     companion object {
         /** Masks the disjoint [redacted] spans of [original] (any order). */
         fun of(
@@ -88,6 +100,7 @@ class MaskedText private constructor(
         ): Span? {
             var start = from
             var end = to
+
             fun edge(codePoint: Int) = PyText.isSpace(codePoint) || isPunctuation(codePoint)
             while (start < end && edge(points[start])) start++
             while (end > start && edge(points[end - 1])) end--
@@ -143,6 +156,14 @@ fun readPageOutput(
         val hits = reader.read(shown, category).filter { it.index != null && it.index !in hidden }
         // A hit's readable words are its value, so a page read as text shows one placeholder for them.
         val words = hits.groupBy({ it.value }, { document.elements[it.index!!].text })
-        hits.map { Detection(label = it.label, source = source, round = round, index = it.index, value = words.getValue(it.value).joinToString(" ")) }
+        hits.map {
+            Detection(
+                label = it.label,
+                source = source,
+                round = round,
+                index = it.index,
+                value = words.getValue(it.value).joinToString(" "),
+            )
+        }
     }
 }

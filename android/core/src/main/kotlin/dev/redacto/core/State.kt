@@ -104,6 +104,14 @@ data class PipelineOptions(
      * Null: as the model's own policy says ([forModel]).
      */
     val constrainedDecoding: ConstrainedDecoding? = null,
+    /**
+     * Every word the residual check cannot explain ([ResidualCheck]) is redacted, as a detection
+     * with source [Source.LEXICON] that fails its round. False: those words stay readable and
+     * the run ends NEEDS_REVIEW naming them.
+     */
+    val strict: Boolean = false,
+    /** The document's language for the residual check's dictionary (`en`, `fr`); null: detected. */
+    val language: String? = null,
 )
 
 /** Whether [detector] reads the page in a run with these options. */

@@ -10,12 +10,16 @@ package dev.redacto.core
  * (source validate, this round) when they are usable: a known label, inside the chunk, not
  * redacted already, present in the document. Then the second opinion ([SecondOpinion]): the
  * run's rules and NER tier read the masked output again, and what they find fails the round
- * too, so a PASS stands only when the LLM and both tiers find nothing. Mirrors `pipeline/validate.py`.
+ * too, so a PASS stands only when the LLM and both tiers find nothing. Last the residual check
+ * ([ResidualCheck]): the words of the masked output no dictionary or keep rule explains are
+ * recorded (the run then never ends PASS); under [PipelineOptions.strict] each also fails the
+ * round as a missed item (source lexicon). Mirrors `pipeline/validate.py`.
  */
 
 /**
  * The round's verdict, the usable missed items, and every item the LLM named (as lines).
- * [verdict] is FAIL when the LLM said FAIL or the second opinion found something;
+ * [verdict] is FAIL when the LLM said FAIL, the second opinion found something, or (under
+ * [PipelineOptions.strict]) a word was unexplained;
  * [modelVerdict] is the LLM's alone, [foundInOutput] the second opinion's hits (also in
  * [missed], after the LLM's).
  */
@@ -28,9 +32,19 @@ class Validation {
         internal set
     val foundInOutput: MutableList<Detection> = mutableListOf()
 
+    /** The residual check's words (under [PipelineOptions.strict] also in [missed], last, as [Source.LEXICON] detections). */
+    var unexplained: List<UnexplainedWord> = emptyList()
+        internal set
+
     /** A second-opinion hit joins the missed items and fails the round. */
     internal fun addFoundInOutput(detection: Detection) {
         foundInOutput.add(detection)
+        missed.add(detection)
+        verdict = Verdict.FAIL
+    }
+
+    /** Under [PipelineOptions.strict]: a word no reader could explain is redacted next round. */
+    internal fun addUnexplained(detection: Detection) {
         missed.add(detection)
         verdict = Verdict.FAIL
     }
@@ -89,7 +103,9 @@ private abstract class Judge(
             context.callLines(Step.VALIDATE, system, user, rejected, constraint) { line ->
                 val rest = verdict.feed(line) ?: return@callLines
                 when (val item = parseItem(rest)) {
-                    null -> {} // a blank line or NONE: nothing to act on
+                    null -> {}
+
+                    // a blank line or NONE: nothing to act on
 
                     is LineRejected -> {
                         rejected.add(LineRejected(line, item.reason))
@@ -184,7 +200,11 @@ private class PageJudge(
         if (detections.first().index == null) return RejectReason.NOT_IN_DOCUMENT
         val fresh = detections.filter { DetectionKey.ByIndex(checkNotNull(it.index)) !in known }
         if (fresh.isEmpty()) {
-            val thisCall = outcome.missed.drop(callStart).map { it.index }.toSet()
+            val thisCall =
+                outcome.missed
+                    .drop(callStart)
+                    .map { it.index }
+                    .toSet()
             return if (detections.any { it.index in thisCall }) RejectReason.DUPLICATE else RejectReason.ALREADY_REDACTED
         }
         fresh.forEach { known.add(DetectionKey.ByIndex(checkNotNull(it.index))) }
@@ -195,7 +215,11 @@ private class PageJudge(
     override fun missedInEarlierChunk(item: ParsedLine): Boolean {
         check(item is TextItem) { "a page read as text is validated with LABEL: value items" }
         val indices = page.locate(item.value).toSet()
-        val earlier = outcome.missed.take(callStart).map { it.index }.toSet()
+        val earlier =
+            outcome.missed
+                .take(callStart)
+                .map { it.index }
+                .toSet()
         return indices.isNotEmpty() && earlier.containsAll(indices)
     }
 }
@@ -209,6 +233,7 @@ suspend fun validate(
     context: StepContext,
     round: Int,
     opinion: SecondOpinion = SecondOpinion(),
+    residual: ResidualCheck? = null,
 ): Validation {
     val known = detections.map(::detectionKey).toMutableSet()
     val judge = llmJudge(document, redaction, detections, category, context, round, known)
@@ -225,6 +250,14 @@ suspend fun validate(
         if (known.add(detectionKey(detection))) {
             judge.outcome.addFoundInOutput(detection)
             judge.progress(Phase.PROGRESS)
+        }
+    }
+    if (residual != null) {
+        judge.outcome.unexplained = residual.unexplainedWords(document, redaction, category)
+        if (context.options.strict) {
+            for (word in residual.asDetections(judge.outcome.unexplained, round)) {
+                if (known.add(detectionKey(word))) judge.outcome.addUnexplained(word)
+            }
         }
     }
     judge.progress(Phase.END, (judge.chunks ?: 1) - 1)

@@ -33,7 +33,14 @@ class ClassifyTest {
             // No classify reply: a classify call would run the script dry and end the run in ERROR.
             val engine = ScriptedEngine(mapOf(Step.DETECT to listOf("1:NAME\n2:NAME"), Step.VALIDATE to listOf("PASS")), TRUSTING)
             val options = PipelineOptions(category = Category.LEGAL)
-            val report = runPipeline(page, engine, options = options, rules = rules) { events.add(it) }.report
+            val report =
+                runPipeline(
+                    page,
+                    engine,
+                    options = options,
+                    rules = rules,
+                    lexicon = LexiconFolder.files,
+                ) { events.add(it) }.report
 
             assertEquals(listOf(Step.DETECT, Step.VALIDATE), engine.requests.map { it.step })
             assertEquals(systemPrompt(Step.DETECT, Category.LEGAL), engine.requests[0].system)

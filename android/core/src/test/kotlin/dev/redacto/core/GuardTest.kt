@@ -96,12 +96,16 @@ class GuardTest {
                     ),
                     TRUSTING,
                 )
-            val report = runPipeline(page(), engine, options = noRules).report
+            val report = runPipeline(page(), engine, options = noRules, lexicon = LexiconFolder.files).report
             assertEquals(listOf(1, 2), report.detections.mapNotNull { it.index }.sorted()) // 4 came after the stop
             val detect = report.steps.first { it.step == Step.DETECT }
             assertTrue(detect.stopped)
             assertEquals(MAX_WASTED_LINES, detect.parseErrors)
-            assertEquals(Status.PASS, report.status) // the independent validator still judges the output
+            // The independent validator still judges the output (PASS), and the birth date the stop
+            // left readable is a word no reader explains (the residual check): no PASS.
+            assertEquals(Verdict.PASS, report.validatorVerdict)
+            assertEquals(Status.NEEDS_REVIEW, report.status)
+            assertEquals(listOf("03/15/78"), report.unexplained.map { it.value })
         }
 
     @Test
@@ -131,7 +135,11 @@ class GuardTest {
         private val queues = replies.mapValues { ArrayDeque(it.value) }
 
         override fun stream(request: ChatRequest): Flow<String> =
-            queues.getValue(request.step).removeFirst().chunked(size).asFlow()
+            queues
+                .getValue(request.step)
+                .removeFirst()
+                .chunked(size)
+                .asFlow()
     }
 
     @Test

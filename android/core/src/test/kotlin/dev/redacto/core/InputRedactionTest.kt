@@ -33,11 +33,20 @@ class InputRedactionTest {
             val reader = PpOcrReader(FakePpOcrModels())
             val input = ImageInput.read(fakePage(), paper(800, 320), reader)
             val engine =
-                ScriptedEngine(mapOf(Step.CLASSIFY to listOf(classified), Step.DETECT to listOf("1:NAME\n3:MRN\n"), Step.VALIDATE to listOf("PASS")), TRUSTING)
+                ScriptedEngine(
+                    mapOf(
+                        Step.CLASSIFY to listOf(classified),
+                        Step.DETECT to listOf("1:NAME\n3:MRN\n"),
+                        Step.VALIDATE to listOf("PASS"),
+                    ),
+                    TRUSTING,
+                )
 
-            val redaction = redact(input, engine, rules = RuleDetector.NONE)
+            val redaction = redact(input, engine, rules = RuleDetector.NONE, lexicon = LexiconFolder.files)
 
-            assertEquals(Status.PASS, redaction.report.status)
+            assertEquals(Verdict.PASS, redaction.report.validatorVerdict)
+            assertEquals(Status.NEEDS_REVIEW, redaction.report.status)
+            assertEquals(listOf("MRN"), redaction.report.unexplained.map { it.value }) // the field word no dictionary knows
             assertEquals(listOf("Jane", "12345"), listOf(1, 3).map { input.document.elements[it].text })
             val working = PpOcrReader(FakePpOcrModels()).read(fakePage())
             val photoBoxes = listOf(1, 3).map { checkNotNull(working[it].box).let { b -> Box(b.x0 * 2, b.y0 * 2, b.x1 * 2, b.y1 * 2) } }
@@ -51,12 +60,24 @@ class InputRedactionTest {
     @Test
     fun `a run that needs review still burns every box its detections map to, rounded outward`(): Unit =
         runBlocking {
-            val engine = ScriptedEngine(mapOf(Step.CLASSIFY to listOf(classified), Step.DETECT to listOf("1:NAME\n"), Step.VALIDATE to listOf("FAIL\n")))
+            val engine =
+                ScriptedEngine(
+                    mapOf(
+                        Step.CLASSIFY to listOf(classified),
+                        Step.DETECT to listOf("1:NAME\n"),
+                        Step.VALIDATE to listOf("FAIL\n"),
+                    ),
+                )
 
             val redaction = redact(photo, engine)
 
             assertEquals(Status.NEEDS_REVIEW, redaction.report.status)
-            assertEquals(setOf(1, 2), redaction.report.detections.map { it.index }.toSet())
+            assertEquals(
+                setOf(1, 2),
+                redaction.report.detections
+                    .map { it.index }
+                    .toSet(),
+            )
             assertEquals(setOf(PixelBounds(32, 2, 51, 15), PixelBounds(52, 2, 100, 14)), redaction.burn.toSet())
             assertEquals(redaction.boxes.size, redaction.burn.size)
             assertNull(redaction.report.ocr, "words read elsewhere name no OCR")
@@ -80,7 +101,8 @@ class InputRedactionTest {
 
     @Test
     fun `an ERROR result claims no redaction even when it holds boxes`() {
-        val report = RunReport(status = Status.ERROR, mode = Mode.IMAGE, category = Category.GENERAL, model = ScriptedEngine(emptyMap()).identity)
+        val report =
+            RunReport(status = Status.ERROR, mode = Mode.IMAGE, category = Category.GENERAL, model = ScriptedEngine(emptyMap()).identity)
         val box = checkNotNull(photo.document.elements[1].box)
 
         val redaction = finish(photo, PipelineResult(report, redactedText = "Patient [NAME_1]", boxes = listOf(box)))
@@ -97,7 +119,7 @@ class InputRedactionTest {
             val input = ImageInput.withWords(patientJane, photo)
             val engine = ScriptedEngine(namesJane, TRUSTING)
 
-            val redaction = redact(input, engine, rules = RuleDetector.NONE)
+            val redaction = redact(input, engine, rules = RuleDetector.NONE, lexicon = LexiconFolder.files)
 
             assertEquals(Status.PASS, redaction.report.status)
             assertEquals(listOf(Box(50.0, 10.0, 80.0, 20.0)), redaction.boxes)

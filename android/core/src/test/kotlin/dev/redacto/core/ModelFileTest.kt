@@ -100,7 +100,7 @@ class ModelFileTest {
         runBlocking {
             val engine = FileModelEngine(file, reading)
             assertEquals(state, engine.check.state, "${file.path}: ${engine.check.detail}")
-            val report = runPipeline(page, engine, options = PipelineOptions(rules = false)).report
+            val report = runPipeline(page, engine, options = PipelineOptions(rules = false), lexicon = LexiconFolder.files).report
             assertEquals(status, report.status, file.path)
             assertEquals(reasons, report.reviewReasons, file.path)
             assertEquals(state, report.model.policy)

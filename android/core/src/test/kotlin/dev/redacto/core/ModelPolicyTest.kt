@@ -40,7 +40,7 @@ class ModelPolicyTest {
     @Test
     fun `the api cannot pass a run whose model distrusts its validator`(): Unit =
         runBlocking {
-            val report = runPipeline(page, passingEngine(measuredUntrusted)).report
+            val report = runPipeline(page, passingEngine(measuredUntrusted), lexicon = LexiconFolder.files).report
             assertEquals(Verdict.PASS, report.validatorVerdict)
             assertEquals(Status.NEEDS_REVIEW, report.status)
             assertEquals(listOf(ReviewReason.PASS_NOT_TRUSTED), report.reviewReasons)
@@ -49,7 +49,7 @@ class ModelPolicyTest {
     @Test
     fun `a model with no policy cannot end PASS, and the report says why`(): Unit =
         runBlocking {
-            val report = runPipeline(page, passingEngine(null)).report
+            val report = runPipeline(page, passingEngine(null), lexicon = LexiconFolder.files).report
             assertEquals(Verdict.PASS, report.validatorVerdict)
             assertEquals(Status.NEEDS_REVIEW, report.status)
             assertEquals(listOf(ReviewReason.MODEL_NOT_MEASURED), report.reviewReasons)
@@ -61,16 +61,30 @@ class ModelPolicyTest {
         runBlocking {
             val trusting = PipelineOptions(trustValidatorPass = true)
             val distrusting = PipelineOptions(trustValidatorPass = false)
-            assertEquals(Status.NEEDS_REVIEW, runPipeline(page, passingEngine(measuredUntrusted), options = trusting).report.status)
-            assertEquals(Status.NEEDS_REVIEW, runPipeline(page, passingEngine(measuredTrusted), options = distrusting).report.status)
-            assertEquals(Status.PASS, runPipeline(page, passingEngine(measuredTrusted), options = trusting).report.status)
+            assertEquals(
+                Status.NEEDS_REVIEW,
+                runPipeline(page, passingEngine(measuredUntrusted), options = trusting, lexicon = LexiconFolder.files).report.status,
+            )
+            assertEquals(
+                Status.NEEDS_REVIEW,
+                runPipeline(page, passingEngine(measuredTrusted), options = distrusting, lexicon = LexiconFolder.files).report.status,
+            )
+            assertEquals(
+                Status.PASS,
+                runPipeline(page, passingEngine(measuredTrusted), options = trusting, lexicon = LexiconFolder.files).report.status,
+            )
         }
 
     @Test
     fun `the uri and name an engine has decide nothing`(): Unit =
         runBlocking {
             // Named like a built file whose manifest trusts its validator: it declares nothing, so it is unknown.
-            val report = runPipeline(page, passingEngine(null, uri = "litertlm:/anywhere/gemma-3-270m-int8.litertlm")).report
+            val report =
+                runPipeline(
+                    page,
+                    passingEngine(null, uri = "litertlm:/anywhere/gemma-3-270m-int8.litertlm"),
+                    lexicon = LexiconFolder.files,
+                ).report
             assertEquals(Status.NEEDS_REVIEW, report.status)
             assertEquals(listOf(ReviewReason.MODEL_NOT_MEASURED), report.reviewReasons)
         }

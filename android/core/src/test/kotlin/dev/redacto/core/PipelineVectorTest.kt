@@ -43,6 +43,8 @@ class PipelineVectorTest {
                 "generated_elements",
                 "replies",
                 "rules",
+                "strict",
+                "language",
                 "category",
                 "chunk_size",
                 "trust_validator_pass",
@@ -69,7 +71,8 @@ class PipelineVectorTest {
             raw.string("description")
             // `trust_validator_pass` is the model's own setting: the script declares it as a built
             // file's sealed policy would (the caller's options leave it to the model).
-            val declared = PipelineSettings(trustValidatorPass = if (raw.has("trust_validator_pass")) raw.bool("trust_validator_pass") else true)
+            val declared =
+                PipelineSettings(trustValidatorPass = if (raw.has("trust_validator_pass")) raw.bool("trust_validator_pass") else true)
             val engine = ScriptedEngine(replies(raw), declared, uri = "scripted:${file.nameWithoutExtension}")
             val options =
                 PipelineOptions(
@@ -85,10 +88,12 @@ class PipelineVectorTest {
                         } else {
                             Detector.LIBRARY
                         },
+                    strict = if (raw.has("strict")) raw.bool("strict") else false,
+                    language = raw.stringOrNull("language"),
                 )
             val document = vectorDocument(raw)
             val ner = if (raw.has("ner")) TableNer(raw.obj("ner")) else null
-            val result = runPipeline(document, engine, options = options, rules = Rules.DETECTOR, ner = ner)
+            val result = runPipeline(document, engine, options = options, rules = Rules.DETECTOR, ner = ner, lexicon = LexiconFolder.files)
             val expect = raw.obj("expect")
             if (expect.has("page_text")) assertEquals(expect.string("page_text"), PageText.of(document.elements).text, "page_text")
             check(expect, result, engine)
@@ -197,6 +202,11 @@ class PipelineVectorTest {
             val seen = engine.requests.filter { it.step == Step.VALIDATE }.map { documentBlock(it.user) }
             assertEquals(expected, seen, "validated_documents")
         }
+        if (expect.has("unexplained")) {
+            val expected = expect.array("unexplained").map { it.asStringStrict("unexplained") }
+            assertEquals(expected, report.unexplained.map { it.value }, "unexplained")
+        }
+        if (expect.has("unexplained_count")) assertEquals(expect.int("unexplained_count"), report.unexplained.size, "unexplained_count")
         expect.allRead()
         // Invariants every run keeps.
         if (report.mode == Mode.IMAGE) assertEquals(report.boxes.size, report.countShown, "count shown must equal boxes drawn")
