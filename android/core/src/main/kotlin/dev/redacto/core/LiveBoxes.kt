@@ -84,8 +84,10 @@ fun pixelBounds(
     )
 
 /**
- * What a reviewer must check on a NEEDS_REVIEW run, one line each: every item the validator
- * named (`4:MRN` shown with the word it points at) and every reason the run was not verified.
+ * What a reviewer must check on a NEEDS_REVIEW run, one line each: first every word no reader
+ * could explain (`to check: Wiik`, the residual check's, which a reviewer looks at first), then
+ * every item the validator named (`4:MRN` shown with the word it points at) and every reason
+ * the run was not verified ([describeReasons]).
  */
 fun reviewItems(
     report: RunReport,
@@ -101,5 +103,6 @@ fun reviewItems(
                     ?.let { document.elements.getOrNull(it)?.text }
             if (word != null) "$item ($word)" else item
         }
-    return named + report.reviewReasons.map { it.wire } + report.notLocated.map { "not located: ${it.label}" }
+    val toCheck = report.unexplained.map { "to check: ${it.value}" }
+    return toCheck + named + describeReasons(report) + report.notLocated.map { "not located: ${it.label}" }
 }

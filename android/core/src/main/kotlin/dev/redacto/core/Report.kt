@@ -64,6 +64,17 @@ enum class ReviewReason(
     NO_LEXICON("the residual check had no dictionaries: no word of the output was checked"),
 }
 
+/** The review reasons as a person reads them, the residual check's with its count (`3 words no reader could explain`). */
+fun describeReasons(report: RunReport): List<String> =
+    report.reviewReasons.map { reason ->
+        if (reason == ReviewReason.UNEXPLAINED_WORDS) {
+            val count = report.unexplained.size
+            "$count word${if (count == 1) "" else "s"} no reader could explain"
+        } else {
+            reason.wire
+        }
+    }
+
 /** A word the final output leaves readable that no reader could explain (the residual check): where it stands, what it looks like. */
 data class UnexplainedWord(
     val value: String,

@@ -72,4 +72,28 @@ class ReviewTextTest {
             )
         assertEquals(listOf("1:MRN (4471-22)", "9:NAME", "validator still failing after the last round"), reviewItems(report, document))
     }
+
+    @Test
+    fun `a review lists the words no reader could explain first, and counts them in the reason`() {
+        val document = Document.fromElements(listOf(Element(0, "Ask"), Element(1, "Wiik"), Element(2, "PSC")))
+        val report =
+            RunReport(
+                status = Status.NEEDS_REVIEW,
+                mode = Mode.IMAGE,
+                category = Category.GENERAL,
+                validatorMissed = listOf("0:NAME"),
+                reviewReasons = listOf(ReviewReason.UNEXPLAINED_WORDS),
+                unexplained =
+                    listOf(
+                        UnexplainedWord("Wiik", WordKind.CAPITALISED, index = 1),
+                        UnexplainedWord("PSC", WordKind.CAPITALISED, index = 2),
+                    ),
+                model = ModelIdentity(uri = "scripted:", name = "scripted"),
+            )
+        assertEquals(
+            listOf("to check: Wiik", "to check: PSC", "0:NAME (Ask)", "2 words no reader could explain"),
+            reviewItems(report, document),
+        )
+        assertEquals(listOf("1 word no reader could explain"), describeReasons(report.copy(unexplained = report.unexplained.take(1))))
+    }
 }
