@@ -137,10 +137,37 @@ object ResidualWords {
                 tokens
             }
 
-        /** The index of the whitespace token that holds [word]. */
+        private val starts: IntArray = raw.map { it.start }.toIntArray()
+
+        private val points = CodePointText(text)
+
+        /**
+         * The line that holds [word] and the word's offsets in it. [NerLabels]' company, title
+         * and equipment tests read no further than a word's own line (`\n`-separated), so they
+         * answer on it as on the whole text, without converting the whole text for every word.
+         */
+        fun onLine(word: Word): Triple<String, Int, Int> {
+            var lineStart = word.start
+            while (lineStart > 0 && points[lineStart - 1] != '\n'.code) lineStart--
+            var lineEnd = word.end
+            while (lineEnd < points.length && points[lineEnd] != '\n'.code) lineEnd++
+            return Triple(points.slice(lineStart, lineEnd), word.start - lineStart, word.end - lineStart)
+        }
+
+        /** Whether [word] is a listed make before a model code, or that code ([NerLabels.namesEquipment]). */
+        fun namesEquipment(word: Word): Boolean {
+            val (line, start, end) = onLine(word)
+            return NerLabels.namesEquipment(line, start, end, category)
+        }
+
+        /**
+         * The index of the whitespace token that holds [word] (a word never spans whitespace),
+         * found by bisection: a long page reads in linear time.
+         */
         fun position(word: Word): Int {
-            val at = raw.indexOfFirst { it.start <= word.start && word.end <= it.end }
-            check(at >= 0) { "a word lies inside one whitespace token" }
+            val found = starts.binarySearch(word.start)
+            val at = if (found >= 0) found else -found - 2
+            check(at >= 0 && word.end <= raw[at].end) { "a word lies inside one whitespace token" }
             return at
         }
 
@@ -170,7 +197,10 @@ object ResidualWords {
         fun rawBefore(
             word: Word,
             count: Int,
-        ): List<String> = raw.filter { it.end <= word.start }.map { it.text }.takeLast(count)
+        ): List<String> {
+            val at = position(word)
+            return raw.subList(maxOf(0, at - count), at).map { it.text }
+        }
     }
 
     private fun inside(
@@ -198,7 +228,7 @@ object ResidualWords {
             afterReference(context.rawBefore(word, 2)) -> Reason.REFERENCE
             QUANTITY.matcher(word.text).matches() && !context.besideANumber(word) -> Reason.QUANTITY
             counted(word.text, context.lexicon) && !context.besideANumber(word) -> Reason.QUANTITY
-            NerLabels.namesEquipment(context.text, word.start, word.end, context.category) -> Reason.EQUIPMENT
+            context.namesEquipment(word) -> Reason.EQUIPMENT
             else -> null
         }
     }
@@ -241,11 +271,11 @@ object ResidualWords {
         val known = context.lexicon.knows(word.text)
         if (known == Known.COMMON) return Reason.DICTIONARY
         if (PyText.casefold(word.text) in NotIdentifiers.CURRENCIES) return Reason.AMOUNT
-        val (text, start, end) = Triple(context.text, word.start, word.end)
+        val (text, start, end) = context.onLine(word)
         return when {
             word.text in NerLabels.ORGANISATION_FORMS || NerLabels.namesAnOrganisation(text, start, end) -> Reason.ORGANISATION
             NerLabels.titled(text, start, end, context.category) -> Reason.TITLE
-            NerLabels.namesEquipment(text, start, end, context.category) -> Reason.EQUIPMENT
+            context.namesEquipment(word) -> Reason.EQUIPMENT
             known == Known.PROPER -> Reason.PROPER_NOUN
             else -> null
         }
