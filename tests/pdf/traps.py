@@ -82,11 +82,14 @@ def trap_pdf(path: Path) -> Path:
 
 TRAP_REPLIES = {
     "classify": ["CATEGORY: Medical"],
-    "detect": [f"NAME: {NAME}\nNAME: Alice Marlowe\nNAME: Robert Brown"],
+    "detect": [
+        f"NAME: {NAME}\nNAME: Alice Marlowe\nNAME: Robert Brown\nADDRESS: 12 Harbour Road"
+    ],
     "validate": ["PASS"],
 }
-"""Detect names every name the pages show (the page read as text lines, so each value is
-placed on every word it covers, across line and page breaks)."""
+"""Detect names every name and the address the pages show (the page read as text lines, so
+each value is placed on every word it covers, across line and page breaks): nothing
+personal is left readable, so the residual check has nothing to flag and the run passes."""
 
 SILENT_REPLIES = {"classify": ["CATEGORY: Medical"], "detect": ["NONE"], "validate": ["PASS"]}
 """A model that names nothing: whatever stays out of `redacted.txt` did so by reading."""
