@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import pytest
 
-from redacto.document import Box, Detection, Document, Element, Source, Span
+from redacto.document import Box, Category, Detection, Document, Element, Source, Span
+from redacto.lexicon import Kind
 from redacto.proofread.mask import (
     MaskedDocument,
     ValueWouldLeak,
     check_nothing_leaks,
     mask_document,
 )
+from redacto.proofread.readable import ResidualCheck
 from redacto.vault import Vault
 
 
@@ -66,3 +68,39 @@ def test_a_value_still_readable_is_refused():
     vault.placeholder_for("NAME", "Whitcombe")
     with pytest.raises(ValueWouldLeak):
         check_nothing_leaks(MaskedDocument("Dear whitcombe,", vault, 0))
+
+
+def test_the_words_left_readable_that_no_reader_explains_are_found_and_hidden_under_strict():
+    text = "Write to ann@example.org, Ann Wiik, or to Wiik's office.\nWiik"
+    document = Document.from_text(text)
+    found = [
+        Detection(label="EMAIL", source=Source.RULE, round=1, span=Span(start=9, end=24)),
+        Detection(label="NAME", source=Source.DETECT, round=1, span=Span(start=26, end=29)),
+    ]
+    check = ResidualCheck(Category.GENERAL, "en")
+    masked = mask_document(document, found, check)
+    # the hidden e-mail would be an unexplained word, and so would its placeholder
+    # ([EMAIL_1] reads as the word EMAIL_1): neither is listed, only what the text shows
+    assert masked.text == "Write to [EMAIL_1], [NAME_1] Wiik, or to Wiik's office.\nWiik"
+    assert [(w.value, w.kind, w.context_before) for w in masked.unexplained] == [
+        ("Wiik", Kind.CAPITALISED, "Write to ann@example.org, Ann"),
+        ("Wiik's", Kind.CAPITALISED, "Ann Wiik, or to"),
+        ("Wiik", Kind.CAPITALISED, ""),
+    ]
+    strict = mask_document(document, found, ResidualCheck(Category.GENERAL, "en", strict=True))
+    # numbered after the detected values, each word as the check cut it; checked once more
+    assert strict.text == (
+        "Write to [EMAIL_1], [NAME_1] [NAME_2], or to [NAME_3] office.\n[NAME_2]"
+    )
+    assert strict.vault.original("[NAME_3]") == "Wiik's"
+    assert strict.unexplained == masked.unexplained and strict.values == 4
+
+
+def test_a_page_is_checked_as_the_proofreader_reads_it():
+    elements = words("Dear Jane Wiik,", "Regards Jane", page_of=lambda line: line)
+    document = Document.from_elements(elements)
+    masked = mask_document(
+        document, [detected(1, "NAME", "Jane")], ResidualCheck(Category.GENERAL, "en")
+    )
+    assert masked.text == "Dear [NAME_1] Wiik,\n\nRegards [NAME_1]"
+    assert [(w.value, w.context_before) for w in masked.unexplained] == [("Wiik", "Dear Jane")]

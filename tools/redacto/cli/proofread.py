@@ -2,7 +2,8 @@
 
 Exit codes: 0 complete, 1 failed or incomplete (the outputs hold what was placed so far,
 marked `complete: false`), 2 bad input (nothing written). Each mistake is printed the
-moment it is placed; the progress line carries counts only.
+moment it is placed; the progress line and the summary carry counts only (the words left
+readable that no reader could explain are counted, and listed in `mistakes.json` alone).
 """
 
 from __future__ import annotations
@@ -83,9 +84,19 @@ def proofread_command(
         float,
         typer.Option("--timeout", help="Seconds to wait for each piece of the answer.", min=0.1),
     ] = 120.0,
+    strict: Annotated[
+        bool,
+        typer.Option(
+            "--strict",
+            help="Hide every word no reader could explain (not a dictionary word of the "
+            "document's language, nor kept by a rule of its category: docs/lexicon.md) "
+            "behind a placeholder too before the text is sent to the upstream; the LLM then "
+            "cannot correct those words. Without it they are sent readable and counted.",
+        ),
+    ] = False,
 ) -> None:
     """Proofread INPUT privately: identifiers hidden, mistakes drawn on proofread.pdf."""
-    from redacto.proofread import ProofreadOptions, UpstreamConfig, proofread_file
+    from redacto.proofread import MISTAKES_JSON, ProofreadOptions, UpstreamConfig, proofread_file
 
     console = Console(stderr=True, soft_wrap=True)
     config = None
@@ -100,10 +111,16 @@ def proofread_command(
         upstream=config,
         language=language.value,
         ocr=ocr.value,
+        strict=strict,
         pipeline=PipelineOptions(
             rules=not no_rules, detectors=open_detectors(detectors, console), category=category
         ),
     )
+    if strict and config is None:
+        console.print(
+            "--strict hides nothing more offline: Hunspell runs here and nothing is sent",
+            highlight=False,
+        )
     status = console.status("Reading the input…")
     placed: list[PlacedMistake] = []
 
@@ -140,6 +157,14 @@ def proofread_command(
         f"{result.dropped_touching_placeholder} dropped (about a placeholder)",
         highlight=False,
     )
+    if result.unexplained:
+        hidden = sum(word.hidden for word in result.unexplained)
+        console.print(
+            f"{len(result.unexplained)} word(s) no reader could explain: {hidden} hidden "
+            f"(--strict), {len(result.unexplained) - hidden} left readable (listed in "
+            f"{MISTAKES_JSON})",
+            highlight=False,
+        )
     if not result.complete:
         console.print(
             f"[red]incomplete:[/red] {escape(result.error or '')} — the outputs hold what was "

@@ -11,6 +11,10 @@ hidden too (the proxy's third tier), and before anything is sent the text is che
 more: a known value still readable stops the run. Running the detector
 (`pipeline.find_detections`, its `DetectionFailed`) and writing the placeholders
 (`vault.replace_spans`) are the proxy's own.
+
+Given a `ResidualCheck` (`readable`), the words the masked text would leave readable that no
+reader could explain are found on the text with every hidden run masked; under `strict`
+they are hidden too, each a value of the vault like a detected one.
 """
 
 from __future__ import annotations
@@ -21,7 +25,8 @@ from dataclasses import dataclass
 from redacto.document import Detection, Document, Element, Mode
 from redacto.pipeline import DetectionFailed
 from redacto.pipeline.page_text import element_runs
-from redacto.vault import Span, Vault, merge_spans, replace_spans
+from redacto.proofread.readable import FoundWord, ResidualCheck
+from redacto.vault import Span, Vault, label_of, merge_spans, replace_spans
 
 __all__ = [
     "PAGE_BREAK",
@@ -49,16 +54,25 @@ class MaskedDocument:
     vault: Vault
     occurrences: int
     """How many runs of text were replaced (a value named twice counts twice)."""
+    unexplained: tuple[FoundWord, ...] = ()
+    """The words no reader could explain, found by the residual check (none without one)."""
+    check: ResidualCheck | None = None
+    """The residual check that found them (its category and language), and whether it hid
+    them (`strict`)."""
 
     @property
     def values(self) -> int:
-        """How many distinct values were replaced."""
+        """How many distinct values were replaced (the words `strict` hid included)."""
         return len(self.vault)
 
 
-def mask_document(document: Document, detections: Sequence[Detection]) -> MaskedDocument:
+def mask_document(
+    document: Document, detections: Sequence[Detection], check: ResidualCheck | None = None
+) -> MaskedDocument:
     """The document's text with every detection replaced by its placeholder, then every
-    other occurrence of a known value too; checked before it is returned."""
+    other occurrence of a known value too; checked before it is returned. With `check`,
+    the words left readable that no reader could explain are found (and hidden, under
+    `check.strict`)."""
     vault = Vault()
     if document.mode is Mode.TEXT:
         text = document.text
@@ -78,10 +92,28 @@ def mask_document(document: Document, detections: Sequence[Detection]) -> Masked
     for detection in detections:
         if detection.value and detection.value.strip():
             vault.placeholder_for(detection.label, detection.value.strip())
+    found: list[FoundWord] = []
+    if check is not None:
+        hidden = merge_spans(text, [*runs, *_known(text, vault)])
+        found = check.unexplained(text, [(start, end) for start, end, _, _ in hidden])
+        if check.strict:
+            # Numbered after the detected values, so theirs do not change with --strict;
+            # known to the vault first, so that every other occurrence is hidden as well.
+            for word in found:
+                vault.placeholder_for(word.label, word.value)
+            runs = [*runs, *((word.start, word.end, word.label, word.value) for word in found)]
     masked_text, occurrences = replace_spans(text, runs, vault)
-    masked = MaskedDocument(masked_text, vault, occurrences)
+    masked = MaskedDocument(masked_text, vault, occurrences, tuple(found), check)
     check_nothing_leaks(masked)
     return masked
+
+
+def _known(text: str, vault: Vault) -> list[Span]:
+    """Where `text` holds a value the vault knows, as spans (`replace_spans` hides them)."""
+    return [
+        (start, end, label_of(token), text[start:end])
+        for start, end, token in vault.hide_known(text)
+    ]
 
 
 def check_nothing_leaks(masked: MaskedDocument) -> None:

@@ -3,7 +3,8 @@
 1. read the input as `redacto redact` does (`read_input`, or `read_input_bytes` for an
    upload: a PDF's text layer or OCR, a photo's OCR, a text file);
 2. find the identifiers with the pipeline (rules and model tier) and hide them behind
-   placeholders (`mask`), checked before anything leaves;
+   placeholders (`mask`), checked before anything leaves; list the words left readable that
+   no reader could explain (`readable`: the residual check), hidden too under `strict`;
 3. ask the proofreader: the upstream LLM, streamed as JSON Lines, or offline Hunspell;
 4. act on each mistake as its line completes: drop it if it touches a placeholder,
    restore the values (`restore`), place it on the words (`place`), tell the caller;
@@ -28,7 +29,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from redacto.document import Document
+from redacto.document import Document, Status
 from redacto.engines import EngineError
 from redacto.inputs import (
     BadInputError,
@@ -41,19 +42,21 @@ from redacto.inputs import (
     write_files,
 )
 from redacto.inputs.base import same_file
+from redacto.lexicon import LexiconError
 from redacto.models import ModelChoice, using_model
-from redacto.pipeline import OnEvent, PipelineOptions, find_detections
+from redacto.pipeline import DetectionFailed, OnEvent, PipelineOptions, run_pipeline
+from redacto.pipeline.residual import document_language
 from redacto.prompts import PromptError, PromptLibrary
 from redacto.proofread.annotate import proofread_pdf
 from redacto.proofread.hunspell import LANGUAGE_NAMES, HunspellError, SpellCheck
 from redacto.proofread.mask import (
-    DetectionFailed,
     MaskedDocument,
     ValueWouldLeak,
     mask_document,
 )
 from redacto.proofread.mistakes import Mistake, MistakeLines, PlacedMistake
 from redacto.proofread.place import Placer
+from redacto.proofread.readable import ReadableWord, ResidualCheck
 from redacto.proofread.restore import restore_mistake, touches_placeholder
 from redacto.proofread.upstream import (
     ProofreadPrompt,
@@ -83,6 +86,11 @@ class ProofreadOptions:
     ocr: str = "ppocr"
     pipeline: PipelineOptions = field(default_factory=PipelineOptions)
     """How the identifiers are found (the same options as `redacto redact`)."""
+    strict: bool = False
+    """`--strict`: every word the text would leave readable that no reader could explain
+    is hidden behind a placeholder too before the text is sent to an upstream (restored
+    in the answer). Offline (Hunspell) nothing is sent and nothing more is hidden: a
+    hidden word could not be spell-checked. The words are listed either way."""
 
 
 class MistakesFile(BaseModel):
@@ -100,6 +108,13 @@ class MistakesFile(BaseModel):
     """Detected values in what was sent: checked to be none before sending."""
     dropped_touching_placeholder: int = 0
     unreadable_lines: int = 0
+    unexplained: list[ReadableWord] = []
+    """The words of the text the proofreader read that no reader could explain (the
+    residual check, docs/lexicon.md), each `hidden` when `--strict` hid it."""
+    category: str | None = None
+    """The document's category, as the pipeline read it (the residual check's rules)."""
+    language: str | None = None
+    """The dictionary the residual check read the text with (`en`, `fr`)."""
     input: InputInfo
 
 
@@ -262,7 +277,7 @@ def proofread(
     placer = Placer.of(source.document, source.points_per_pixel())
     try:
         masked = _mask(source.document, engine, prompts, options, on_event, stage)
-    except (DetectionFailed, EngineError, PromptError, ValueWouldLeak) as unsent:
+    except (DetectionFailed, EngineError, LexiconError, PromptError, ValueWouldLeak) as unsent:
         reason = (
             f"the detector could not read the document: {unsent.reason}"
             if isinstance(unsent, DetectionFailed)
@@ -281,6 +296,9 @@ def proofread(
         occurrences_replaced=masked.occurrences,
         dropped_touching_placeholder=run.dropped,
         unreadable_lines=unreadable,
+        unexplained=_readable_words(masked, placer),
+        category=masked.check.category if masked.check else None,
+        language=masked.check.language if masked.check else None,
         input=info,
     )
     return Proofreading.of(result, source.page_pdf())
@@ -366,11 +384,43 @@ def _mask(
 ) -> MaskedDocument:
     stage(Stage.FINDING)
     library = prompts if prompts is not None else PromptLibrary.load()
+    pipeline = options.pipeline
+    given = options.language if options.language != "auto" else None
+    if pipeline.language is None and given is not None:
+        pipeline = dataclasses.replace(pipeline, language=given)
     with using_model(engine) as opened:
-        detections = find_detections(
-            document, opened, library, options=options.pipeline, on_event=on_event
+        # `pipeline.find_detections` throws the report away; its category and language
+        # are the residual check's here.
+        report = run_pipeline(document, opened, library, options=pipeline, on_event=on_event).report
+    if report.status is Status.ERROR:
+        raise DetectionFailed(report.error)
+    language = pipeline.language or report.language or document_language(document)
+    # Offline nothing leaves the machine, and a hidden word could not be spell-checked.
+    strict = options.strict and options.upstream is not None
+    check = ResidualCheck(report.category, language, strict=strict)
+    return mask_document(document, report.detections, check)
+
+
+def _readable_words(masked: MaskedDocument, placer: Placer) -> list[ReadableWord]:
+    """The unexplained words of the text the proofreader read, placed on the document."""
+    words = []
+    for word in masked.unexplained:
+        placed = placer.place(
+            Mistake(
+                error_text=word.value, correction=word.value, context_before=word.context_before
+            )
         )
-    return mask_document(document, detections)
+        words.append(
+            ReadableWord(
+                value=word.value,
+                kind=word.kind.value,
+                hidden=masked.check is not None and masked.check.strict,
+                located=placed.located,
+                page=placed.page,
+                boxes=placed.boxes,
+            )
+        )
+    return words
 
 
 def _ask_upstream(config: UpstreamConfig, language: str, masked: MaskedDocument, run: _Run) -> int:
