@@ -279,7 +279,7 @@ def test_every_eval_command_has_help_text() -> None:
     from redacto.cli.eval import eval_app
 
     names = {command.name for command in eval_app.registered_commands}
-    assert names == {"run", "presidio", "compare", "validator"}
+    assert names == {"run", "presidio", "compare", "validator", "strict"}
     assert all((command.callback.__doc__ or "").strip() for command in eval_app.registered_commands)
 
 
