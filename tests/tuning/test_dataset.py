@@ -18,8 +18,8 @@ from redacto.pipeline.page_text import PageText
 from redacto.pipeline.parsing import parse_text_line
 from redacto.pipeline.placeholders import value_key
 from redacto.prompts import PromptLibrary
-from redacto.rules import recognizers_for
 from redacto.report import ReviewReason, RunReport, Verdict
+from redacto.rules import recognizers_for
 from redacto.tuning import TrainingExample, build_examples, word_labels
 from scripted_models import TRUSTING
 
