@@ -13,6 +13,7 @@ from echo_upstream import EchoUpstream
 from PIL import Image
 from running_proxy import start_proxy
 
+from cli_runs import render_short_page as render_page
 from redacto.engines.scripted import ScriptedEngine
 from redacto.proxy import ProxyConfig, build_proxy
 from scripted_models import trusting
@@ -143,6 +144,37 @@ def test_an_image_the_pipeline_cannot_vouch_for_is_refused_unless_asked(
         assert answer.status_code == 422
         assert answer.json()["error"]["code"] == "image_needs_review"
         assert upstream.seen == []
+
+
+WIIK_PAGE = ("Patient: Jane Wiik", "Email jane.doe@example.com or 408-555-0199")
+"""OCR reads `Patient:` `Jane` `Wiik` …: a surname no dictionary knows (elements 1 and 2)."""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("detect", "status"),
+    [("1:NAME", 422), ("1:NAME\n2:NAME", 200)],
+    ids=["surname-left-readable", "every-identifier-burned"],
+)
+def test_an_image_whose_output_leaves_a_word_no_reader_explains_is_refused(
+    upstream: EchoUpstream, tmp_path: Path, detect: str, status: int
+) -> None:
+    """The residual check (docs/lexicon.md) runs in the image tier's pipeline: with the
+    validator's PASS trusted and the rules burning the e-mail and phone, the model naming
+    the given name alone leaves `Wiik` readable, a word no reader could explain, and the
+    run ends NEEDS_REVIEW: refused. The same page with the surname named too is forwarded."""
+    page = render_page(tmp_path / "page.png", WIIK_PAGE)
+    engine = scripted(classify=["CATEGORY: General"], detect=[detect], validate=["PASS"])
+    answer = post_image(upstream, engine, page)
+    assert answer.status_code == status, answer.text
+    if status == 422:
+        assert answer.json()["error"]["code"] == "image_needs_review"
+        assert upstream.seen == []
+        return
+    url = upstream.seen[0]["messages"][0]["content"][0]["image_url"]["url"]
+    forwarded = Image.open(io.BytesIO(base64.b64decode(url.split(",", 1)[1])))
+    words = read_words(forwarded)
+    assert "Patient" in words and "Wiik" not in words and "jane.doe" not in words
 
 
 def truncated_png(path: Path) -> None:
