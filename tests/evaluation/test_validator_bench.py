@@ -9,21 +9,24 @@ import pytest
 from typer.testing import CliRunner
 
 from redacto.cli import app
-from redacto.corpus import load_suite
-from redacto.document import Category, Step
+from redacto.corpus import RENDER_CACHE_DIR, load_suite, render_page
+from redacto.document import Box, Category, Step
 from redacto.engines.scripted import ScriptedEngine
+from redacto.evaluation.inputs import PageReader
 from redacto.evaluation.validator_bench import (
     DEV_SPLIT,
     SUMMARY_FILE,
     THRESHOLDS_FILE,
     bench_documents,
+    case_reading,
     choose_thresholds,
     dev_templates,
     load_results,
     run_validator_bench,
     verdict_cases,
 )
-from redacto.evaluation.validator_tiers import tier_hits
+from redacto.evaluation.validator_ocr import ocr_cases
+from redacto.evaluation.validator_tiers import shown_output, tier_hits
 from redacto.tuning import TrainingExample
 
 
@@ -318,3 +321,58 @@ def test_the_allowance_curve_lets_up_to_n_unexplained_words_through(tmp_path) ->
             assert point.clean_pass_rate == len(passed) / len(clean)
         margins = allowance_margins(results, reading, lambda r: r.tiers_pass)
         assert sum(m.margin == REFUSED for m in margins) == sum(r.tiers_found != 0 for r in mine)
+
+
+def test_the_page_read_by_an_ocr_of_gold_words_is_the_page_read_as_text() -> None:
+    """With the gold words as its OCR, `page-gold` shows exactly what `page-text` shows: the
+    OCR reading hides words by box, the page as text by index, and they must agree."""
+    documents = load_suite("smoke")[:2]
+    cases = verdict_cases(documents, ocr="gold")
+    by_id = {case.id: case for case in cases}
+    read = [case for case in cases if case_reading(case) == "page-gold"]
+    assert {case.id.rsplit("-page-gold-", 1)[1] for case in read} == {
+        "pass",
+        "pass-over",
+        "fail-one",
+        "fail-word",
+    }
+    for case in read:
+        text = by_id[case.id.replace("page-gold", "page-text")]
+        assert shown_output(case.user) == shown_output(text.user)
+        assert case.answer.startswith("FAIL") == text.answer.startswith("FAIL")
+
+
+@pytest.mark.slow
+def test_the_page_through_ppocr_hides_a_redacted_values_ocr_words_and_shows_kept_ones(
+    tmp_path: Path,
+) -> None:
+    documents = load_suite("smoke")[:1]  # `Troy Alvarez` is the value fail-one leaves
+    summary = run_validator_bench(
+        ScriptedEngine({}), documents, tmp_path, tiers_only=True, ocr="ppocr"
+    )
+    results = {r.case: r for r in load_results(tmp_path, summary.cases)}
+    ocr = {c: r for c, r in results.items() if r.reading == "page-ppocr"}
+    assert {r.outcome for r in ocr.values()} == {"pass", "pass-over", "fail-one", "fail-word"}
+    assert summary.lexicon["page-ppocr"].clean == 2
+    assert summary.tiers_lexicon["page-ppocr"].leaky == 2
+
+    page = render_page(documents[0], RENDER_CACHE_DIR)
+    words = PageReader("ppocr").read(page)
+    value = [w for w in page.words if w.text in ("Troy", "Alvarez")][:2]
+    over = {e.text for e in words if any(_near(e.box, w.box) for w in value)}
+    assert over, "PP-OCR reads the name"
+    kept = {e.text for e in words if e.text.strip(":").lower() == "patient"}
+    cases = {case.id: shown_output(case.user) for case in ocr_cases(documents, "ppocr")}
+    clean = cases["smoke-medical-test-000/validate-page-ppocr-pass"]
+    leaky = cases["smoke-medical-test-000/validate-page-ppocr-fail-one"]
+    assert not any(word in clean.split() for word in over)
+    assert all(word in leaky.split() for word in over)
+    assert kept and all(word in clean.split() and word in leaky.split() for word in kept)
+    assert "[NAME_1]" in clean
+
+
+def _near(box: Box | None, gold: Box) -> bool:
+    assert box is not None
+    width = min(box.x1, gold.x1) - max(box.x0, gold.x0)
+    height = min(box.y1, gold.y1) - max(box.y0, gold.y0)
+    return width > 0 and height > 0 and width * height >= 0.5 * gold.area

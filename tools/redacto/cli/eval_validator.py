@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, cast
 
 import typer
 
 from redacto.cli.eval import _err, eval_app
 
 if TYPE_CHECKING:
+    from redacto.evaluation.results import OcrChoice
     from redacto.evaluation.validator_bench import (
         ThresholdChoice,
         VerdictResult,
@@ -64,6 +65,14 @@ def validator_command(
             "NER tier reading each output) is judged."
         ),
     ] = False,
+    ocr: Annotated[
+        str | None,
+        typer.Option(
+            help="Also judge each page read through this OCR engine ('ppocr', the product's "
+            "default, or 'tesseract'): reading page-<ocr>, each page read once (ppocr: "
+            "about 5-12 CPU-s a page). Built cases only."
+        ),
+    ] = None,
     outputs: Annotated[
         list[Path] | None,
         typer.Option(
@@ -90,6 +99,10 @@ def validator_command(
     from redacto.evaluation.validator_outputs import read_outputs, score_outputs
     from redacto.models import open_model
 
+    if ocr is not None and ocr not in ("ppocr", "tesseract"):
+        _err.print(f"[red]--ocr is ppocr or tesseract, not {ocr!r}[/red]")
+        raise typer.Exit(2)
+    reader = cast("OcrChoice | None", ocr)
     if dev_split is not None:
         try:
             refuse_test_only(dev_suite or suite, "choosing a validator threshold")
@@ -108,11 +121,18 @@ def validator_command(
         if dev_split is not None and engine.supports_scoring:
             corpus = load_suite(dev_suite or suite, suites_dir)
             dev_documents = bench_documents(corpus, dev_split, per_template, limit)
-            dev = run_validator_bench(engine, dev_documents, dev_out, margins_only=margins_only)
+            dev = run_validator_bench(
+                engine, dev_documents, dev_out, margins_only=margins_only, ocr=reader
+            )
         elif dev_split is not None:
             _err.print("the engine cannot score: no margins, no threshold to choose")
         summary = run_validator_bench(
-            engine, documents, out, margins_only=margins_only, tiers_only=tiers_only
+            engine,
+            documents,
+            out,
+            margins_only=margins_only,
+            tiers_only=tiers_only,
+            ocr=reader,
         )
         real: list[VerdictResult] = []
         if outputs:

@@ -8,8 +8,9 @@ on: complete and over-redacted (the right answer is PASS), one value or one word
 left readable (FAIL). Each call is the pipeline's own validate call, rendered by the same
 code (`build_examples`) and sent through the same `StepContext` with the model's settings.
 
-Per reading (text mode, and the page read as text) the summary gives the bar a trusted
-PASS must clear: PASS on clean outputs (high), PASS on leaky ones (at most 1 %).
+Per reading (text mode, the page read as text, and with `ocr` the page read through that
+OCR engine, `validator_ocr`) the summary gives the bar a trusted PASS must clear: PASS on
+clean outputs (high), PASS on leaky ones (at most 1 %).
 
 Where the engine can score, every call is also scored the way the scored verdict rule
 scores it (`pipeline.validate.score_verdict`): its margin log P(PASS) − log P(FAIL) is kept,
@@ -37,8 +38,10 @@ from pydantic import BaseModel, ConfigDict
 from redacto.corpus import RENDER_CACHE_DIR, CorpusDocument
 from redacto.document import ImageReading, Mode, Step
 from redacto.engines import Engine
+from redacto.evaluation.results import OcrChoice
 from redacto.evaluation.summary import ratio
 from redacto.evaluation.validator_lexicon import lexicon_words
+from redacto.evaluation.validator_ocr import ocr_cases
 from redacto.evaluation.validator_tiers import shown_output, tier_hits
 from redacto.evaluation.verdict_curve import (
     MAX_LEAKY_PASS,
@@ -221,13 +224,28 @@ def bench_documents(
 
 
 def verdict_cases(
-    documents: Sequence[CorpusDocument], render_dir: Path = RENDER_CACHE_DIR
+    documents: Sequence[CorpusDocument],
+    render_dir: Path = RENDER_CACHE_DIR,
+    ocr: OcrChoice | None = None,
 ) -> list[TrainingExample]:
-    """The validate calls to judge: text mode, and the page read as text, of each document."""
+    """The validate calls to judge: text mode, and the page read as text, of each document;
+    with `ocr`, also the page read through that OCR engine (`validator_ocr`, reading
+    `page-<ocr>`), after them."""
     examples = build_examples(documents, render_dir=render_dir, image_readings=(ImageReading.TEXT,))
-    return [
+    cases = [
         e for e in examples if e.step is Step.VALIDATE and (e.mode is Mode.TEXT or e.read_as_text)
     ]
+    if ocr is not None:
+        cases.extend(ocr_cases(documents, ocr, render_dir))
+    return cases
+
+
+def case_reading(case: TrainingExample) -> str:
+    """`text`, `page-text` or `page-<ocr>`: the reading a validate case belongs to."""
+    if not case.read_as_text:
+        return "text"
+    # `<document>/validate-page-text-…`, `<document>/validate-page-ppocr-…`
+    return "-".join(case.id.split("/", 1)[1].split("-")[1:3])
 
 
 def judge(
@@ -252,7 +270,7 @@ def judge(
             parse.feed(line)
         said, answer = parse.final(), reply.text
     name = case.id.split("/", 1)[1]
-    reading = "page-text" if case.read_as_text else "text"
+    reading = case_reading(case)
     outcome = name.split(f"validate-{reading}-", 1)[1]
     if outcome.startswith("chunk"):  # `chunk2-fail-one`: a long text's chunk
         outcome = outcome.split("-", 1)[1]
@@ -278,14 +296,16 @@ def run_validator_bench(
     on_progress: Callable[[int, int], None] | None = None,
     margins_only: bool = False,
     tiers_only: bool = False,
+    ocr: OcrChoice | None = None,
 ) -> VerdictSummary:
     """Judge every built redaction of `documents` (the first `limit`), resuming from what
     `out/verdicts.jsonl` already holds; writes the summary next to it. `margins_only`:
     see `judge` (a result kept without its reply is judged again without the option).
     Every case also gets the second opinion (`validator_tiers`); `tiers_only` asks the
-    model nothing, so only the tiers' rates are filled."""
+    model nothing, so only the tiers' rates are filled. `ocr` adds the page read through
+    that engine (see `verdict_cases`)."""
     out.mkdir(parents=True, exist_ok=True)
-    cases = verdict_cases(list(documents)[:limit] if limit else documents)
+    cases = verdict_cases(list(documents)[:limit] if limit else documents, ocr=ocr)
     path = out / RESULTS_FILE
     done = {}
     if path.exists():

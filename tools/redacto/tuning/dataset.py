@@ -29,6 +29,7 @@ Everything is deterministic: the same documents give the same examples in the sa
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from redacto.corpus import RENDER_CACHE_DIR, CorpusDocument, GoldWord, render_page
@@ -93,6 +94,32 @@ class TrainingExample(Frozen):
     answer: str
     read_as_text: bool = False
     """An image-mode call of the page read as text (`ImageReading.TEXT`)."""
+
+
+@dataclass(frozen=True)
+class PageRedaction:
+    """One validate variant of a page read as text, as the pipeline redacts it."""
+
+    variant: Variant
+    hidden: tuple[Detection, ...]
+    """Its values located on the page's gold words (each with its word's index)."""
+    shown: frozenset[int]
+    """The word indices the redaction shows as placeholders."""
+
+
+def page_redactions(
+    document: CorpusDocument,
+    words: tuple[GoldWord, ...],
+    prompts: PromptLibrary | None = None,
+) -> list[PageRedaction]:
+    """The validate variants of `document`'s page (its gold `words`) read as text, each with
+    the words it hides: what another reading of the same page (an OCR's) redacts."""
+    context = StepContext(
+        engine=NoModelEngine("building validate redactions"),
+        prompts=prompts or PromptLibrary.load(),
+        options=PipelineOptions(),
+    )
+    return list(_DocumentExamples(document, context).page_redactions(words))
 
 
 def build_examples(
@@ -379,9 +406,8 @@ class _DocumentExamples:
         document = Document.from_elements(elements)
         page = PageText.of(document.elements)
         yield self._classify(Document.from_text(page.text), name="classify-page-text")
-        category = self.document.category
         values = self._page_values(words, page)
-        detect = self.prompts.prompt(Step.DETECT, Mode.TEXT, category)
+        detect = self.prompts.prompt(Step.DETECT, Mode.TEXT, self.document.category)
         chunks = chunk_text(page.text, self.chunk_size)
         named = _chunk_namer(len(chunks))
         for chunk in chunks:
@@ -397,11 +423,23 @@ class _DocumentExamples:
                 listing or NONE_ANSWER,
                 read_as_text=True,
             )
+        for redaction in self.page_redactions(words):
+            text = redacted_page(document.elements, redaction.hidden, redaction.shown)
+            yield from self._validate_text(
+                text, redaction.variant, "validate-page-text", Mode.IMAGE, read_as_text=True
+            )
+
+    def page_redactions(self, words: tuple[GoldWord, ...]) -> Iterator[PageRedaction]:
+        """The validate variants of the page read as text, each as the pipeline redacts it:
+        its values located on the gold words, the words it shows as placeholders."""
+        elements = [Element(index=w.index, text=w.text, box=w.box) for w in words]
+        document = Document.from_elements(elements)
+        page = PageText.of(document.elements)
         by_value = [
             Detection(label=item.label, source=Source.DETECT, round=1, value=item.value)
-            for item, _starts in values
+            for item, _starts in self._page_values(words, page)
         ]
-        validate = self.prompts.prompt(Step.VALIDATE, Mode.TEXT, category)
+        validate = self.prompts.prompt(Step.VALIDATE, Mode.TEXT, self.document.category)
         for variant in self._variants(by_value, tuple(validate.labels)):
             hidden: list[Detection] = []
             for detection in variant.hidden:
@@ -410,10 +448,7 @@ class _DocumentExamples:
                     hidden, item_detections(item, Source.DETECT, 1, page)
                 )
             redaction = redact_elements(document, hidden, self.context, 1)
-            text = redacted_page(document.elements, hidden, redaction.shown)
-            yield from self._validate_text(
-                text, variant, "validate-page-text", Mode.IMAGE, read_as_text=True
-            )
+            yield PageRedaction(variant, tuple(hidden), frozenset(redaction.shown))
 
     def _page_values(
         self, words: tuple[GoldWord, ...], page: PageText
