@@ -152,20 +152,21 @@ WIIK_PAGE = ("Patient: Jane Wiik", "Email jane.doe@example.com or 408-555-0199")
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    ("detect", "status"),
-    [("1:NAME", 422), ("1:NAME\n2:NAME", 200)],
-    ids=["surname-left-readable", "every-identifier-burned"],
+    ("detect", "strict", "status"),
+    [("1:NAME", False, 422), ("1:NAME\n2:NAME", False, 200), ("1:NAME", True, 200)],
+    ids=["surname-left-readable", "every-identifier-burned", "images-strict-burns-it"],
 )
 def test_an_image_whose_output_leaves_a_word_no_reader_explains_is_refused(
-    upstream: EchoUpstream, tmp_path: Path, detect: str, status: int
+    upstream: EchoUpstream, tmp_path: Path, detect: str, strict: bool, status: int
 ) -> None:
     """The residual check (docs/lexicon.md) runs in the image tier's pipeline: with the
     validator's PASS trusted and the rules burning the e-mail and phone, the model naming
     the given name alone leaves `Wiik` readable, a word no reader could explain, and the
-    run ends NEEDS_REVIEW: refused. The same page with the surname named too is forwarded."""
+    run ends NEEDS_REVIEW: refused. The same page with the surname named too is forwarded,
+    and so is the first under `--images-strict`, which burns the word (a second round)."""
     page = render_page(tmp_path / "page.png", WIIK_PAGE)
-    engine = scripted(classify=["CATEGORY: General"], detect=[detect], validate=["PASS"])
-    answer = post_image(upstream, engine, page)
+    engine = scripted(classify=["CATEGORY: General"], detect=[detect], validate=["PASS"] * 2)
+    answer = post_image(upstream, engine, page, images_strict=strict)
     assert answer.status_code == status, answer.text
     if status == 422:
         assert answer.json()["error"]["code"] == "image_needs_review"

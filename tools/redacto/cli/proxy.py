@@ -75,6 +75,15 @@ def proxy_command(
         ImagePolicy,
         typer.Option("--images", help="An image that ends NEEDS_REVIEW: refuse it, or forward it."),
     ] = ImagePolicy.REFUSE_REVIEW,
+    images_strict: Annotated[
+        bool,
+        typer.Option(
+            "--images-strict",
+            help="Burn every word of an image no reader could explain (not a dictionary "
+            "word of its language, nor kept by a rule of its category: docs/lexicon.md), as "
+            "redact --strict does. Without it such an image ends NEEDS_REVIEW (see --images).",
+        ),
+    ] = False,
     ocr: OcrOption = OcrChoice.PPOCR,
     timeout: Annotated[
         float, typer.Option("--timeout", help="Seconds to wait for the upstream's answer.", min=0.1)
@@ -171,6 +180,7 @@ def proxy_command(
         category=category,
         ner=not no_ner,
         forward_review=images is ImagePolicy.FORWARD_REVIEW,
+        images_strict=images_strict,
         ocr=ocr.value,
         read_timeout_s=timeout,
         access_log=access_log,

@@ -70,6 +70,9 @@ class ProxyConfig:
     """Whose rules the rules tier runs (and what the model tier is told the text is)."""
     forward_review: bool = False
     """Forward an image whose redaction ended NEEDS_REVIEW (default: refuse it)."""
+    images_strict: bool = False
+    """Burn every word of an image no reader could explain (the pipeline's `strict`),
+    rather than let the image end NEEDS_REVIEW for them."""
     ocr: str = "ppocr"
     connect_timeout_s: float = 5.0
     read_timeout_s: float = 120.0
@@ -110,7 +113,11 @@ def build_proxy(
     if engine is not None:
         redactor.model = ModelTier(engine, library, category=config.category)
         redactor.images = ImageRedactor(
-            engine, library, ocr=config.ocr, forward_review=config.forward_review
+            engine,
+            library,
+            ocr=config.ocr,
+            forward_review=config.forward_review,
+            strict=config.images_strict,
         )
         redactor.run_blocking = model_worker()
     return Proxy(

@@ -12,7 +12,10 @@ files would be refused at start (`InMemoryOcrError`).
 
 A run that ends NEEDS_REVIEW is refused by default: the pipeline could not vouch for the
 image, and a privacy proxy fails closed. `forward_review` forwards such an image anyway,
-redacted as far as the pipeline got.
+redacted as far as the pipeline got. The residual check runs at validate as everywhere
+(docs/lexicon.md): a page whose output leaves a word no reader could explain ends
+NEEDS_REVIEW, so it is refused too; `strict` (`--images-strict`, the pipeline's `--strict`)
+burns those words instead, and the page can then end PASS and be forwarded.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from redacto.document import Status
 from redacto.engines import Engine, EngineError
 from redacto.inputs import REDACTED_IMAGE, BadInputError, ImageInput, ReadOptions, redact
 from redacto.ocr import OcrEngine, open_ocr
+from redacto.pipeline import PipelineOptions
 from redacto.prompts import PromptLibrary
 from redacto.proxy.errors import Refused
 
@@ -49,6 +53,8 @@ class ImageRedactor:
     prompts: PromptLibrary
     ocr: str = "ppocr"
     forward_review: bool = False
+    strict: bool = False
+    """Burn every word no reader could explain (`PipelineOptions.strict`)."""
     _reader: OcrEngine | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
@@ -70,7 +76,8 @@ class ImageRedactor:
             raise Refused(
                 503, "OCR failed on an image; nothing was forwarded", "detection_failed"
             ) from None
-        redaction = redact(source, self.engine, self.prompts)
+        options = PipelineOptions(strict=self.strict)
+        redaction = redact(source, self.engine, self.prompts, options=options)
         status = redaction.report.status
         burned = [file.data for file in redaction.files if file.name == REDACTED_IMAGE]
         if status is Status.ERROR or not burned:
