@@ -194,6 +194,16 @@ def test_a_test_only_suite_is_no_dev_suite(tmp_path: Path):
     assert not (tmp_path / "o").exists()
 
 
+def test_the_command_reads_the_page_through_a_real_ocr_only(tmp_path: Path):
+    script = tmp_path / "replies.json"
+    script.write_text(json.dumps({"validate": []}))
+    args = ["eval", "validator", "--model", f"scripted:{script}", "--out", str(tmp_path / "o")]
+    result = CliRunner().invoke(app, [*args, "--ocr", "gold", "--tiers-only", "--limit", "1"])
+    assert result.exit_code == 2
+    assert "ppocr or tesseract" in result.output
+    assert not (tmp_path / "o").exists()
+
+
 def test_margins_only_scores_each_case_and_asks_for_no_reply(tmp_path: Path):
     documents = load_suite("smoke")[:1]
     cases = verdict_cases(documents)
