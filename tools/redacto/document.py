@@ -121,10 +121,15 @@ class Detector(StrEnum):
 
 ALL_DETECTORS = frozenset(Detector)
 
+DEFAULT_DETECTORS = ALL_DETECTORS
+"""The tiers a run reads with unless told otherwise, one choice for every face: the
+Python API (`redacto.Redactor`), `redacto redact`, `eval run`, `serve` and `proofread`."""
+
 LIBRARY_DETECTORS = frozenset({Detector.RULES, Detector.MODEL})
-"""`PipelineOptions`' default until the Kotlin core has the NER tier: the shared pipeline
-vectors and the library's own tests pin rules + model. The faces that opt in to all three
-(`redacto redact`, `redacto eval run`) say so with `ALL_DETECTORS` (docs/ner.md)."""
+"""The pipeline core's own default (`PipelineOptions`, and Kotlin's `Detector.LIBRARY`
+alike): a caller of `run_pipeline` that names no tiers loads no NER model, and the shared
+vectors and the core's tests pin rules + model. Every face reads with `DEFAULT_DETECTORS`
+(docs/ner.md, docs/api.md)."""
 
 
 def detectors_text(detectors: frozenset[Detector]) -> str:

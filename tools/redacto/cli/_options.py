@@ -9,7 +9,8 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from redacto.document import ALL_DETECTORS, Category, Detector, detectors_text
+from redacto.document import DEFAULT_DETECTORS as DEFAULT_TIERS
+from redacto.document import Category, Detector, detectors_text
 
 
 class OcrChoice(StrEnum):
@@ -54,7 +55,8 @@ DetectorsOption = Annotated[
         "Without model nothing is classified or validated: the run ends NEEDS_REVIEW.",
     ),
 ]
-DEFAULT_DETECTORS = detectors_text(ALL_DETECTORS)
+DEFAULT_DETECTORS = detectors_text(DEFAULT_TIERS)
+"""`--detectors`' default: `redacto.document.DEFAULT_DETECTORS`, the Python API's too."""
 
 
 def parse_detectors(text: str) -> frozenset[Detector]:

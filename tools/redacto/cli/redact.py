@@ -1,6 +1,8 @@
 """`redacto redact INPUT`: redact one photo, PDF or text file, showing each step as it runs.
 
-Several inputs, or a folder, make a batch (`redacto.cli.redact_batch`, docs/batch.md).
+One file is redacted through the Python API (`redacto.Redactor`, docs/api.md) and its result
+written as `RedactResult.write` writes it. Several inputs, or a folder, make a batch
+(`redacto.cli.redact_batch`, docs/batch.md), which keeps its own workers.
 
 Exit codes: 0 PASS, 10 NEEDS_REVIEW (outputs written and flagged), 2 bad input (nothing
 written), 1 engine or internal error (report.json only, no redacted output claimed).
@@ -33,8 +35,10 @@ from redacto.cli._options import (
     parse_language,
 )
 from redacto.cli.redact_batch import run_batch_command
-from redacto.inputs import EXIT_BAD_INPUT, EXIT_CODES, BadInputError, ReadOptions, redact_path
+from redacto.document import Detector
+from redacto.inputs import EXIT_BAD_INPUT, EXIT_CODES, BadInputError, check_input
 from redacto.pipeline import Phase, PipelineOptions, ProgressEvent
+from redacto.redactor import Redactor
 from redacto.report import Status, describe_reasons
 
 
@@ -144,27 +148,30 @@ def redact_command(
         run_batch_command(config, console)
     input_path = input_paths[0]
     out_dir = out if out is not None else Path("out") / input_path.stem
-    # The model's manifest (validator trust and the other `[pipeline]` settings) is applied
-    # by the library itself, for every caller: see redacto.pipeline.policy.
-    options = PipelineOptions(
-        rules=not no_rules,
-        detectors=open_detectors(detectors, console),
-        category=category,
-        strict=strict,
-        language=parse_language(language),
-    )
+    tiers = open_detectors(detectors, console)
+    if no_rules:
+        tiers -= {Detector.RULES}
+    language_code = parse_language(language)
     try:
-        with _Progress(console) as progress:
-            outcome = redact_path(
-                input_path,
-                out_dir,
+        check_input(input_path, out_dir, elements)  # before any model time
+        # The model's manifest (validator trust and the other `[pipeline]` settings) is
+        # applied by the library itself, for every caller: see redacto.pipeline.policy.
+        with (
+            _Progress(console) as progress,
+            Redactor(
                 model,
-                read=ReadOptions(
-                    ocr.value, elements, progress.on_page, text_layer=not no_text_layer
-                ),
-                options=options,
-                on_event=progress,
+                detectors=tiers,
+                ocr=ocr.value,
+                category=category,
+                strict=strict,
+                language=language_code,
+                text_layer=not no_text_layer,
+            ) as redactor,
+        ):
+            result = redactor.redact(
+                input_path, elements=elements, on_event=progress, on_page=progress.on_page
             )
+        outcome = result.write(out_dir)
     except BadInputError as error:
         console.print(f"[red]bad input:[/red] {error}", highlight=False)
         raise typer.Exit(EXIT_BAD_INPUT) from None

@@ -44,7 +44,7 @@ from redacto.inputs.redaction import (
     write,
     write_files,
 )
-from redacto.inputs.run import FileRun, redact_path, run_input
+from redacto.inputs.run import FileRun, failed_run, redact_path, run_input
 from redacto.inputs.text import TextInput
 
 __all__ = [
@@ -69,6 +69,7 @@ __all__ = [
     "TextInput",
     "atomic_write",
     "check_input",
+    "failed_run",
     "finish",
     "input_info",
     "input_kind",

@@ -14,10 +14,11 @@ for byte.
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 
-from redacto.engines import EngineError, ModelIdentity
+from redacto.engines import Engine, EngineError, ModelIdentity
 from redacto.inputs.base import InputFile, OutputFile, ReadOptions, input_info
 from redacto.inputs.read import check_input, input_mode, read_input
 from redacto.inputs.redaction import (
@@ -100,30 +101,33 @@ def run_input(
     options: PipelineOptions | None = None,
     on_event: OnEvent | None = None,
     on_input: Callable[[InputFile], None] | None = None,
+    open_model: Callable[[], AbstractContextManager[Engine]] | None = None,
 ) -> FileRun:
     """Read an input (`read_source`), open the model and redact, all in memory.
 
     `name` is the input's file (its kind, by suffix); `info` its report's record, asked
-    only for a run that fails before the input is read. Raises `BadInputError` as
-    `read_source` does (nothing to write); every other failure is an ERROR `FileRun`.
+    only for a run that fails before the input is read. `open_model` opens the model once
+    the input is read (default: `using_model(model)`; `redacto.redactor` gives the engine
+    it keeps open across runs). Raises `BadInputError` as `read_source` does (nothing to
+    write); every other failure is an ERROR `FileRun`.
     """
     try:
         library = prompts if prompts is not None else PromptLibrary.load()
         source = read_source()
     except (EngineError, PromptError) as error:
-        return _failure(name, info, chosen_identity(model), error)
+        return failed_run(name, info, chosen_identity(model), error)
     if on_input is not None:
         on_input(source)
     try:
-        engine = using_model(model)
+        engine = open_model() if open_model is not None else using_model(model)
     except EngineError as error:
-        return _failure(name, info, chosen_identity(model), error, doing="cannot open the model")
+        return failed_run(name, info, chosen_identity(model), error, doing="cannot open the model")
     with engine as opened:
         redaction = redact(source, opened, library, options=options, on_event=on_event)
     return FileRun(redaction.report_as_written, redaction)
 
 
-def _failure(
+def failed_run(
     name: Path,
     info: Callable[[], InputInfo],
     identity: ModelIdentity,
