@@ -10,6 +10,8 @@ import pytest
 
 from redacto.document import Category
 from redacto.lexicon import (
+    LABEL_WORDS,
+    NOT_LABELS,
     Kind,
     Lexicon,
     LexiconError,
@@ -23,6 +25,7 @@ from redacto.lexicon import (
 )
 from redacto.lexicon.vectors import VECTORS_RELATIVE, render_vectors
 from redacto.resources import SOURCE_ROOT
+from redacto.rules import RECOGNIZERS
 
 VECTORS = SOURCE_ROOT / VECTORS_RELATIVE
 
@@ -78,6 +81,74 @@ def test_what_no_reader_explains(text, word, kind):
 )
 def test_what_a_reason_explains(text, category, word, reason):
     assert _decided(text, category)[word] is reason
+
+
+@pytest.mark.parametrize(
+    ("text", "category", "language", "word"),
+    [
+        ("SSN … on file.", "General", "en", "SSN"),
+        ("MRN: … seen today.", "Medical", "en", "MRN"),
+        ("ITIN … and FEIN … on the form.", "Financial", "en", "ITIN"),
+        ("CVV2 … on the back.", "Financial", "en", "CVV2"),
+        ("Numéro SSN : … au dossier.", "General", "fr", "SSN"),
+        ("MRN : … vu ce matin.", "Medical", "fr", "MRN"),
+        # A label names its field in any category, not only where its recognizer runs.
+        ("Her SSN … is on file.", "Legal", "en", "SSN"),
+    ],
+)
+def test_a_field_label_is_explained(text, category, language, word):
+    assert _decided(text, category, language)[word] is Reason.LABEL
+
+
+def test_a_name_beside_a_label_is_still_flagged():
+    decided = _decided("SSN … belongs to Wiik, MRN … to Fein.", "Medical")
+    assert decided["SSN"] is Reason.LABEL and decided["MRN"] is Reason.LABEL
+    assert decided["Wiik"] is Kind.CAPITALISED
+    # `fein` is a context word (a federal EIN) and a surname: no label.
+    assert decided["Fein"] is Kind.CAPITALISED
+    # On a French page an English context word is no dictionary word: a surname stays flagged.
+    assert _decided("Le dossier de Max Born a été ouvert.", language="fr")["Born"] is (
+        Kind.CAPITALISED
+    )
+
+
+def _context_words() -> set[str]:
+    return {
+        word.casefold()
+        for recognizer in RECOGNIZERS.values()
+        for phrase in recognizer.context_phrases
+        for word in phrase
+    }
+
+
+def _faker_names() -> set[str]:
+    """Every given name and surname of every locale Faker's person provider holds."""
+    import importlib
+    import pkgutil
+
+    import faker.providers.person as person
+
+    found: set[str] = set()
+    for module in pkgutil.iter_modules(person.__path__):
+        provider = importlib.import_module(f"{person.__name__}.{module.name}").Provider
+        for attribute in ("first_names", "first_names_male", "first_names_female", "last_names"):
+            names = provider.__dict__.get(attribute)
+            if isinstance(names, dict | tuple | list):
+                found.update(name.casefold() for name in names if isinstance(name, str))
+    return found
+
+
+def test_the_labels_are_the_rules_context_words_but_names_and_initials():
+    context = _context_words()
+    assert context >= NOT_LABELS, "an exclusion that names no context word is stale"
+    assert {w for w in context if len(w) >= 2} - NOT_LABELS == LABEL_WORDS
+    assert {"ssn", "mrn", "cvv2", "itin", "whatsapp"} <= LABEL_WORDS
+
+
+def test_no_context_word_that_is_a_persons_name_is_a_label():
+    names = _faker_names()
+    assert len(names) > 10_000
+    assert not LABEL_WORDS & names
 
 
 def test_a_date_is_kept_only_where_the_category_keeps_dates():

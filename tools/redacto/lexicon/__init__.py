@@ -16,6 +16,8 @@ from redacto.lexicon.dictionary import (
     load,
 )
 from redacto.lexicon.residual import (
+    LABEL_WORDS,
+    NOT_LABELS,
     REFERENCE_WORDS,
     Kind,
     Reason,
@@ -26,8 +28,10 @@ from redacto.lexicon.residual import (
 from redacto.lexicon.words import MASK, Word, pieces, trim, words
 
 __all__ = [
+    "LABEL_WORDS",
     "LANGUAGES",
     "MASK",
+    "NOT_LABELS",
     "REFERENCE_WORDS",
     "Kind",
     "Known",

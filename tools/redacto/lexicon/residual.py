@@ -23,13 +23,18 @@ category and its language, each word (`words.words`) is decided, in this order:
    never when the token
    before or after is a bare number, as in a number written in groups, `06 12 34 56 78`); or a
    model code after a
-   listed make (`equipment`, `ner.labels.names_equipment`). Otherwise `digits`.
+   listed make (`equipment`, `ner.labels.names_equipment`); a field's label (`label`: below,
+   `CVV2`). Otherwise `digits`.
 4. **A word of letters**: a common word of the language's dictionary (`dictionary`); a
    currency's name or code (`amount`: `not_identifiers.CURRENCIES`, `EUR`); a company
    form or part of a company's name (`organisation`: `LLC`, `ner.labels.organisation_forms`,
    `ner.labels.names_an_organisation`); a name under a
    title the category keeps (`title`, `ner.labels.titled`); a model code's make
-   (`equipment`); a word the dictionary knows only as a proper noun (`proper noun`:
+   (`equipment`); a field's label (`label`: case-folded, one of `LABEL_WORDS`, the words of
+   every recognizer's context phrases, `SSN`, `MRN`, `DOB`, whatever the category: a label
+   names a field wherever it stands; never a one-letter word or one of `NOT_LABELS`, the
+   context words that are also people's names); a word the dictionary knows only as a
+   proper noun (`proper noun`:
    `Marie`, `Paris`, `Monday`, explained, and named so, since it may be a person's name).
    Otherwise unexplained: `capitalised` (it opens with a capital), `lower-case` (letters
    only, with hyphens or apostrophes: the shape of a name written small), `other`.
@@ -75,6 +80,7 @@ class Reason(StrEnum):
     REFERENCE = "reference"
     QUANTITY = "quantity"
     EQUIPMENT = "equipment"
+    LABEL = "label"
     PROPER_NOUN = "proper noun"
 
 
@@ -118,6 +124,50 @@ REFERENCE_WORDS = frozenset(
 )
 """Words after which a number is an article, section or page number (case-folded, edge
 punctuation trimmed); a code letter between counts as one of the two words (`article L.`)."""
+
+NOT_LABELS = frozenset(
+    {
+        # Given names or surnames in Faker's person lists (some locale; the test checks that
+        # every context word those lists hold is here): a privacy check fails closed, so a
+        # word that may be a person's name is never explained as a field's label.
+        "aba",
+        "case",
+        "china",
+        "cid",
+        "french",
+        "german",
+        "good",
+        "loan",
+        "us",
+        "valid",
+        # Surnames and given names those lists miss (Fein, Driver, Born, Box, Lock, Reg), and
+        # `jp`, a name's usual initials (Jean-Pierre, John Paul).
+        "fein",
+        "driver",
+        "born",
+        "box",
+        "lock",
+        "reg",
+        "jp",
+    }
+)
+"""Context words of the rules that are never a `label`: each may be a person's name."""
+
+
+def _label_words() -> frozenset[str]:
+    return frozenset(
+        word.casefold()
+        for recognizer in RECOGNIZERS.values()
+        for phrase in recognizer.context_phrases
+        for word in phrase
+        # A one-letter word (`d o b`) is also an initial, part of a name.
+        if len(word) >= 2 and word.casefold() not in NOT_LABELS
+    )
+
+
+LABEL_WORDS = _label_words()
+"""Words that name a field (case-folded): every word of every recognizer's context phrases
+(`redacto.rules.RECOGNIZERS`, `recognizers.yaml`), but one-letter words and `NOT_LABELS`."""
 
 _DOMAIN = re.compile(r"[^\W_](?:[\w-]*[^\W_])?(?:\.[^\W_](?:[\w-]*[^\W_])?)*\.[^\W\d_]{2,}")
 _QUANTITY = re.compile(
@@ -215,6 +265,8 @@ def _number_reason(word: Word, context: _Context) -> Reason | None:
         return Reason.QUANTITY
     if names_equipment(context.text, word.start, word.end, context.category):
         return Reason.EQUIPMENT
+    if word.text.casefold() in LABEL_WORDS:
+        return Reason.LABEL
     return None
 
 
@@ -261,6 +313,8 @@ def _letters_reason(word: Word, context: _Context) -> Reason | None:
         return Reason.TITLE
     if names_equipment(text, start, end, context.category):
         return Reason.EQUIPMENT
+    if word.text.casefold() in LABEL_WORDS:
+        return Reason.LABEL
     if known is Known.PROPER:
         return Reason.PROPER_NOUN
     return None
