@@ -13,7 +13,7 @@ the model, OCR and NER tier kept open across calls; `RedactResult` is one run, i
 
 from redacto.document import DEFAULT_DETECTORS, Category, Detector, Status
 from redacto.inputs import BadInputError
-from redacto.redactor._redactor import Redactor, RedactorClosedError, Source
+from redacto.redactor._redactor import FileOrBytes, Redactor, RedactorClosedError
 from redacto.redactor._result import RedactResult
 
 __all__ = [
@@ -21,9 +21,9 @@ __all__ = [
     "BadInputError",
     "Category",
     "Detector",
+    "FileOrBytes",
     "RedactResult",
     "Redactor",
     "RedactorClosedError",
-    "Source",
     "Status",
 ]

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from redacto.inputs.base import OnPage
     from redacto.ocr import OcrEngine
 
-Source = bytes | str | os.PathLike[str]
+FileOrBytes = bytes | str | os.PathLike[str]
 """A photo or PDF: its bytes, or the path of its file."""
 
 
@@ -120,7 +120,7 @@ class Redactor:
         return self._bytes(TextInput, data, name, on_event)
 
     def redact_image(
-        self, photo: Source, *, name: str = "photo.png", on_event: OnEvent | None = None
+        self, photo: FileOrBytes, *, name: str = "photo.png", on_event: OnEvent | None = None
     ) -> RedactResult:
         """Redact a photo (PNG, JPEG incl. phone MPO, WebP), given as bytes or a path: read
         by OCR, the identifiers' boxes burned into a new PNG (`image`), no metadata kept.
@@ -129,7 +129,7 @@ class Redactor:
         return self._source(ImageInput, photo, name, on_event)
 
     def redact_pdf(
-        self, pdf: Source, *, name: str = "document.pdf", on_event: OnEvent | None = None
+        self, pdf: FileOrBytes, *, name: str = "document.pdf", on_event: OnEvent | None = None
     ) -> RedactResult:
         """Redact a PDF, given as bytes or a path: its pages' words read (text layer and
         OCR), the identifiers burned and their text removed; `pdf` is checked after it is
@@ -173,7 +173,7 @@ class Redactor:
         self.close()
 
     def _source(
-        self, kind: type[InputFile], source: Source, name: str, on_event: OnEvent | None
+        self, kind: type[InputFile], source: FileOrBytes, name: str, on_event: OnEvent | None
     ) -> RedactResult:
         if isinstance(source, bytes | bytearray | memoryview):
             return self._bytes(kind, bytes(source), name, on_event)
