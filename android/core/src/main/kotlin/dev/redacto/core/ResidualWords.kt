@@ -10,10 +10,12 @@ package dev.redacto.core
  * 2. inside a match a category's preserve rule keeps ([Reason.PRESERVED]);
  * 3. a word holding a digit: a time of day, an amount, a date the category keeps, an article
  *    or page number, a small quantity (alone, or joined by hyphens to common words:
- *    `2-bedroom`), a model code after a listed make; else [WordKind.DIGITS];
+ *    `2-bedroom`), a model code after a listed make, a field's label (`CVV2`); else
+ *    [WordKind.DIGITS];
  * 4. a word of letters: a common word of the language's dictionary, a currency, a company form
  *    or part of a company's name, a name under a title the category keeps, a make before a
- *    model code, a proper noun the dictionary knows; else capitalised, lower-case or other.
+ *    model code, a field's label ([LABEL_WORDS]: `SSN`, `MRN`, in any category), a proper noun
+ *    the dictionary knows; else capitalised, lower-case or other.
  *
  * Only the given language's dictionary explains words: on a mixed page the other language's
  * words are unexplained.
@@ -33,6 +35,7 @@ enum class Reason(
     REFERENCE("reference"),
     QUANTITY("quantity"),
     EQUIPMENT("equipment"),
+    LABEL("label"),
     PROPER_NOUN("proper noun"),
 }
 
@@ -75,6 +78,34 @@ object ResidualWords {
             paragraphs, paragraphe, paragraphes, chapter, chapitre, clause, clauses, page, pages, p, pp,
             """,
         )
+
+    /**
+     * Context words of the rules that are never a [Reason.LABEL]: each may be a person's name
+     * (`redacto.lexicon.NOT_LABELS`; the shared vectors pin the [LABEL_WORDS] that result).
+     */
+    val NOT_LABELS: Set<String> =
+        wordList(
+            """
+            # Given names or surnames in Faker's person lists (Python's test checks them): a
+            # privacy check fails closed, so a word that may be a name is never a field's label.
+            aba, case, china, cid, french, german, good, loan, us, valid,
+            # Surnames and given names those lists miss, and `jp`, a name's usual initials.
+            fein, driver, born, box, lock, reg, jp,
+            """,
+        )
+
+    /**
+     * Words that name a field (case-folded): every word of every recognizer's context phrases
+     * ([Rules.catalog], the rules' own data), but one-letter words (an initial is part of a
+     * name) and [NOT_LABELS] (`redacto.lexicon.LABEL_WORDS`).
+     */
+    val LABEL_WORDS: Set<String> by lazy {
+        Rules.catalog.recognizers.values
+            .flatMap { recognizer -> recognizer.contextPhrases.flatten() }
+            .map { PyText.casefold(it) }
+            .filter { it.codePointCount(0, it.length) >= 2 && it !in NOT_LABELS }
+            .toSet()
+    }
 
     private val DOMAIN = PyText.regex("""[^\W_](?:[\w-]*[^\W_])?(?:\.[^\W_](?:[\w-]*[^\W_])?)*\.[^\W\d_]{2,}""")
     private val QUANTITY =
@@ -229,6 +260,7 @@ object ResidualWords {
             QUANTITY.matcher(word.text).matches() && !context.besideANumber(word) -> Reason.QUANTITY
             counted(word.text, context.lexicon) && !context.besideANumber(word) -> Reason.QUANTITY
             context.namesEquipment(word) -> Reason.EQUIPMENT
+            PyText.casefold(word.text) in LABEL_WORDS -> Reason.LABEL
             else -> null
         }
     }
@@ -276,6 +308,7 @@ object ResidualWords {
             word.text in NerLabels.ORGANISATION_FORMS || NerLabels.namesAnOrganisation(text, start, end) -> Reason.ORGANISATION
             NerLabels.titled(text, start, end, context.category) -> Reason.TITLE
             context.namesEquipment(word) -> Reason.EQUIPMENT
+            PyText.casefold(word.text) in LABEL_WORDS -> Reason.LABEL
             known == Known.PROPER -> Reason.PROPER_NOUN
             else -> null
         }

@@ -17,15 +17,22 @@ class LexiconVectorTest {
 
     @Test
     fun `the vectors were made with the pinned lexicon files`() {
-        set.onlyKeys(setOf("description", "lexicon", "cases"))
+        set.onlyKeys(setOf("description", "lexicon", "labels", "cases"))
         set.string("description")
         val pinned = set.obj("lexicon")
         val manifest = LexiconFolder.files.entries.associate { it.language to it.sha256 }
         assertEquals(manifest.keys, pinned.keys())
         for ((language, sha256) in manifest) assertEquals(sha256, pinned.string(language), language)
         pinned.allRead()
+        set.array("labels")
         set.array("cases")
         set.allRead()
+    }
+
+    @Test
+    fun `the words that name a field are derived from the rules as in Python`() {
+        val labels = set.array("labels").mapIndexed { i, raw -> raw.asStringStrict("$RESIDUAL.labels[$i]") }
+        assertEquals(labels.sorted(), ResidualWords.LABEL_WORDS.sorted())
     }
 
     @Test
