@@ -82,9 +82,7 @@ def trap_pdf(path: Path) -> Path:
 
 TRAP_REPLIES = {
     "classify": ["CATEGORY: Medical"],
-    "detect": [
-        f"NAME: {NAME}\nNAME: Alice Marlowe\nNAME: Robert Brown\nADDRESS: 12 Harbour Road"
-    ],
+    "detect": [f"NAME: {NAME}\nNAME: Alice Marlowe\nNAME: Robert Brown\nADDRESS: 12 Harbour Road"],
     "validate": ["PASS"],
 }
 """Detect names every name and the address the pages show (the page read as text lines, so
