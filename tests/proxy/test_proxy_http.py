@@ -280,7 +280,7 @@ def _read_to_close(connection: socket.socket) -> bytes:
 def test_a_client_that_half_closes_after_a_whole_request_still_gets_its_answer(
     running: RunningProxy, upstream: EchoUpstream, stream: bool
 ) -> None:
-    """docs/proxy.md: a client that half-closes still gets the answer to a request it sent
+    """docs/proxy-http.md: a client that half-closes still gets the answer to a request it sent
     whole, values restored, and then the connection closes (uvicorn would close at once)."""
     body = orjson.dumps(chat(PII, stream=stream))
     host, port = running.url.removeprefix("http://").split(":")
