@@ -18,7 +18,7 @@ import tempfile
 import time
 
 from redacto import models
-from redacto.model_record import BuildRecord, VerifyFigures
+from redacto.modelfile.record import BuildRecord, VerifyFigures
 
 
 def main() -> int:

@@ -19,10 +19,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from redacto.document import ConstrainedDecoding, ImageReading, ValidatorVerdict
-from redacto.litertlm_file import read_header
-from redacto.model_manifest import PipelineSettings
-from redacto.model_policy import POLICY_KEY, SEAL_KEY, seal_of
-from redacto.models.stamp import stamp_policy
+from redacto.modelfile.litertlm_file import read_header
+from redacto.modelfile.manifest import PipelineSettings
+from redacto.modelfile.policy import POLICY_KEY, SEAL_KEY, seal_of
+from redacto.modelfile.stamp import stamp_policy
 
 FILES = Path(__file__).resolve().parents[1] / "tests" / "vectors" / "policy" / "files"
 

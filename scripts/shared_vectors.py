@@ -57,8 +57,8 @@ from shared_vector_texts import (
     RegexCase,
 )
 
-from redacto.model_manifest import load_manifest
-from redacto.model_policy import check_model_file, phone_settings
+from redacto.modelfile.manifest import load_manifest
+from redacto.modelfile.policy import check_model_file, phone_settings
 from redacto.not_identifiers import (
     identifies_no_one,
     is_amount_value,

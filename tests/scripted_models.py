@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from redacto.engines.scripted import PIPELINE_KEY, ScriptedEngine
-from redacto.model_manifest import PipelineSettings
+from redacto.modelfile.manifest import PipelineSettings
 
 TRUSTING = PipelineSettings(trust_validator_pass=True)
 """A model's policy that trusts its validator's PASS."""

@@ -60,3 +60,11 @@ def test_proofread_and_the_review_page_load_neither_the_proxy_nor_its_extra():
     assert "redacto.upstream" in loaded
     assert [name for name in loaded if name.startswith("redacto.proxy")] == []
     assert [name for name in loaded if name.split(".")[0] in PROXY_EXTRA] == []
+
+
+def test_a_model_files_identity_loads_without_the_build_or_a_model_sdk():
+    modules = [f"redacto.modelfile.{name}" for name in ("manifest", "policy", "record", "stamp")]
+    loaded = _loaded_by(*modules, "redacto.modelfile.litertlm_file")
+    assert set(modules) <= set(loaded)
+    assert [name for name in loaded if name == "redacto.models" or "redacto.models." in name] == []
+    assert [name for name in loaded if name.split(".")[0] in HEAVY_SDKS] == []

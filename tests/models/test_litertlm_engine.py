@@ -14,7 +14,7 @@ from model_cases import render_turns
 from redacto.document import Step
 from redacto.engines import ChatRequest, Decoding, EngineError, ReplyConstraint, open_engine
 from redacto.engines.litertlm import LiteRtLmEngine
-from redacto.model_record import sha256_of
+from redacto.modelfile.record import sha256_of
 from redacto.pipeline.constraint import ReplyShape, answer_pattern
 
 pytestmark = pytest.mark.slow

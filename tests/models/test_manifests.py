@@ -7,7 +7,7 @@ import importlib.util
 import pytest
 from model_cases import GOOD_TINY
 
-from redacto.model_manifest import HuggingFaceSource, LoraSource, PypiGgufSource, TinySource
+from redacto.modelfile.manifest import HuggingFaceSource, LoraSource, PypiGgufSource, TinySource
 from redacto.models import (
     DEFAULT_MODEL,
     ModelError,

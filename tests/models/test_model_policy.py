@@ -10,16 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from redacto.litertlm_file import LitertlmFormatError, read_header
-from redacto.model_manifest import PipelineSettings
-from redacto.model_policy import (
+from redacto.modelfile.litertlm_file import LitertlmFormatError, read_header
+from redacto.modelfile.manifest import PipelineSettings
+from redacto.modelfile.policy import (
     POLICY_FORMAT,
     ModelPolicy,
     PolicyFormatError,
     check_model_file,
     policy_line,
 )
-from redacto.models.stamp import stamp_policy
+from redacto.modelfile.stamp import stamp_policy
 from redacto.report import ModelIdentity, PolicyState
 from redacto.resources import SOURCE_ROOT
 

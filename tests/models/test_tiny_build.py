@@ -10,11 +10,11 @@ import pytest
 
 from redacto.document import Step
 from redacto.engines import ChatRequest
-from redacto.model_manifest import PipelineSettings
-from redacto.model_policy import check_model_file
-from redacto.model_record import read_record, sha256_of
+from redacto.modelfile.manifest import PipelineSettings
+from redacto.modelfile.policy import check_model_file
+from redacto.modelfile.record import read_record, sha256_of
+from redacto.modelfile.stamp import stamp_policy
 from redacto.models import build_model, built_record, model_file, open_model, resolve_model
-from redacto.models.stamp import stamp_policy
 from redacto.report import PolicyState
 
 pytestmark = pytest.mark.slow
@@ -60,7 +60,7 @@ def test_the_built_name_resolves_to_the_file(tiny_model_path):
 
 
 def test_the_build_seals_the_manifests_policy_into_the_file(tiny_model_path):
-    from redacto.model_manifest import load_manifest
+    from redacto.modelfile.manifest import load_manifest
 
     check = check_model_file(tiny_model_path)
     assert check.state is PolicyState.VERIFIED

@@ -6,7 +6,7 @@ from dataclasses import fields
 
 from redacto.document import Box, Document, Element, Status, Step
 from redacto.engines.scripted import ScriptedEngine
-from redacto.model_manifest import PipelineSettings
+from redacto.modelfile.manifest import PipelineSettings
 from redacto.pipeline import ImageReading, PipelineOptions, run_pipeline
 from redacto.pipeline.policy import (
     STRICTER,

@@ -15,8 +15,8 @@ import pytest
 import test_locator
 import test_locator_mistakes
 
-from redacto.model_manifest import load_manifest
-from redacto.model_policy import check_model_file, phone_settings
+from redacto.modelfile.manifest import load_manifest
+from redacto.modelfile.policy import check_model_file, phone_settings
 from redacto.pipeline.locator import MISTAKE_METHODS, LocateMethod, Locator, locate_mistake
 from redacto.pipeline.policy import apply_model_settings
 from redacto.pipeline.state import PipelineOptions

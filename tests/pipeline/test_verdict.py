@@ -10,8 +10,8 @@ import pytest
 
 from redacto.document import Category, Document, Source, Status, Step, ValidatorVerdict
 from redacto.engines.scripted import ScriptedEngine
-from redacto.model_manifest import PipelineSettings
-from redacto.model_policy import phone_settings
+from redacto.modelfile.manifest import PipelineSettings
+from redacto.modelfile.policy import phone_settings
 from redacto.pipeline import PipelineOptions, run_pipeline
 from redacto.pipeline.policy import apply_model_settings
 from redacto.report import ReviewReason

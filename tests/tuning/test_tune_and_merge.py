@@ -11,7 +11,7 @@ import pytest
 
 from redacto.corpus import load_suite
 from redacto.document import Mode, Step
-from redacto.model_manifest import LoraSource
+from redacto.modelfile.manifest import LoraSource
 from redacto.models import build_model, load_manifest
 from redacto.models.checkpoint import build_tiny_checkpoint
 from redacto.resources import SOURCE_ROOT

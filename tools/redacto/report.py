@@ -78,7 +78,7 @@ class ParseError(BaseModel):
 
 
 class PolicyState(StrEnum):
-    """Whether a model carries a policy its run may rely on (`redacto.model_policy`).
+    """Whether a model carries a policy its run may rely on (`redacto.modelfile.policy`).
 
     Only `verified` (a `.litertlm` whose policy and content match its seal and digest) and
     `declared` (an engine that reads no model file and states its own settings: a script)

@@ -20,7 +20,7 @@ from redacto.batch.store import STATE, OutputStore, RunKey
 from redacto.batch.summary import SummaryRow, exit_code, write_summary
 from redacto.batch.work import BatchOptions, BatchWork, Job, JobResult
 from redacto.batch.workers import Runner, choose_runner
-from redacto.model_record import sha256_of
+from redacto.modelfile.record import sha256_of
 
 OnRow = Callable[[SummaryRow], None]
 

@@ -25,7 +25,7 @@ from typing import Any
 
 from redacto.batch.summary import SUMMARY_FILES, SummaryRow
 from redacto.inputs import OutputFile, atomic_write, write_files
-from redacto.model_record import sha256_of
+from redacto.modelfile.record import sha256_of
 
 STATE = ".redacto"
 MARKER_VERSION = 1

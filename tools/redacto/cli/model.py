@@ -10,7 +10,7 @@ from rich.table import Table
 
 from redacto import models
 from redacto.cli._model_app import console, fail, model_app
-from redacto.model_record import BuildRecord, VerifyFigures
+from redacto.modelfile.record import BuildRecord, VerifyFigures
 from redacto.models.verify import require_readable
 from redacto.report import PolicyState
 

@@ -14,7 +14,7 @@ from enum import StrEnum
 from typing import Self
 
 from redacto.document import Step
-from redacto.model_manifest import PipelineSettings
+from redacto.modelfile.manifest import PipelineSettings
 from redacto.report import ModelIdentity
 
 
@@ -148,7 +148,7 @@ class Engine(ABC):
     identity: ModelIdentity
     settings: PipelineSettings = PipelineSettings()
     """How a run may use this model's answers (`run_pipeline` applies them): what the model
-    itself carries — a `.litertlm` file's verified policy (`redacto.model_policy`), a
+    itself carries — a `.litertlm` file's verified policy (`redacto.modelfile.policy`), a
     script's declared settings — never what its name suggests. An engine that knows of none
     keeps these fail-closed defaults: its validator's PASS is not trusted."""
     supports_constraints: bool = False

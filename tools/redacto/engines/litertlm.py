@@ -125,7 +125,7 @@ class LiteRtLmEngine(Engine):
             raise EngineError(f"LiteRT-LM could not load {model_file.name}: {error}") from error
         self.load_s = time.perf_counter() - started
         self.last_benchmark: BenchmarkFigures | None = None
-        from redacto.model_policy import check_model_file
+        from redacto.modelfile.policy import check_model_file
 
         # The run's policy is the one sealed in the file, whatever it is called; the digests
         # come from the build record while it still matches, so only a copy is hashed.

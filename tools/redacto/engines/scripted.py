@@ -39,7 +39,7 @@ from redacto.engines.base import (
     ScoreRequest,
     Scores,
 )
-from redacto.model_manifest import PipelineSettings
+from redacto.modelfile.manifest import PipelineSettings
 from redacto.report import PolicyState
 
 _LINE_PIECE = re.compile(r"[^\n]*\n|[^\n]+$")

@@ -148,7 +148,7 @@ def redacted(result: PipelineResult) -> bool:
 
 def input_info(path: Path) -> InputInfo:
     """The input's file name and the sha256 of its bytes, for its report."""
-    from redacto.model_record import sha256_of
+    from redacto.modelfile.record import sha256_of
 
     try:
         return InputInfo(name=path.name, sha256=sha256_of(path))

@@ -4,9 +4,9 @@
 record beside it; `resolve_model("gemma-3-270m")` gives the engine URI of the built file
 (`litertlm:/abs/path`) so the pipeline, the eval and the CLI can name models by name.
 
-Reading a manifest (`redacto.model_manifest`) and a build record (`redacto.model_record`)
-needs none of this toolchain, so those readers live outside it, where the pipeline and
-the engines may use them; this package re-exports them for its own callers.
+A model file's identity (its manifest, build record and sealed policy) needs none of this
+toolchain, so it lives apart in `redacto.modelfile`, where the pipeline and the engines may
+read it; this package re-exports the manifest's and the record's names for its own callers.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from redacto.model_manifest import (
+from redacto.modelfile.manifest import (
     Manifest,
     ModelError,
     PipelineSettings,
@@ -23,8 +23,8 @@ from redacto.model_manifest import (
     load_manifest,
     manifest_and_quant,
 )
-from redacto.model_policy import ModelFileCheck, check_model_file
-from redacto.model_record import (
+from redacto.modelfile.policy import ModelFileCheck, check_model_file
+from redacto.modelfile.record import (
     BuildRecord,
     StageRecord,
     VerifyFigures,
@@ -130,7 +130,7 @@ class ModelInspection:
 
     path: Path
     check: ModelFileCheck
-    """The policy the file carries and whether it verifies (`redacto.model_policy`)."""
+    """The policy the file carries and whether it verifies (`redacto.modelfile.policy`)."""
     known_build: BuildRecord | None
     """The build on this machine whose recorded sha256 is the file's, if any."""
 
@@ -172,7 +172,7 @@ def inspect_model(name_or_path: str) -> ModelInspection:
 
 def verify_model(name_or_path: str, threads: int | None = None) -> VerifyFigures:
     """Load a built model (by name or `.litertlm` path) and measure the smoke prompt."""
-    from redacto.model_manifest import VerifySettings
+    from redacto.modelfile.manifest import VerifySettings
     from redacto.models.verify import verify_file
 
     named = _built_name(name_or_path)

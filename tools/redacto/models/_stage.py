@@ -10,7 +10,7 @@ import json
 import sys
 from pathlib import Path
 
-from redacto.model_manifest import (
+from redacto.modelfile.manifest import (
     HuggingFaceSource,
     LoraSource,
     PypiGgufSource,

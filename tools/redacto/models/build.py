@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from redacto.litertlm_file import read_header
-from redacto.model_manifest import (
+from redacto.modelfile.litertlm_file import read_header
+from redacto.modelfile.manifest import (
     HuggingFaceSource,
     LoraSource,
     Manifest,
@@ -31,8 +31,8 @@ from redacto.model_manifest import (
     TinySource,
     load_manifest,
 )
-from redacto.model_policy import check_model_file, content_start, file_digests
-from redacto.model_record import (
+from redacto.modelfile.policy import check_model_file, content_start, file_digests
+from redacto.modelfile.record import (
     BuildRecord,
     StageRecord,
     VerifyFigures,
@@ -214,8 +214,8 @@ def _build_locked(
 
 
 def _stamp(manifest: Manifest, quant: str, fingerprint: str, output: Path) -> None:
-    """Seal the manifest's `[pipeline]` settings into the built file (`models/stamp.py`)."""
-    from redacto.models.stamp import stamp_policy
+    """Seal the manifest's `[pipeline]` settings into the built file (`redacto.modelfile.stamp`)."""
+    from redacto.modelfile.stamp import stamp_policy
 
     stamp_policy(
         output,

@@ -15,7 +15,7 @@ import urllib.parse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from redacto.model_manifest import HuggingFaceSource, ModelError, PypiGgufSource, TinySource
+from redacto.modelfile.manifest import HuggingFaceSource, ModelError, PypiGgufSource, TinySource
 
 if TYPE_CHECKING:  # transformers is the `litert` extra's, imported where a build needs it
     from transformers import GenerationConfig, PreTrainedTokenizerBase

@@ -11,7 +11,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from redacto.model_manifest import Manifest, ModelError, QuantRecipe
+from redacto.modelfile.manifest import Manifest, ModelError, QuantRecipe
 
 
 def has_chat_template(checkpoint: Path) -> bool:

@@ -5,7 +5,7 @@
 or None for the embedded default — and returns the open engine. The engine is the whole
 answer: `engine.identity` says which file answered and what policy it carries,
 `engine.settings` how a run may use it, both read from the model itself (a built file's
-sealed policy, `redacto.model_policy`), never from the name it was given; the pipeline
+sealed policy, `redacto.modelfile.policy`), never from the name it was given; the pipeline
 applies them (`redacto.pipeline.policy`).
 """
 
@@ -15,7 +15,7 @@ from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 
 from redacto.engines import Engine, EngineError, ModelIdentity, open_engine
-from redacto.model_manifest import ModelError
+from redacto.modelfile.manifest import ModelError
 
 DEFAULT_MODEL = "redacto-270m"
 """The embedded default: Gemma 3 270M from PyPI with the committed LoRA adapter merged in

@@ -7,9 +7,9 @@ from pathlib import Path
 
 from redacto.document import Step
 from redacto.engines.base import ChatRequest, EngineError
-from redacto.litertlm_file import LitertlmFormatError, read_header
-from redacto.model_manifest import ModelError, VerifySettings
-from redacto.model_record import VerifyFigures
+from redacto.modelfile.litertlm_file import LitertlmFormatError, read_header
+from redacto.modelfile.manifest import ModelError, VerifySettings
+from redacto.modelfile.record import VerifyFigures
 
 
 def require_readable(path: Path) -> None:

@@ -4,7 +4,7 @@
 caller of the library (the CLI, the eval, a script) gets the same fail-closed policy: a
 model whose settings distrust its validator cannot end PASS, whoever runs it. The settings
 are the engine's (`Engine.settings`): a built model file's sealed, verified policy
-(`redacto.model_policy`), never anything read from its name; a model with none gets the
+(`redacto.modelfile.policy`), never anything read from its name; a model with none gets the
 fail-closed defaults.
 
 The `[pipeline]` table (`PipelineSettings`) is applied field by field onto the
@@ -32,7 +32,7 @@ from typing import Any
 
 from redacto.document import ValidatorVerdict
 from redacto.engines import Engine
-from redacto.model_manifest import PipelineSettings
+from redacto.modelfile.manifest import PipelineSettings
 from redacto.pipeline.state import PipelineOptions
 
 STRICTER: dict[str, Callable[[Any, Any], Any]] = {

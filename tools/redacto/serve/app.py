@@ -28,7 +28,7 @@ from urllib.parse import unquote
 
 from redacto.asgi import Receive, Scope, Send
 from redacto.asgi.protocol import CLIENT_DONE
-from redacto.model_policy import policy_line
+from redacto.modelfile.policy import policy_line
 from redacto.serve.answers import Reply
 from redacto.serve.guard import ROUTE
 from redacto.serve.jobs import Job, JobBoard, JobError, JobKind

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from redacto.model_manifest import ModelError
+from redacto.modelfile.manifest import ModelError
 
 
 def merge_adapter(base_checkpoint: Path, adapter_dir: Path, output: Path) -> None:

@@ -1,4 +1,4 @@
-"""Write a model's policy into its `.litertlm` file (`redacto.model_policy` reads it back).
+"""Write a model's policy into its `.litertlm` file (`redacto.modelfile.policy` reads it back).
 
 The exporter packages the model with LiteRT-LM's own system metadata (a uuid, a creation
 time); `stamp_policy` adds (or replaces) the two `redacto.policy*` entries and writes the
@@ -18,9 +18,9 @@ import struct
 from pathlib import Path
 from typing import Any
 
-from redacto.litertlm_file import BLOCK_SIZE, HEADER_BEGIN, HEADER_END_AT, read_header
-from redacto.model_manifest import PipelineSettings
-from redacto.model_policy import (
+from redacto.modelfile.litertlm_file import BLOCK_SIZE, HEADER_BEGIN, HEADER_END_AT, read_header
+from redacto.modelfile.manifest import PipelineSettings
+from redacto.modelfile.policy import (
     POLICY_KEY,
     SEAL_KEY,
     ModelPolicy,

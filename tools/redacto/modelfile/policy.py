@@ -1,7 +1,7 @@
 """A model's policy travels inside its file: what a run may trust it with, and how it is read.
 
 `redacto model build` writes into each `.litertlm` it makes two system metadata entries
-(`redacto.models.stamp`):
+(`redacto.modelfile.stamp`):
 
 - `redacto.policy`: a small text naming the manifest, the quantisation, the build
   fingerprint, the sha256 of the model's content (every byte from the first section to the
@@ -43,9 +43,9 @@ from typing import Any
 from pydantic import ValidationError
 
 from redacto.document import Frozen, ValidatorVerdict
-from redacto.litertlm_file import LitertlmFormatError, LitertlmHeader, read_header
-from redacto.model_manifest import PipelineSettings
-from redacto.model_record import read_record, record_matches_file
+from redacto.modelfile.litertlm_file import LitertlmFormatError, LitertlmHeader, read_header
+from redacto.modelfile.manifest import PipelineSettings
+from redacto.modelfile.record import read_record, record_matches_file
 from redacto.report import ModelIdentity, PolicyState
 
 POLICY_KEY = "redacto.policy"

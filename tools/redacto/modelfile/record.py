@@ -72,7 +72,7 @@ class BuildRecord(BaseModel):
     verify: VerifyFigures | None = None
     content_sha256: str | None = None
     """The sha256 of the file's content (its sections, from `content_start` to the end),
-    the digest its policy is sealed with (`redacto.model_policy`), kept so an engine need
+    the digest its policy is sealed with (`redacto.modelfile.policy`), kept so an engine need
     not rehash the file while it still matches this record."""
     content_start: int | None = None
 

@@ -7,7 +7,7 @@ chat template and stop tokens the packaged file must carry, and how the pipeline
 the model's answers (`[pipeline]`, `PipelineSettings`).
 
 The build seals each manifest's `[pipeline]` table into the file it makes, and a run reads
-it from there (`redacto.model_policy`), never by matching a file's name to a manifest.
+it from there (`redacto.modelfile.policy`), never by matching a file's name to a manifest.
 Reading a manifest needs nothing of the build toolchain (`redacto.models`).
 """
 
@@ -166,7 +166,8 @@ class PipelineSettings(Frozen):
     when log P(PASS) − log P(FAIL) ≥ `pass_margin` (chosen on a dev set by `redacto eval
     validator`). Scoring needs an engine that can score (LiteRT-LM on the workstation); the
     phone's runtime cannot, so there the answer rule runs and, as on any engine that cannot
-    score, a PASS is not trusted (`phone_settings` in `redacto.model_policy`; `ModelPolicy.kt`)."""
+    score, a PASS is not trusted (`phone_settings` in `redacto.modelfile.policy`;
+    `ModelPolicy.kt`)."""
     pass_margin: float | None = Field(default=None, allow_inf_nan=False)
     """The scored rule's threshold on the margin; None: 0 (PASS when likelier than FAIL).
     A caller may raise it for a run, never lower it below the manifest's. Finite: a NaN or
