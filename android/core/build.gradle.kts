@@ -2,6 +2,9 @@
 // the golden vectors in ../../tests/vectors that the Python pipeline passes too.
 plugins {
     alias(libs.plugins.kotlin.jvm)
+    // src/testFixtures: the test doubles (ScriptedEngine, the fake OCR, NER and runtime), on
+    // the tests' classpath and never in the app; the app's own tests may use them too.
+    `java-test-fixtures`
 }
 
 kotlin {
@@ -10,6 +13,7 @@ kotlin {
 
 dependencies {
     implementation(libs.kotlinx.coroutines.core)
+    testFixturesImplementation(libs.kotlinx.coroutines.core)
     testImplementation(platform(libs.junit.bom))
     testImplementation(libs.junit.jupiter)
     testImplementation(libs.gson)

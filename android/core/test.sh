@@ -3,7 +3,7 @@
 # without Gradle or Maven Central: the Kotlin compiler comes from npm (scripts/setup.sh puts
 # it in .cache/kotlin), JUnit's console launcher and Gson from Debian (junit5,
 # libgoogle-gson-java). The residual check's tests read the committed dictionaries in lexicon/.
-# One compile of main, one of tests; exits non-zero on any failure.
+# One compile each of main, the test doubles and the tests; exits non-zero on any failure.
 set -euo pipefail
 core=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$core/../.." && pwd)
@@ -29,8 +29,11 @@ mkdir -p "$out/test-classes"
 
 coroutines=$lib/kotlinx-coroutines-core-jvm.jar
 "$kotlinc" -jvm-target 17 -cp "$coroutines" -d "$out/core.jar" "$core/src/main/kotlin"
+# The test doubles (ScriptedEngine, the fakes) see only core's public API, as Gradle's
+# testFixtures do; the tests see core's internals too.
+"$kotlinc" -jvm-target 17 -cp "$out/core.jar:$coroutines" -d "$out/fixtures.jar" "$core/src/testFixtures/kotlin"
 "$kotlinc" -jvm-target 17 -Xfriend-paths="$out/core.jar" \
-  -cp "$out/core.jar:$coroutines:$junit:$gson" \
+  -cp "$out/core.jar:$out/fixtures.jar:$coroutines:$junit:$gson" \
   -d "$out/test-classes" "$core/src/test/kotlin"
 
 # Rampart's tokenizer.json for the NER tokenizer's checks: where the Python side finds it (the
@@ -51,6 +54,6 @@ fi
 java -XX:+UseSerialGC -Dredacto.vectors="$root/tests/vectors" -Dredacto.lexicon="$root/lexicon" -Dredacto.ner.dir="${ner_dir:-}" \
   -jar "$junit" \
   --disable-banner --details=summary --details-theme=ascii \
-  -cp "$out/test-classes:$out/core.jar:$lib/kotlin-stdlib.jar:$coroutines:$gson" \
+  -cp "$out/test-classes:$out/fixtures.jar:$out/core.jar:$lib/kotlin-stdlib.jar:$coroutines:$gson" \
   --scan-classpath "$out/test-classes" \
   --fail-if-no-tests

@@ -155,7 +155,7 @@ def test_cli_show_prints_a_rendered_prompt():
 
 
 DUMP_KT = """
-import dev.redacto.core.PipelinePrompts
+import dev.redacto.core.prompts.PipelinePrompts
 import java.io.File
 
 fun main(args: Array<String>) {

@@ -18,8 +18,8 @@ from redacto.generated import StaleGeneratedFileError, check_generated, write_ge
 from redacto.prompts.kotlin import kotlin_string
 from redacto.rules.catalog import CATEGORIES_FILE, RECOGNIZERS_FILE
 
-KOTLIN_PACKAGE = "dev.redacto.core"
-KOTLIN_RELATIVE_PATH = Path("android/core/src/main/kotlin/dev/redacto/core/RuleFiles.kt")
+KOTLIN_PACKAGE = "dev.redacto.core.rules"
+KOTLIN_RELATIVE_PATH = Path("android/core/src/main/kotlin/dev/redacto/core/rules/RuleFiles.kt")
 _INDENT = "    "
 
 _HEADER = """\

@@ -10,16 +10,16 @@ import com.google.ai.edge.litertlm.Message
 import com.google.ai.edge.litertlm.MessageCallback
 import com.google.ai.edge.litertlm.ResponseFormat
 import com.google.ai.edge.litertlm.SamplerConfig
-import dev.redacto.core.ConversationEngine
-import dev.redacto.core.ConversationRuntime
-import dev.redacto.core.ConversationSpec
-import dev.redacto.core.EngineException
-import dev.redacto.core.LlmEngine
-import dev.redacto.core.ModelFileCheck
-import dev.redacto.core.ModelIdentity
-import dev.redacto.core.NativeConversation
-import dev.redacto.core.PipelineSettings
-import dev.redacto.core.ReplyListener
+import dev.redacto.core.engines.ConversationEngine
+import dev.redacto.core.engines.ConversationRuntime
+import dev.redacto.core.engines.ConversationSpec
+import dev.redacto.core.engines.EngineException
+import dev.redacto.core.engines.LlmEngine
+import dev.redacto.core.engines.ModelIdentity
+import dev.redacto.core.engines.NativeConversation
+import dev.redacto.core.engines.ReplyListener
+import dev.redacto.core.modelfile.ModelFileCheck
+import dev.redacto.core.modelfile.PipelineSettings
 import java.io.File
 
 /**
@@ -32,7 +32,7 @@ import java.io.File
  * systemInstruction, samplerConfig, maxOutputToken))`, the callback form
  * `Conversation.sendMessageAsync(String, MessageCallback)` (its `Flow` form drops pieces with an
  * ignored `trySend`), `cancelProcess()`, `close()`. Constrained decoding (a request's
- * `constraint`, core's [dev.redacto.core.answerPattern]): `ConversationConfig(enableResponseFormat
+ * `constraint`, core's [dev.redacto.core.pipeline.answerPattern]): `ConversationConfig(enableResponseFormat
  * = true)` (LLGuidance) and `sendMessageAsync(..., responseFormat = ResponseFormat.regex(pattern))`,
  * in the 0.18.0 AAR's public API. Not compiled here (no Android SDK), and constrained decoding
  * not yet run on a phone's GPU backend (docs/android.md).

@@ -3,10 +3,10 @@ package dev.redacto.app
 import android.content.ContentResolver
 import android.net.Uri
 import android.provider.OpenableColumns
-import dev.redacto.core.ModelFileCheck
-import dev.redacto.core.SidecarDigestCache
-import dev.redacto.core.checkModelFile
-import dev.redacto.core.importModelFile
+import dev.redacto.core.modelfile.ModelFileCheck
+import dev.redacto.core.modelfile.SidecarDigestCache
+import dev.redacto.core.modelfile.checkModelFile
+import dev.redacto.core.modelfile.importModelFile
 import java.io.File
 import java.io.IOException
 

@@ -4,11 +4,11 @@ import ai.onnxruntime.OnnxTensor
 import ai.onnxruntime.OrtEnvironment
 import ai.onnxruntime.OrtSession
 import android.content.res.AssetManager
-import dev.redacto.core.NerModel
-import dev.redacto.core.NerModelConfig
-import dev.redacto.core.NerReader
-import dev.redacto.core.NerTier
-import dev.redacto.core.WordPieceTokenizer
+import dev.redacto.core.ner.NerModel
+import dev.redacto.core.ner.NerModelConfig
+import dev.redacto.core.ner.NerReader
+import dev.redacto.core.ner.NerTier
+import dev.redacto.core.ner.WordPieceTokenizer
 import java.io.IOException
 import java.nio.LongBuffer
 

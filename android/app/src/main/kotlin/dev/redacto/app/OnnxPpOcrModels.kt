@@ -4,16 +4,16 @@ import ai.onnxruntime.OnnxTensor
 import ai.onnxruntime.OrtEnvironment
 import ai.onnxruntime.OrtSession
 import android.content.res.AssetManager
-import dev.redacto.core.CtcSteps
-import dev.redacto.core.OcrException
-import dev.redacto.core.PpOcrModels
-import dev.redacto.core.recognizerDictionary
+import dev.redacto.core.ocr.CtcSteps
+import dev.redacto.core.ocr.OcrException
+import dev.redacto.core.ocr.PpOcrModels
+import dev.redacto.core.ocr.recognizerDictionary
 import java.nio.FloatBuffer
 
 /**
  * The PP-OCRv6 detector and recogniser from the app's assets on ONNX Runtime
  * (`com.microsoft.onnxruntime:onnxruntime-android` 1.22.0, Java API `ai.onnxruntime`).
- * Everything around the two model runs is core's [dev.redacto.core.PpOcrReader].
+ * Everything around the two model runs is core's [dev.redacto.core.ocr.PpOcrReader].
  */
 class OnnxPpOcrModels(
     assets: AssetManager,

@@ -9,11 +9,11 @@ import android.graphics.Paint
 import android.net.Uri
 import android.os.Environment
 import android.provider.MediaStore
-import dev.redacto.core.PhotoPixels
-import dev.redacto.core.PixelBounds
-import dev.redacto.core.RgbImage
-import dev.redacto.core.decodeSampleSize
-import dev.redacto.core.workingSize
+import dev.redacto.core.imaging.PhotoPixels
+import dev.redacto.core.ocr.RgbImage
+import dev.redacto.core.ocr.decodeSampleSize
+import dev.redacto.core.ocr.workingSize
+import dev.redacto.core.pipeline.PixelBounds
 import java.io.IOException
 
 /*
@@ -54,7 +54,7 @@ fun workingCopy(photo: Bitmap): RgbImage {
 }
 
 /**
- * [photo] as core's burn check reads it ([dev.redacto.core.coverInk], run by core's `redact`):
+ * [photo] as core's burn check reads it ([dev.redacto.core.imaging.coverInk], run by core's `redact`):
  * one rectangle at a time straight from the bitmap, so a 16 MP photo is not copied again. The
  * photo is a software bitmap ([decodePhoto]) that nothing writes to, so reading it off the main
  * thread is safe; `getPixels` gives unpremultiplied ARGB, the layout core's `luma` reads.
@@ -76,7 +76,7 @@ class BitmapPixels(
 
 /**
  * A new bitmap: [photo] with every one of [bounds] blacked out (whole pixels of this photo:
- * core's [dev.redacto.core.InputRedaction.burn], already widened over any glyph a box cut).
+ * core's [dev.redacto.core.inputs.InputRedaction.burn], already widened over any glyph a box cut).
  * Throws [OutOfMemoryError] when there is no memory for the copy.
  */
 fun burnBoxes(

@@ -9,20 +9,20 @@ import androidx.lifecycle.AndroidViewModel
 import androidx.lifecycle.SavedStateHandle
 import androidx.lifecycle.viewModelScope
 import dev.redacto.core.Box
-import dev.redacto.core.Detector
-import dev.redacto.core.EngineException
-import dev.redacto.core.ImageInput
-import dev.redacto.core.InputRedaction
-import dev.redacto.core.LexiconFiles
-import dev.redacto.core.LiveBoxes
-import dev.redacto.core.NerTier
-import dev.redacto.core.OcrException
-import dev.redacto.core.PipelineOptions
-import dev.redacto.core.PpOcrReader
-import dev.redacto.core.Rules
 import dev.redacto.core.Status
-import dev.redacto.core.reviewItems
-import dev.redacto.core.workingSize
+import dev.redacto.core.engines.EngineException
+import dev.redacto.core.inputs.ImageInput
+import dev.redacto.core.inputs.InputRedaction
+import dev.redacto.core.lexicon.LexiconFiles
+import dev.redacto.core.ner.NerTier
+import dev.redacto.core.ocr.OcrException
+import dev.redacto.core.ocr.PpOcrReader
+import dev.redacto.core.ocr.workingSize
+import dev.redacto.core.pipeline.Detector
+import dev.redacto.core.pipeline.LiveBoxes
+import dev.redacto.core.pipeline.PipelineOptions
+import dev.redacto.core.pipeline.reviewItems
+import dev.redacto.core.rules.Rules
 import kotlinx.coroutines.CancellationException
 import kotlinx.coroutines.CoroutineScope
 import kotlinx.coroutines.Dispatchers
@@ -56,7 +56,7 @@ data class RedactUiState(
 
 /**
  * One screen, one flow: photo → OCR ([ImageInput.read]: [PpOcrReader] on [OnnxPpOcrModels]) →
- * core's [dev.redacto.core.redact] on [LiteRtLmEngine], with the rules and the NER tier
+ * core's [dev.redacto.core.inputs.redact] on [LiteRtLmEngine], with the rules and the NER tier
  * ([OnnxNerModel]) beside it (boxes drawn as [LiveBoxes] sees them)
  * → its pixels burned into a copy → a new PNG. The photo is only ever read. Core decides what
  * is burned; this class does the Android I/O. Files and bitmaps are handled off the main
@@ -158,7 +158,7 @@ class RedactViewModel(
                 withContext(Dispatchers.Default) {
                     val options = PipelineOptions(detectors = Detector.ALL)
                     val rules = live.rules(Rules.DETECTOR)
-                    dev.redacto.core.redact(
+                    dev.redacto.core.inputs.redact(
                         input,
                         llm,
                         options = options,

@@ -1,5 +1,10 @@
 package dev.redacto.core
 
+import dev.redacto.core.engines.ModelIdentity
+import dev.redacto.core.lexicon.WordKind
+import dev.redacto.core.pipeline.RejectReason
+import dev.redacto.core.pipeline.Verdict
+
 /** Version of the `report.json` shape; mirrors `REPORT_VERSION` in `tools/redacto/report.py`. */
 const val REPORT_VERSION = 1
 

@@ -1,5 +1,6 @@
 package dev.redacto.core
 
+import dev.redacto.core.lexicon.LexiconVectorTest
 import org.junit.jupiter.api.Assertions.assertEquals
 import org.junit.jupiter.api.Assertions.assertTrue
 import org.junit.jupiter.api.Test
