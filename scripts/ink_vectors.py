@@ -4,7 +4,7 @@
     python scripts/ink_vectors.py --write    # rewrite tests/vectors/ink/
 
 One file per case below: a small image drawn by Pillow (words in Pillow's own bundled font,
-so no system font decides a pixel), the boxes given to `redacto.ink_cover.cover_ink`, and
+so no system font decides a pixel), the boxes given to `redacto.imaging.ink_cover.cover_ink`, and
 what it answers: each box as it is to be burned, and the boxes left unresolved. An RGB image
 also lists each of its colours with the grey `convert("L")` gives it, which the Kotlin core
 (`InkCoverVectorTest`) must reproduce with `luma` before it can reproduce the boxes.
@@ -27,7 +27,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from redacto.document import Box
-from redacto.ink_cover import cover_ink
+from redacto.imaging.ink_cover import cover_ink
 
 ROOT = Path(__file__).resolve().parents[1]
 VECTORS = ROOT / "tests" / "vectors" / "ink"

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageDraw
 
-from redacto.imaging import MAX_PIXELS, BadImageError, load_image_bytes, load_input_image
+from redacto.imaging.raster import MAX_PIXELS, BadImageError, load_image_bytes, load_input_image
 
 SECRET = "Jane Example 123-45-6789"
 

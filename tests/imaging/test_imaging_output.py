@@ -13,7 +13,7 @@ import pytest
 from PIL import Image, ImageCms, PngImagePlugin
 
 from redacto.document import Box
-from redacto.imaging import (
+from redacto.imaging.raster import (
     BadImageError,
     burn_boxes,
     load_input_image,

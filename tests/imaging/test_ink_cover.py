@@ -8,8 +8,8 @@ import pytest
 from PIL import Image, ImageDraw
 
 from redacto.document import Box
-from redacto.imaging import burn_boxes
-from redacto.ink_cover import cover_ink
+from redacto.imaging.ink_cover import cover_ink
+from redacto.imaging.raster import burn_boxes
 from redacto.ocr.synthetic import REGULAR_FONTS, load_font
 
 LINE = "Contact regina.okafor@example.com today"

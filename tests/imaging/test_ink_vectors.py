@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from redacto.document import Box
-from redacto.ink_cover import cover_ink
+from redacto.imaging.ink_cover import cover_ink
 from redacto.resources import SOURCE_ROOT
 
 sys.path.insert(0, str(SOURCE_ROOT / "scripts"))

@@ -9,7 +9,7 @@ import pytest
 from PIL import Image, ImageDraw
 
 from redacto.document import Box
-from redacto.imaging import MAX_SIDE
+from redacto.imaging.raster import MAX_SIDE
 from redacto.ocr.base import OcrLine, OcrWord, corners_of_box, working_copy
 from redacto.ocr.fold import fold_strip, is_strip, strip_long_side
 

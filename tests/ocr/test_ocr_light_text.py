@@ -84,7 +84,7 @@ def test_each_word_read_is_boxed_over_all_its_glyphs(engine: str, ink: str):
 
 
 def test_the_values_of_a_grey_line_leave_no_glyph_pixel_after_burning():
-    from redacto.imaging import burn_boxes
+    from redacto.imaging.raster import burn_boxes
 
     image, drawn = page(INKS["grey 0.8"])
     words = open_ocr("ppocr").read(image)

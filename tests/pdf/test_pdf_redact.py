@@ -25,7 +25,7 @@ from traps import (
 
 from cli_runs import digest
 from redacto.document import PLACEHOLDER_PATTERN
-from redacto.imaging import pixel_bounds
+from redacto.imaging.raster import pixel_bounds
 from redacto.pdf import render_page
 from redacto.report import ReviewReason, RunReport, Status
 

@@ -25,7 +25,7 @@ from redacto.inputs.base import (
 if TYPE_CHECKING:
     from PIL import Image
 
-    from redacto.imaging import LoadedImage
+    from redacto.imaging.raster import LoadedImage
     from redacto.pipeline import PipelineResult
     from redacto.report import InputInfo
 
@@ -76,7 +76,7 @@ class ImageInput(InputFile):
     def from_bytes(cls, data: bytes, name: Path, options: ReadOptions) -> ImageInput:
         """The photo decoded from memory (the same formats and limits as a file), then its
         words read as `read` reads them."""
-        from redacto.imaging import MAX_PIXELS, BadImageError, load_image_bytes
+        from redacto.imaging.raster import MAX_PIXELS, BadImageError, load_image_bytes
 
         try:
             image = load_image_bytes(data, name, options.max_pixels or MAX_PIXELS)
@@ -116,8 +116,8 @@ class ImageInput(InputFile):
     def redacted_files(self, result: PipelineResult) -> tuple[OutputFile, ...]:
         if not redacted(result):
             return ()
-        from redacto.imaging import burn_boxes, clean_png_bytes
-        from redacto.ink_cover import cover_ink
+        from redacto.imaging.ink_cover import cover_ink
+        from redacto.imaging.raster import burn_boxes, clean_png_bytes
 
         covered = cover_ink(self.image.image, list(result.boxes))
         if covered.unresolved:
@@ -154,7 +154,7 @@ def photo_pdf_bytes(image: Image.Image) -> bytes:
 
 
 def _load(path: Path, max_pixels: int | None) -> LoadedImage:
-    from redacto.imaging import MAX_PIXELS, BadImageError, load_input_image
+    from redacto.imaging.raster import MAX_PIXELS, BadImageError, load_input_image
 
     try:
         return load_input_image(path, max_pixels or MAX_PIXELS)

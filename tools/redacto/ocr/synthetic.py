@@ -280,7 +280,8 @@ def overlap_area(a: Box, b: Box) -> float:
 
 
 def burned_area(box: Box) -> Box:
-    """The whole pixels `redacto.imaging.burn_boxes` blacks out for a box (rounded outward)."""
+    """The whole pixels `redacto.imaging.raster.burn_boxes` blacks out for a box (rounded
+    outward)."""
     return Box(
         x0=math.floor(box.x0), y0=math.floor(box.y0), x1=math.ceil(box.x1), y1=math.ceil(box.y1)
     )

@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from redacto.document import Box, Document, Element
-from redacto.imaging import size_problem
+from redacto.imaging.raster import size_problem
 from redacto.ocr.base import OcrLine, OcrWord, corners_of_box, order_lines
 from redacto.pdf.geometry import PDF_DPI, PageGeometry
 from redacto.pdf.visible import (

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from redacto.document import Box
-from redacto.imaging import pixel_bounds
+from redacto.imaging.raster import pixel_bounds
 from redacto.pdf.geometry import PageGeometry
 from redacto.pdf.text_layer import LayerWord, PageSpace, layer_text
 

@@ -34,8 +34,8 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 import numpy as np
 
 from redacto.document import Box
-from redacto.imaging import burn_boxes, pixel_bounds
-from redacto.ink_cover import cover_ink
+from redacto.imaging.ink_cover import cover_ink
+from redacto.imaging.raster import burn_boxes, pixel_bounds
 from redacto.pdf.geometry import PageGeometry, pdf_number
 from redacto.pdf.pieces import HiddenValue, burned_piece_problem
 from redacto.pdf.read import load_page, open_pdf, render_page
