@@ -11,7 +11,7 @@ pdfium needs that box: it skips a text object whose glyphs have no width (a one-
 word, or the space drawn between two words, would vanish from the text). Written once with
 fontTools (a development tool here, not a dependency of the package) and committed: the
 file is under a kilobyte and has no timestamps, so this script reproduces it byte for byte.
-Why a glyphless font rather than DejaVu Sans: docs/pdf.md ("The text layer").
+Why a glyphless font rather than DejaVu Sans: docs/pdf-output.md ("The text layer").
 """
 
 from __future__ import annotations

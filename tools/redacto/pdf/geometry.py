@@ -11,7 +11,7 @@ size written back from rounded pixels does not survive the round trip.
 /UserUnit (PDF 1.6: a canvas unit longer than 1/72 in) is neither exposed nor applied by
 pdfium, so a page that declares one is measured, rendered, burned and rebuilt in canvas
 units throughout: its boxes still sit on its words, but the output does not carry the unit
-(docs/pdf.md, "Page geometry").
+(docs/pdf-output.md, "Page geometry").
 """
 
 from __future__ import annotations
