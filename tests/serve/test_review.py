@@ -13,7 +13,7 @@ from redacto.engines.scripted import ScriptedEngine
 from redacto.inputs import ImageInput, InputFile, read_input, redact
 from redacto.pipeline import PipelineOptions
 from redacto.prompts import PromptLibrary
-from redacto.review import ReviewError, ReviewSession
+from redacto.serve.review import ReviewError, ReviewSession
 
 NO_RULES = PipelineOptions(rules=False, model_redact=False)
 

@@ -20,7 +20,7 @@ from redacto.inputs.base import (
     bytes_info,
     input_info,
 )
-from redacto.line_endings import LineEndings
+from redacto.inputs.line_endings import LineEndings
 from redacto.report import InputInfo, RunReport
 
 if TYPE_CHECKING:

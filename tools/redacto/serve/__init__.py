@@ -7,7 +7,7 @@ with the connection bounds of `redacto.asgi` (`protocol`). `JobBoard` (in `jobs`
 uploads one at a time on the one engine, in memory — read with
 `redacto.inputs.read_input_bytes`, then `redact` or `proofread` (`proofreading`): no file
 written — and keeps each job's events for the page's server-sent-event stream; review
-edits and approval go through `redacto.review.ReviewSession`. docs/serve.md explains the
+edits and approval go through `redacto.serve.review.ReviewSession`. docs/serve.md explains the
 decisions.
 """
 

@@ -39,10 +39,10 @@ from redacto.pipeline import PipelineOptions, ProgressEvent
 from redacto.prompts import PromptLibrary
 from redacto.proofread import ProofreadOptions, UpstreamConfig
 from redacto.report import RunReport, Status, error_report
-from redacto.review import ReviewError, ReviewSession
 from redacto.serve.deltas import review_delta
 from redacto.serve.inputs import page_images, release_memory, safe_name
 from redacto.serve.proofreading import proofread_upload
+from redacto.serve.review import ReviewError, ReviewSession
 from redacto.serve.views import page_view, review_view, step_view
 
 log = logging.getLogger("redacto.serve")

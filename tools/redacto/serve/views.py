@@ -13,7 +13,7 @@ from redacto.inputs import InputFile
 from redacto.pipeline import ProgressEvent
 from redacto.pipeline.redact import ImageRedaction, TextRedaction
 from redacto.report import RunReport, describe_reasons
-from redacto.review import ReviewSession
+from redacto.serve.review import ReviewSession
 
 
 class View(BaseModel):
