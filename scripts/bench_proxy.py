@@ -13,8 +13,8 @@ wrk at one connection for latency (p50/p99) and at 16 for requests/s. Before any
 each body goes once through each proxy: the answer must come back as the original text, and
 the upstream must not have seen the PII. Last, the rules proxy runs under cProfile
 (`--serve-profiled`) through a few seconds of the 16-connection PII-free load, and the
-script says where its time goes. Prints Markdown for docs/proxy.md ("Measured"); fails on a
-wrong answer, a non-2xx response or a socket error.
+script says where its time goes. Prints Markdown for docs/journal/proxy.md (§ The proxy's
+benchmark runs); fails on a wrong answer, a non-2xx response or a socket error.
 
     python scripts/bench_proxy.py --serve-presidio PORT UPSTREAM    # the peer on its own
 """

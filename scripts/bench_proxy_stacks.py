@@ -16,8 +16,9 @@ pass the answer back (streamed answers event by event) — on a different stack:
   git worktree), to show what a change to the shipped stack cost.
 
 The variants skip the vault and restoring (the PII-free bodies hide nothing, so the proxy
-skips them too). Prints a Markdown table for docs/proxy.md (§ Why the hand-written server
-stayed); fails on a non-2xx answer or a socket error, as bench_proxy.py does.
+skips them too). Prints a Markdown table for docs/journal/proxy.md (§ The HTTP stack:
+uvicorn against the hand-written server); fails on a non-2xx answer or a socket error, as
+bench_proxy.py does.
 
     python scripts/bench_proxy_stacks.py --serve VARIANT PORT UPSTREAM   # one on its own
 """

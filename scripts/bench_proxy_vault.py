@@ -19,7 +19,8 @@ Before timing, each body goes once through each proxy and must come back as the 
 text; after it, Redis is dumped and must hold none of the values. For each body and path
 wrk runs at one connection (latency) and at 16 (requests/s); *CPU µs/req* is the proxy's
 processes' CPU (the workers' too) per request at 16 connections, *Redis µs/req* the Redis
-server's. Prints Markdown for docs/proxy.md, with the machine's load average before and after.
+server's. Prints Markdown for docs/journal/proxy.md (§ The shared vault), with the machine's
+load average before and after.
 """
 
 from __future__ import annotations

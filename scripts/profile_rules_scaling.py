@@ -8,14 +8,14 @@ token without whitespace, a list of numbers under one context word) and each siz
 times the rules tier (`RuleTier.find`) and the whole request redaction (rules, vault,
 placeholders: `RequestRedactor.redact` on a one-message chat body), and prints a Markdown
 table with the time per MB: constant per MB means linear. `--profile` prints the heaviest
-functions under cProfile at the largest size. Used for docs/proxy.md (§ One big message).
+functions under cProfile at the largest size. Used for docs/proxy-http.md (§ One big message).
 
 `--per-text` times the rules tier on `scripts/bench_proxy.py`'s three 1 KB texts instead: CPU
 µs per call, the minimum over many repeats (on a machine shared with other work the minimum
 of the thread's CPU time is what the code costs; wall time and means measure the neighbours).
 `--against REV` times the rules tier of git revision REV and of this tree in turn, in fresh
-processes, `--rounds` times each, and prints both minimums side by side (docs/proxy.md,
-§ Measured).
+processes, `--rounds` times each, and prints both minimums side by side (docs/journal/proxy.md,
+§ The proxy's benchmark runs).
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ mode: each replaced span; image mode: each redacted element) becomes the neutral
 word `NAME`, and Rampart read the phone beside one as an address); a blank, or `___`, made
 Rampart lose the surname after a hidden given name (`___ Moreau`), the very leak this is
 for. An ellipsis is punctuation, so never a value itself (words are trimmed of it), and
-Rampart still reads `… Moreau` as a name (docs/pipeline.md, "The second opinion").
+Rampart still reads `… Moreau` as a name (docs/pipeline-validate.md, "The second opinion").
 A hit is kept only where it is readable: the parts of it outside a mask, mapped back to
 the original text, trimmed of spaces and punctuation (text mode), or the elements not
 redacted yet (image mode).

@@ -3,7 +3,7 @@
 Each bound is there so that one client — careless or hostile — cannot take the proxy from
 the others: a body too large to hold, a message too large to scrub in time, a connection
 that sends nothing, a client that never reads its answer. What a bound refuses is never
-forwarded (docs/proxy.md, § Limits).
+forwarded (docs/proxy-http.md, § One client cannot hold the proxy).
 """
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ TRIM_AFTER = 32 * MIB
 """Once this much body has come and every body is gone, the allocator is asked to return
 its free memory to the system: glibc keeps what Python freed for reuse, so a burst of
 large bodies left the process's resident size at its peak for good (measured in
-docs/proxy.md, § One client cannot hold the proxy)."""
+docs/proxy-http.md, § Many half-sent bodies)."""
 
 
 def _trimmer() -> Callable[[int], int] | None:

@@ -1,7 +1,7 @@
 """The one client for an OpenAI-compatible upstream, below the proxy and proofread: HTTP/1.1
 over `http://` or `https://` (`UpstreamPool`), one error (`UpstreamError`), one
 server-sent-events reader (`SseSplitter`), and a synchronous bridge for proofread
-(`iterate`). docs/proxy.md (§ One upstream client) says why it is written on httptools.
+(`iterate`). docs/proxy-http.md (§ One upstream client) says why it is written on httptools.
 """
 
 from redacto.upstream.blocking import iterate
