@@ -1,5 +1,5 @@
 """Inputs for `tests/vectors/not_identifiers/` (`scripts/shared_vectors.py` asks
-`redacto.not_identifiers` and `redacto.pipeline.detections` for their answers): values a
+`redacto.text.not_identifiers` and `redacto.pipeline.detections` for their answers): values a
 model or the NER tier may name, in English and French, that are or are not only a time of
 day or an amount, and NAME values a greeting opens. Unicode spaces inside amounts, digits of
 other scripts (Python's `\\d` takes every decimal digit) and the letters `re.IGNORECASE`

@@ -8,9 +8,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from redacto import not_identifiers
 from redacto.document import PLACEHOLDER_PATTERN
 from redacto.pipeline import chunking, constraint, parsing, redact
+from redacto.text import not_identifiers
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ where that is surprising:
 - `normalise/`: the text the rules read (`redacto.rules.normalise`, Kotlin `RuleNormalise`)
   and where each of its characters came from;
 - `not_identifiers/`: the values that identify no one (a time of day, an amount) and the
-  greetings cut from a NAME (`redacto.not_identifiers`, Kotlin `NotIdentifiers`; inputs in
+  greetings cut from a NAME (`redacto.text.not_identifiers`, Kotlin `NotIdentifiers`; inputs in
   `shared_vector_not_identifiers.py`).
 
 `tests/pipeline/test_shared_vectors.py` runs the check, and the Kotlin core's
@@ -59,18 +59,18 @@ from shared_vector_texts import (
 
 from redacto.modelfile.manifest import load_manifest
 from redacto.modelfile.policy import check_model_file, phone_settings
-from redacto.not_identifiers import (
-    identifies_no_one,
-    is_amount_value,
-    is_time_of_day,
-    without_openers,
-)
 from redacto.pipeline.detections import rejected_as, trimmed_item
 from redacto.pipeline.locator import MISTAKE_METHODS, Locator, locate_mistake
 from redacto.pipeline.parsing import TextItem
 from redacto.pipeline.policy import apply_model_settings
 from redacto.pipeline.state import PipelineOptions
 from redacto.rules.normalise import normalise
+from redacto.text.not_identifiers import (
+    identifies_no_one,
+    is_amount_value,
+    is_time_of_day,
+    without_openers,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 VECTORS = ROOT / "tests" / "vectors"
@@ -279,7 +279,7 @@ SETS: dict[str, Callable[[], Json]] = {
     ),
     "not_identifiers/not_identifiers.json": lambda: _vector_set(
         "not_identifiers",
-        "redacto.not_identifiers on one value named label: is_time_of_day, is_amount_value, "
+        "redacto.text.not_identifiers on one value named label: is_time_of_day, is_amount_value, "
         "identifies_no_one, without_openers(label, value), and rejected_as of the item "
         "trimmed_item makes of it (a RejectReason value, null: kept), as detect and "
         "validate decide a LABEL: value line.",

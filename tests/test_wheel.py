@@ -115,7 +115,7 @@ def test_the_wheel_ships_prompts_manifests_and_rules(installed):
         "redacto/rules/recognizers.yaml",
         "redacto/_data/models/ner/rampart.toml",
         "redacto/ner/labels.yaml",
-        "redacto/not_names.txt",
+        "redacto/text/not_names.txt",
         "redacto/pdf/glyphless.ttf",  # the text layer's font of redacted.pdf
         "redacto/evaluation/report.html.j2",
         "redacto/py.typed",

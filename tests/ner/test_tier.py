@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 from redacto.document import Box, Category, Document, Element, Mode, Source
-from redacto.joined_elements import join_by_page
 from redacto.ner import find_ner_detections, find_ner_spans, load_ner_manifest, ner_session
 from redacto.ner.source import NerUnavailableError, resolve_files
 from redacto.prompts import PromptLibrary
+from redacto.text.joined_elements import join_by_page
 
 GENERAL = PromptLibrary.load().category_labels(Category.GENERAL)
 

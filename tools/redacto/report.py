@@ -50,9 +50,9 @@ class RejectReason(StrEnum):
     ALREADY_REDACTED = "already redacted"
     NOT_IN_DOCUMENT = "not in the document"
     NOT_A_NAME = "not a name"
-    """A NAME whose value is a lone pronoun or function word (`redacto.not_names`)."""
+    """A NAME whose value is a lone pronoun or function word (`redacto.text.not_names`)."""
     NOT_AN_IDENTIFIER = "not an identifier"
-    """A value that is only a time of day or an amount (`redacto.not_identifiers`)."""
+    """A value that is only a time of day or an amount (`redacto.text.not_identifiers`)."""
     KEPT_READABLE = "kept readable by the category"
     """A value the category's preserve rules keep readable wherever it stands
     (`redacto.pipeline.kept_readable`)."""

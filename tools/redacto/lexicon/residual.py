@@ -62,9 +62,9 @@ from redacto.ner.labels import (
     organisation_forms,
     titled,
 )
-from redacto.not_identifiers import CURRENCIES, is_amount_value, is_time_of_day
 from redacto.rules import RECOGNIZERS, preserved_spans, recognizers_for
 from redacto.rules.matching import scan_text
+from redacto.text.not_identifiers import CURRENCIES, is_amount_value, is_time_of_day
 
 
 class Reason(StrEnum):

@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from redacto.document import Category, Detection, Document, Mode, Source, Span
-from redacto.joined_elements import join_by_page
 from redacto.ner.decode import THRESHOLD, SpanHit, WordHit, join_hits, word_hits
 from redacto.ner.labels import (
     LONE_NOT_AN_ADDRESS,
@@ -38,8 +37,9 @@ from redacto.ner.source import (
     load_ner_manifest,
     resolve_files,
 )
-from redacto.not_identifiers import identifies_no_one
-from redacto.not_names import is_not_a_name
+from redacto.text.joined_elements import join_by_page
+from redacto.text.not_identifiers import identifies_no_one
+from redacto.text.not_names import is_not_a_name
 
 if TYPE_CHECKING:
     from redacto.ner.runtime import NerSession, Reading

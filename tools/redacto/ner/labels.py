@@ -18,7 +18,7 @@ from types import MappingProxyType
 import yaml
 
 from redacto.document import Category, Frozen
-from redacto.not_identifiers import CURRENCIES
+from redacto.text.not_identifiers import CURRENCIES
 
 ENTITY_TYPES = (
     "GIVEN_NAME",
@@ -50,7 +50,7 @@ def is_amount(text: str, start: int, end: int) -> bool:
     """Whether text[start:end] is a bare number written as an amount (`1687 EUR`, `€ 318`,
     `$196`): every category preserves amounts (prompts/categories.yaml), and Rampart read
     "under 1687 EUR" as a building number on the outside set's texts with nothing to find.
-    A value that holds its currency (`£1568`) is `redacto.not_identifiers`' concern."""
+    A value that holds its currency (`£1568`) is `redacto.text.not_identifiers`' concern."""
     value = text[start:end]
     if not value or not all(c.isdigit() or c in ".,'\u00a0 " for c in value):
         return False

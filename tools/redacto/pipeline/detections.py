@@ -9,12 +9,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from redacto.document import Detection, Source
-from redacto.not_identifiers import identifies_no_one, without_openers
-from redacto.not_names import is_not_a_name
 from redacto.pipeline.kept_readable import KeptReadable
 from redacto.pipeline.page_text import PageText
 from redacto.pipeline.parsing import IndexItem, RejectReason, TextItem
 from redacto.pipeline.placeholders import value_key
+from redacto.text.not_identifiers import identifies_no_one, without_openers
+from redacto.text.not_names import is_not_a_name
 
 
 def detection_key(detection: Detection) -> int | str:
@@ -67,7 +67,7 @@ def rejected_as(
 ) -> RejectReason | None:
     """Why a named item stands for nothing, or None: a lone pronoun or function word named a
     NAME (`My`, `Je`: FINDINGS 3), a value that is only a time or an amount under any
-    label (`redacto.not_identifiers`), or one the category keeps readable wherever it
+    label (`redacto.text.not_identifiers`), or one the category keeps readable wherever it
     stands (`kept`: `redacto.pipeline.kept_readable`). `words` are the elements' texts,
     for an `INDEX:LABEL` item."""
     if isinstance(item, TextItem):
@@ -85,7 +85,7 @@ def rejected_as(
 
 def trimmed_item(item: IndexItem | TextItem) -> IndexItem | TextItem:
     """The item with a NAME value's opening greeting cut (`Coucou Thérèse` →
-    `Thérèse`, `redacto.not_identifiers.without_openers`)."""
+    `Thérèse`, `redacto.text.not_identifiers.without_openers`)."""
     if isinstance(item, IndexItem):
         return item
     value = without_openers(item.label, item.value)

@@ -7,7 +7,7 @@ OCR noise tolerated, across words and lines) and the words it overlaps become th
 element indices, so boxes stay exactly the OCR's own.
 
 Lines come from the boxes, the same way in both languages and for the NER tier
-(`redacto.joined_elements.starts_line`): a word starts a new line when it sits left of the
+(`redacto.text.joined_elements.starts_line`): a word starts a new line when it sits left of the
 word before it, when its vertical centre is outside the previous word's height, or when the
 page changes. Words without boxes continue the line.
 
@@ -23,9 +23,9 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from redacto.document import Detection, Element
-from redacto.joined_elements import JoinedElements, join_elements, starts_line
 from redacto.pipeline.locator import Locator
 from redacto.pipeline.placeholders import PlaceholderBook, value_key
+from redacto.text.joined_elements import JoinedElements, join_elements, starts_line
 
 
 @dataclass(frozen=True)

@@ -15,10 +15,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from redacto.document import Box, Document, Element, Mode, Span
-from redacto.joined_elements import starts_line
 from redacto.pipeline.locator import Locator, locate_mistake
 from redacto.pipeline.page_text import PageText
 from redacto.proofread.mistakes import Mistake, PlacedMistake, PlaceStrategy
+from redacto.text.joined_elements import starts_line
 
 BoxPoints = tuple[float, float, float, float]
 

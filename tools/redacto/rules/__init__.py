@@ -19,7 +19,6 @@ from collections.abc import Collection, Mapping
 from types import MappingProxyType
 
 from redacto.document import Category, Detection, Document, Frozen, Mode, Source, Span
-from redacto.joined_elements import join_by_page
 from redacto.rules.catalog import (
     CategoryRuleSet,
     PreserveRule,
@@ -29,6 +28,7 @@ from redacto.rules.catalog import (
 )
 from redacto.rules.matching import TextMatch, scan_text
 from redacto.rules.validators import VALIDATORS
+from redacto.text.joined_elements import join_by_page
 
 __all__ = [
     "CATEGORY_RULES",

@@ -19,7 +19,7 @@ NAME_LABEL = "NAME"
 @cache
 def not_names() -> frozenset[str]:
     """The word list, case-folded (comment lines start with `#`)."""
-    text = files("redacto").joinpath("not_names.txt").read_text(encoding="utf-8")
+    text = files("redacto.text").joinpath("not_names.txt").read_text(encoding="utf-8")
     words = (line.strip() for line in text.splitlines())
     return frozenset(word.casefold() for word in words if word and not word.startswith("#"))
 

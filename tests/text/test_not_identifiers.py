@@ -1,5 +1,5 @@
 """Values that identify no one under any label (a time of day, an amount), and the greetings
-cut from a NAME: the tables of `redacto.not_identifiers`, and the shared vectors
+cut from a NAME: the tables of `redacto.text.not_identifiers`, and the shared vectors
 (tests/vectors/not_identifiers, Kotlin `NotIdentifiersVectorTest`) against the Python."""
 
 from __future__ import annotations
@@ -10,7 +10,11 @@ from typing import Any
 import pytest
 
 from redacto.ner.labels import is_amount
-from redacto.not_identifiers import (
+from redacto.pipeline.detections import rejected_as, trimmed_item
+from redacto.pipeline.parsing import IndexItem, TextItem
+from redacto.report import RejectReason
+from redacto.resources import SOURCE_ROOT
+from redacto.text.not_identifiers import (
     CURRENCIES,
     MAX_AMOUNT_DIGITS,
     NAME_OPENERS,
@@ -19,10 +23,6 @@ from redacto.not_identifiers import (
     is_time_of_day,
     without_openers,
 )
-from redacto.pipeline.detections import rejected_as, trimmed_item
-from redacto.pipeline.parsing import IndexItem, TextItem
-from redacto.report import RejectReason
-from redacto.resources import SOURCE_ROOT
 
 VECTORS = SOURCE_ROOT / "tests" / "vectors" / "not_identifiers" / "not_identifiers.json"
 

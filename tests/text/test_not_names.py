@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from redacto.not_names import is_not_a_name, not_names
+from redacto.text.not_names import is_not_a_name, not_names
 
 
 @pytest.mark.parametrize(
