@@ -8,7 +8,7 @@ each in its own child process so its peak RSS is its own:
 - `strip`: a 20000×20 PNG strip with a line of text on it (the longest side allowed);
 - `photo`: a 12247×8165 JPEG (100 megapixels, the most allowed) with text on it.
 
-The target is at most 3 GB each (issue 17); docs/ocr.md records the figures. A watchdog
+The target is at most 3 GB each; docs/ocr.md records the figures. A watchdog
 kills a child whose RSS passes `--cap-gb` (default 8) so a regression cannot take the
 machine down with it; such a case is reported as killed.
 

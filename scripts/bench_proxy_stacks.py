@@ -2,7 +2,7 @@
 
     python scripts/bench_proxy_stacks.py [--latency-seconds 5] [--load-seconds 8]
 
-Issue 31 asked for HTTP framing, back-pressure and timeouts from a well-kept stack
+The question measured: HTTP framing, back-pressure and timeouts from a well-kept stack
 (uvicorn/h11, httpx or aiohttp) if one keeps the throughput goal (≥ 3,000 req/s and
 ≤ 1 ms added at p50 on PII-free 1 KB prompts). Each variant below does the proxy's work —
 parse the JSON, run the rules tier over the message, forward to the echo upstream,

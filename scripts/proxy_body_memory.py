@@ -1,5 +1,5 @@
 """The resident memory of a `redacto proxy` process while many connections each hold half
-of a large body, and after they close (issue 45's measure: 16 half-sent 59 MiB bodies).
+of a large body, and after they close (by default 16 half-sent 59 MiB bodies).
 
     python scripts/proxy_body_memory.py [--connections 16] [--body-mib 59] [--redacto PATH]
 

@@ -1,5 +1,5 @@
 """The last look before burning: a box whose edge cuts a glyph is widened over the rest of
-its word, whatever the ink's contrast, and never into the next word (issue 45)."""
+its word, whatever the ink's contrast, and never into the next word."""
 
 from __future__ import annotations
 

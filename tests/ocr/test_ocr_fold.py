@@ -1,5 +1,5 @@
 """Strips are folded into page-shaped mosaics, so OCR memory is bounded for every accepted
-image (issue 17: a 20000×20 PNG grew PP-OCR to ≈ 24 GB), and every word comes back once."""
+image (unfolded, a 20000×20 PNG grew PP-OCR to ≈ 24 GB), and every word comes back once."""
 
 from __future__ import annotations
 

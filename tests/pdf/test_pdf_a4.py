@@ -1,5 +1,5 @@
-"""An A4 PDF, born-digital and scanned, through `redacto redact FILE.pdf --out DIR` (issue 31:
-every A4 PDF ended in ERROR, "the redacted PDF failed its check after writing: page 1 has
+"""An A4 PDF, born-digital and scanned, through `redacto redact FILE.pdf --out DIR` (A4
+pages once ended in ERROR, "the redacted PDF failed its check after writing: page 1 has
 another size"). Real PP-OCR reads the pages; the model is scripted."""
 
 from __future__ import annotations

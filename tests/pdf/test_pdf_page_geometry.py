@@ -1,6 +1,6 @@
-"""Every page shape survives the round trip: read, burn, write, check (issue 31: every A4 PDF
-ended in ERROR, "page 1 has another size", because the written page's size was rebuilt from
-rounded pixels and rendered one pixel wider).
+"""Every page shape survives the round trip: read, burn, write, check (A4 PDFs
+once ended in ERROR, "page 1 has another size", because the written page's size was rebuilt
+from rounded pixels and rendered one pixel wider).
 
 Each shape of `page_shapes.SHAPES`, born-digital and scanned, is read (`InkOcr` stands in for
 OCR, so these run in seconds), its name boxed, and written through the product's own

@@ -1,6 +1,6 @@
 """A PDF redacted end to end: real pdfium, real PP-OCR, scripted model answers.
 
-Each trap of issue 18 has its own test, all on one redaction of `traps.trap_pdf` (run once
+Each trap of `traps.py` has its own test, all on one redaction of `traps.trap_pdf` (run once
 per module: OCR of the scanned page is the slow part).
 """
 

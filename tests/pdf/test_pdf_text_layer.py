@@ -1,4 +1,4 @@
-"""`redacted.pdf`'s invisible text layer (issue 43): the kept words, searchable and in place.
+"""`redacted.pdf`'s invisible text layer: the kept words, searchable and in place.
 
 Born-digital and scanned pages, A4 and Letter, redacted with a scripted model; the scanned
 pages are read by a stand-in OCR that returns the words the "scan" was drawn with, so the

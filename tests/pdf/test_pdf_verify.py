@@ -69,7 +69,7 @@ def test_a_file_that_is_not_a_pdf_fails(tmp_path):
         verify_redacted_pdf(target, [[]], pages=[PageGeometry(1, 1)], values=[])
 
 
-# The text layer (issue 43): the check reads the output's text back with pdfium.
+# The text layer: the check reads the output's text back with pdfium.
 
 LINES = ["Patient: Jane Smith", "SSN 123-45-", "6789 Alice", "Marlowe, Smith Ltd"]
 

@@ -1,4 +1,4 @@
-"""Property-based fuzzing of every step's model replies (issue 17).
+"""Property-based fuzzing of every step's model replies.
 
 Whatever the model says — junk, half-formats, over-long lines, stray CRs, replies cut into
 any pieces, a script that runs dry — `run_pipeline` returns a report (never a traceback),

@@ -1,4 +1,4 @@
-"""Proofread's upstream behind TLS (issue 42): the fake upstream speaks https with a
+"""Proofread's upstream behind TLS: the fake upstream speaks https with a
 certificate signed by a CA made in the test (`tls_certs`). Trusted through `--upstream-ca`
 or `SSL_CERT_FILE`, the CV goes out with placeholders and the mistakes come back restored
 and placed; untrusted, nothing is sent and the run says why."""

@@ -57,7 +57,7 @@ def test_the_conversation_header_is_never_forwarded(
     assert len(upstream.seen_headers) == 3
     for seen in upstream.seen_headers:
         assert b"x-redacto-conversation" not in seen
-        # Read for the vault, never forwarded unless configured (issue 45).
+        # Read for the vault, never forwarded unless configured.
         assert b"authorization" not in seen
 
 

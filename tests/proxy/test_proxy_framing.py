@@ -3,8 +3,8 @@ aiohttp), each answering in each framing it uses — the body ended by closing t
 connection, sized by Content-Length, chunked — whole and streamed (server-sent events).
 Every answer must come back complete, with its values restored, and nothing after it.
 
-Before issue 31, an answer ended by the upstream's close was taken for a failure: 502 for
-a whole one, `data: [DONE]` and then an error event for a stream."""
+An answer ended by the upstream's close is a complete answer, not a failure (which would
+mean 502 for a whole one, `data: [DONE]` and then an error event for a stream)."""
 
 from __future__ import annotations
 

@@ -124,7 +124,7 @@ def test_a_pii_free_request_is_forwarded_unchanged_in_the_proxys_own_bytes(
             "/v1/chat/completions", content=raw, headers={"content-type": "application/json"}
         )
     assert answer.status_code == 200 and upstream.seen[-1] == orjson.loads(raw)
-    assert upstream.seen_raw[-1] == orjson.dumps(orjson.loads(raw))  # issue 45: never `raw`
+    assert upstream.seen_raw[-1] == orjson.dumps(orjson.loads(raw))  # its own bytes, never `raw`
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""The proxy forwards only what it inspected (issue 45): the body upstream is its own
+"""The proxy forwards only what it inspected: the body upstream is its own
 serialisation of the parsed request, duplicate keys are refused, a query string is never
 forwarded, request headers go by an allow-list, trailers are refused, big numbers are
 refused, and the log holds the route template, never the path or query as sent."""

@@ -1,4 +1,4 @@
-"""One client cannot take the proxy from the others (issue 31): a big message is scrubbed
+"""One client cannot take the proxy from the others: a big message is scrubbed
 off the event loop or refused, never forwarded; an oversized body is refused before it is
 read; slow and idle connections are closed; a client that never reads its streamed answer
 does not make the proxy drain the upstream into memory."""
@@ -104,7 +104,7 @@ def test_a_large_message_is_scrubbed_while_health_keeps_answering(
         assert slow.busy.wait(30)
         with httpx.Client(base_url=running.url, timeout=30) as client:
             while slow.busy.is_set():
-                # Before (issue 31): detection ran on the thread that answers /health.
+                # Detection must not run on the thread that answers /health.
                 if client.get("/health").status_code == 200 and slow.busy.is_set():
                     answered_while_scrubbing += 1
                 time.sleep(0.05)
@@ -336,8 +336,8 @@ def test_ctrl_c_stops_the_proxy_while_it_scrubs_a_large_message(upstream: EchoUp
         process.send_signal(signal.SIGINT)
         stopping = time.monotonic()
         process.wait(timeout=60)
-        # Before (issue 31): the event loop's thread was in the rules tier, and Ctrl-C
-        # waited for it to finish (minutes, for a larger message).
+        # Were the event loop's thread in the rules tier, Ctrl-C would wait for it to
+        # finish (minutes, for a larger message).
         assert time.monotonic() - stopping < 3.0
     finally:
         if process.poll() is None:
@@ -362,7 +362,7 @@ def _wait_for(condition: Callable[[], bool], seconds: float = 10.0) -> bool:
 def test_bodies_in_flight_stay_within_one_budget_given_back_when_their_connections_end(
     upstream: EchoUpstream,
 ) -> None:
-    # Issue 45: 16 half-sent 59 MiB bodies took the process from 239 MB to 1,134 MB, and
+    # Unbounded, 16 half-sent 59 MiB bodies took the process from 239 MB to 1,134 MB, and
     # it stayed there after they closed. Here two half-sent bodies fill a 1 MB budget.
     proxy = build_proxy(
         ProxyConfig(upstream=upstream.url, limits=Limits(max_bodies_bytes=1_000_000))

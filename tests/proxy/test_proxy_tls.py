@@ -1,4 +1,4 @@
-"""An https upstream (issue 42): the usual deployment puts the self-hosted model behind TLS.
+"""An https upstream: the usual deployment puts the self-hosted model behind TLS.
 
 The echo upstream speaks TLS with a certificate signed by a CA made in the test
 (`tls_certs`). Trusted through `--upstream-ca` (`ProxyConfig.upstream_ca`) or

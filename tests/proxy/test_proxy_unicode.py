@@ -1,9 +1,10 @@
 """Values hidden behind Unicode, JSON escapes or a split never reach the upstream whole.
 
-Issue 45, third pass: the proxy forwarded a card typed with no-break spaces, an SSN with
-an en dash, an e-mail with a zero-width space or written `\\u0040` inside a tool call's
-arguments, and an e-mail cut in two across the parts of a message. Each request goes
-through a real proxy to the recording echo upstream; the test reads what it received.
+Each of these would reach the upstream whole unless the proxy read through it: a card typed
+with no-break spaces, an SSN with an en dash, an e-mail with a zero-width space or written
+`\\u0040` inside a tool call's arguments, and an e-mail cut in two across the parts of a
+message. Each request goes through a real proxy to the recording echo upstream; the test
+reads what it received.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The rules tier in linear time, finding exactly what it found before.
 
-Three parts of a scan grew with the square of the text (issue 31): finding each digit
+Three parts of a scan used to grow with the square of the text: finding each digit
 token's start in `read_ocr_zeros`, walking back over a list's items for every candidate
 that continues it, and checking each match against every match kept before it. The
 straightforward versions are kept here as references; scans with them and with the linear

@@ -271,7 +271,7 @@ CASES = [
             ("05/21", []),  # a two-digit year is a ratio or a card's expiry
             ("05/2021/7", []),
             ("v5/2021", []),
-            # A month and two digits: the day, as in "March 15" (issue 31).
+            # A month and two digits: the day, as in "March 15".
             ("Today is May-21", ["May-21"]),
             ("seen Sept-05", ["Sept-05"]),
             ("May-21-2020", ["May-21-2020"]),

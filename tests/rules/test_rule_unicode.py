@@ -1,9 +1,9 @@
 """Identifiers written with Unicode tricks are found, and the span covers what was written.
 
-Issue 45 (third pass): the rules read text as typed, so a card with no-break spaces, an
-SSN with an en dash, full-width digits or an e-mail with a zero-width space inside passed
-the safety net. The rules now read a normalised text (`redacto.rules.normalise`) and map
-every hit back onto the original characters, the invisible ones inside it included.
+Read as typed, a card with no-break spaces, an SSN with an en dash, full-width digits or an
+e-mail with a zero-width space inside would pass the safety net. The rules read a normalised
+text (`redacto.rules.normalise`) and map every hit back onto the original characters, the
+invisible ones inside it included.
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pydantic import BaseModel, ConfigDict
 
 MAX_LEAKY_PASS = 0.01
-"""The bar a trusted PASS must clear: PASS on at most 1 % of leaky outputs (issue 30)."""
+"""The bar a trusted PASS must clear: PASS on at most 1 % of leaky outputs."""
 
 
 class _Model(BaseModel):

@@ -5,7 +5,7 @@ boxes to their word's ink while the page is read. This is the last look, on the 
 boxes are burned into (a photo, or a PDF page rendered at its output resolution): where a
 glyph crosses a box's left or right edge, the box is widened along that glyph's word until
 the gap to the next word, so no letter of a redacted value stays readable beside its box
-("regina" beside an e-mail's box on grey text, issue 45). Ink is any pixel that differs
+("regina" was left beside an e-mail's box on grey text). Ink is any pixel that differs
 from the paper around the box by `INK_SHARE` of the contrast inside it, dark on light or
 light on dark, so grey and coloured text count. A word that runs on past `MAX_REACH` box
 heights (a rule drawn through the text, a photo's dark edge) is not followed: that box is

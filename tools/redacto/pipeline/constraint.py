@@ -21,7 +21,7 @@ decoding to a regular expression (LLGuidance), so each detect or validate call i
 
 Every space is written `[ ▁]`: with Gemma's SentencePiece vocabulary the grammar sees a
 token's leading space as U+2581, and a literal space makes LLGuidance reject the first word
-(measured, issue 30). Only the characters that are special in Python's `re`, Rust's
+(measured on the 270M). Only the characters that are special in Python's `re`, Rust's
 `regex` (LLGuidance) and Java's `Pattern` alike are escaped, so one pattern string means the
 same to the runtime, to the tests (`re.fullmatch`) and to the Kotlin core.
 

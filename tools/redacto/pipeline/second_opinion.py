@@ -1,6 +1,6 @@
 """Validate's second opinion: the rules and the NER tier read the redacted output again.
 
-The LLM validator said PASS on two thirds of leaky outputs (issue 40), so its PASS alone
+The LLM validator said PASS on two thirds of leaky outputs on the validator bench, so its PASS alone
 vouches for nothing. The deterministic tiers of the run (`PipelineOptions.detectors`) read
 the output as well, every round, whatever the LLM said: any value they find still readable
 fails the round, and the next round redacts it like an item the LLM validator named.

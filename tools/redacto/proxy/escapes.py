@@ -1,8 +1,8 @@
 """JSON escapes read as JSON reads them, with the way back to the text as written.
 
 A tool call's `arguments` is JSON text inside a JSON string: the body's parser undoes the
-outer escapes, not the inner ones, so `{"to": "jane\\u0040example.com"}` reached the
-rules with no `@` in it — and the model, which reads JSON, saw the address (issue 45).
+outer escapes, not the inner ones, so `{"to": "jane\\u0040example.com"}` would reach the
+rules with no `@` in it — and the model, which reads JSON, would see the address.
 Clients put JSON in message content and tool results too, so every text the rules tier
 reads has its JSON escapes undone first (a text with no backslash costs one `in`), up to
 `MAX_LEVELS` deep (JSON inside a string inside JSON). A value found is mapped back onto

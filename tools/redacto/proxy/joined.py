@@ -3,7 +3,7 @@
 A model reads a message's text parts, and a request's messages, as one text (vLLM joins
 parts with a line break; chat templates put messages one after another), so an e-mail
 address cut in two across two parts, or a card number across two messages, reaches it
-whole while each text alone looks clean (issue 45). The rules tier therefore reads a
+whole while each text alone looks clean. The rules tier therefore reads a
 request's texts as one:
 
 - where a text ends or the next begins with whitespace, the two are joined as they are;

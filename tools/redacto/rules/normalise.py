@@ -2,7 +2,7 @@
 
 The recognizers are written for ASCII: `[0-9]`, `[ -]`, `@`. A card number typed with
 no-break spaces or full-width digits, an SSN with an en dash, or an e-mail address with a
-zero-width space inside read as something else and passed the safety net (issue 45). So
+zero-width space inside would read as something else and pass the safety net. So
 the rules read a normalised copy of the text, and each hit is mapped back onto the
 characters that were written, so the span that is redacted covers them exactly — the
 invisible ones inside it included.
