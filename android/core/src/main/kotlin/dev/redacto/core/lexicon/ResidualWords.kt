@@ -3,12 +3,12 @@ package dev.redacto.core.lexicon
 import dev.redacto.core.Category
 import dev.redacto.core.Span
 import dev.redacto.core.ner.NerLabels
-import dev.redacto.core.ner.wordList
 import dev.redacto.core.rules.RuleMatching
 import dev.redacto.core.rules.Rules
 import dev.redacto.core.text.CodePointText
 import dev.redacto.core.text.NotIdentifiers
 import dev.redacto.core.text.PyText
+import dev.redacto.core.text.wordList
 
 /*
  * The residual check: every word left readable is explained, or a reader must look at it.

@@ -9,6 +9,7 @@ import dev.redacto.core.Span
 import dev.redacto.core.rules.RuleMatching
 import dev.redacto.core.text.CodePointText
 import dev.redacto.core.text.NotIdentifiers
+import dev.redacto.core.text.NotNames
 import dev.redacto.core.text.PyText
 import dev.redacto.core.text.TinyJson
 

@@ -7,8 +7,8 @@ import dev.redacto.core.Mode
 import dev.redacto.core.Source
 import dev.redacto.core.Step
 import dev.redacto.core.modelfile.ImageReading
-import dev.redacto.core.ner.NotNames
 import dev.redacto.core.text.NotIdentifiers
+import dev.redacto.core.text.NotNames
 
 /*
  * Step 2 — Detect: the category's own prompt finds the identifiers, one line per item.

@@ -1,12 +1,11 @@
 package dev.redacto.core.text
 
-import dev.redacto.core.ner.wordList
 import java.text.Normalizer
 import java.util.regex.Pattern
 
 /**
  * Values that identify no one whatever their label, and the words that open a name. Mirrors
- * `tools/redacto/not_identifiers.py` (tests/vectors/not_identifiers and the patterns in
+ * `tools/redacto/text/not_identifiers.py` (tests/vectors/not_identifiers and the patterns in
  * tests/vectors/text/regex.json pin both).
  *
  * A time of day is no calendar date (DATE is "a calendar date, or date and time"), and every

@@ -9,9 +9,9 @@ import org.junit.jupiter.api.Test
 import java.io.File
 
 /**
- * The NER tier's data and filters: the same tables as Python's tests/ner/test_labels.py and
- * tests/test_not_names.py, and the compiled-in lists equal to the files Python reads
- * (`tools/redacto/ner/labels.yaml`, `tools/redacto/not_names.txt`), so neither side drifts.
+ * The NER tier's data and filters: the same tables as Python's tests/ner/test_labels.py, and
+ * the compiled-in lists equal to the file Python reads (`tools/redacto/ner/labels.yaml`), so
+ * neither side drifts. The not-name list's tests are `text/NotNamesTest`.
  */
 class NerLabelsTest {
     private val tools = File(Vectors.root, "../../tools/redacto")
@@ -215,37 +215,6 @@ class NerLabelsTest {
     }
 
     @Test
-    fun `a lone function word is never a name`() {
-        val refused =
-            listOf(
-                "My",
-                "I",
-                "The",
-                "You",
-                "She",
-                "Can",
-                "So",
-                "There",
-                "Dear",
-                "Je",
-                "Le",
-                "Vous",
-                "Elle",
-                "L'",
-                "J'",
-                "Bonjour,",
-                "  my. ",
-                "MONSIEUR",
-            )
-        val kept = listOf("Will", "May", "Jean", "Ella", "My Lisa", "Le Pen", "")
-        refused.forEach { assertEquals(true, NotNames.isNotAName("NAME", it), it) }
-        kept.forEach { assertEquals(false, NotNames.isNotAName("NAME", it), it) }
-        assertEquals(false, NotNames.isNotAName("NAME", null))
-        assertEquals(false, NotNames.isNotAName("ID", "I"))
-        assertEquals(false, NotNames.isNotAName("ADDRESS", "The"))
-    }
-
-    @Test
     fun `the installed config json names the labels in ENTITIES' order and 512 positions`() {
         val dir = RampartFiles.dir
         org.junit.jupiter.api.Assumptions
@@ -253,18 +222,6 @@ class NerLabelsTest {
         val config = NerModelConfig.fromJson(File(dir, "config.json").readText())
         assertEquals(listOf("O") + NerLabels.ENTITIES.keys.flatMap { listOf("B-$it", "I-$it") }, config.labels)
         assertEquals(512, config.maxPositions)
-    }
-
-    @Test
-    fun `the not-name list is Python's not_names txt`() {
-        val words =
-            File(tools, "not_names.txt")
-                .readLines()
-                .map { it.trim() }
-                .filter { it.isNotEmpty() && !it.startsWith("#") }
-                .map { PyText.casefold(it) }
-                .toSet()
-        assertEquals(words, NotNames.WORDS)
     }
 
     @Test

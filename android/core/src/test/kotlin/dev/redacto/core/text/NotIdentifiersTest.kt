@@ -28,8 +28,8 @@ import java.io.File
 
 /**
  * Values that identify no one under any label, and the greetings cut from a NAME: the tables of
- * Python's tests/test_not_identifiers.py, the lists and patterns equal to Python's
- * (`tools/redacto/not_identifiers.py`, tests/vectors/text/regex.json), and detect and validate
+ * Python's tests/text/test_not_identifiers.py, the lists and patterns equal to Python's
+ * (`tools/redacto/text/not_identifiers.py`, tests/vectors/text/regex.json), and detect and validate
  * through the pipeline with a scripted model (Python's tests/pipeline/test_detections.py).
  */
 class NotIdentifiersTest {
@@ -88,7 +88,7 @@ class NotIdentifiersTest {
 
     @Test
     fun `the currencies and greetings are Python's, and the NER tier reads the same currencies`() {
-        val source = File(tools, "not_identifiers.py").readText()
+        val source = File(tools, "text/not_identifiers.py").readText()
         fun pythonSet(name: String): Set<String> {
             val block = source.substringAfter("$name = frozenset(").substringBefore(")\n")
             return Regex("\"([^\"]*)\"").findAll(block).map { it.groupValues[1] }.toSet()
