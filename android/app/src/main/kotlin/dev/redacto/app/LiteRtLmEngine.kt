@@ -35,7 +35,7 @@ import java.io.File
  * `constraint`, core's [dev.redacto.core.pipeline.answerPattern]): `ConversationConfig(enableResponseFormat
  * = true)` (LLGuidance) and `sendMessageAsync(..., responseFormat = ResponseFormat.regex(pattern))`,
  * in the 0.18.0 AAR's public API. Not compiled here (no Android SDK), and constrained decoding
- * not yet run on a phone's GPU backend (docs/android.md).
+ * not yet run on a phone's GPU backend (docs/android-core.md).
  */
 class LiteRtLmEngine private constructor(
     private val runtime: LiteRtLmRuntime,
