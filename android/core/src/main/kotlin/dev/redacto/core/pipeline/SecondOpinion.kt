@@ -17,7 +17,8 @@ import dev.redacto.core.text.PyText
  * redacts it like an item the validator named. They read the output with every redacted value
  * masked as [SECOND_OPINION_MASK] (an ellipsis: punctuation, so never a value itself, and
  * Rampart still reads `… Moreau` as a name, where a placeholder is read as text and `___`
- * hid the surname). Mirrors `pipeline/second_opinion.py`; docs/pipeline.md, "The second opinion".
+ * hid the surname). Mirrors `pipeline/second_opinion.py`; docs/pipeline-validate.md, "The
+ * second opinion".
  */
 
 /** What every redacted value reads as to the second opinion. */

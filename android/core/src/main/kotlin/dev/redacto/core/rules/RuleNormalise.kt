@@ -8,8 +8,8 @@ import java.util.regex.Pattern
  * Text as the rules read it: Unicode tricks undone, every offset mapped back.
  *
  * The recognizers are written for ASCII; a card typed with no-break spaces or full-width
- * digits, an SSN with an en dash, an e-mail with a zero-width space inside read as something
- * else and passed the safety net (issue 45). The rules read a normalised copy and each hit is
+ * digits, an SSN with an en dash, an e-mail with a zero-width space inside would read as
+ * something else and pass the safety net. The rules read a normalised copy and each hit is
  * mapped back onto the characters as written, the invisible ones inside it included:
  * clusters (a character with the combining marks and invisible characters after it) lose
  * their invisible characters (category Cf and [INVISIBLE]), go through NFKC, non-ASCII

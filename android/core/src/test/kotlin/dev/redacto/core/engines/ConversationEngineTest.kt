@@ -16,7 +16,10 @@ import org.junit.jupiter.api.Assertions.assertThrows
 import org.junit.jupiter.api.Assertions.assertTrue
 import org.junit.jupiter.api.Test
 
-/** The stream handling of the phone's engine (issue 20, items 1–3), against a native-like fake. */
+/**
+ * The stream handling of the phone's engine (no lost piece, drain then close, a budget in
+ * tokens, no empty system turn), against a native-like fake.
+ */
 class ConversationEngineTest {
     private fun engineFor(
         runtime: FakeNativeRuntime,

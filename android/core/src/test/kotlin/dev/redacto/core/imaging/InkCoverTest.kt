@@ -15,7 +15,7 @@ class InkCoverTest {
     fun `the grey is Pillow's, rounded, where R·299 + G·587 + B·114 over 1000 truncates`() {
         // Pillow's convert("L") gives these; the per-mille formula gives 149, 156 and 39.
         assertEquals(150, luma(0xff00ff00.toInt()))
-        assertEquals(157, luma(0xff78a0eb.toInt())) // the light-blue ink of issue 45
+        assertEquals(157, luma(0xff78a0eb.toInt())) // a light-blue ink
         assertEquals(40, luma(0xff14285a.toInt())) // the dark-blue paper
         assertEquals(255, luma(-1))
         assertEquals(0, luma(0x00000000))

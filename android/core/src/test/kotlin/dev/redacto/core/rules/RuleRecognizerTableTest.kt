@@ -10,7 +10,7 @@ import org.junit.jupiter.params.provider.CsvSource
  * Recognizers against a table of texts, as tests/rules/test_rule_recognizers.py runs them in
  * Python: the General rule set on plain text, so a row also fails when another recognizer
  * takes the match. These rows are the classes added for the outside suite's last misses
- * (issue 31) and the near misses beside them; the golden vectors cover the rest.
+ * and the near misses beside them; the golden vectors cover the rest.
  */
 class RuleRecognizerTableTest {
     @ParameterizedTest(name = "{0}: {1}")
