@@ -2,7 +2,7 @@
 
 They stay at the repository's top level (one source for the phone and the workstation), so
 `build_py` copies them into the built package as `redacto/_data/prompts` and
-`redacto/_data/models`, where `redacto.resources` finds them with `importlib.resources`.
+`redacto/_data/models`, where `redacto.host.resources` finds them with `importlib.resources`.
 An editable install copies nothing: it reads the checkout's own folders.
 """
 

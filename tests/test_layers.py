@@ -15,7 +15,7 @@ import subprocess
 import sys
 import tomllib
 
-from redacto.resources import SOURCE_ROOT
+from redacto.host.resources import SOURCE_ROOT
 
 HEAVY_SDKS = ("torch", "transformers", "tensorflow", "litert_lm", "litert_torch", "llama_cpp")
 PROXY_EXTRA = ("uvloop", "orjson")

@@ -24,7 +24,7 @@ import pytest
 from typer.testing import CliRunner
 
 from redacto.cli import app
-from redacto.resources import SOURCE_ROOT
+from redacto.host.resources import SOURCE_ROOT
 
 BUILD_INPUTS = (
     "pyproject.toml",
@@ -136,7 +136,7 @@ def test_the_installed_package_is_the_wheel_not_the_checkout(installed, tmp_path
         [
             python,
             "-c",
-            "import redacto.resources as r; print(r.__file__); print(r.checkout_root())",
+            "import redacto.host.resources as r; print(r.__file__); print(r.checkout_root())",
         ],
         tmp_path,
         env,

@@ -16,8 +16,8 @@ import pytest
 from PIL import Image
 
 from cli_runs import render_short_page
+from redacto.host.resources import SOURCE_ROOT
 from redacto.inputs.image import photo_pdf_bytes
-from redacto.resources import SOURCE_ROOT
 from scripted_models import TRUSTING_TABLE
 
 FENCE = re.compile(r"```python\n(.*?)```", re.DOTALL)

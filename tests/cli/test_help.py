@@ -7,7 +7,7 @@ import pytest
 from typer.main import get_command
 
 from redacto.cli import app
-from redacto.resources import SOURCE_ROOT
+from redacto.host.resources import SOURCE_ROOT
 
 ROOT = get_command(app)
 

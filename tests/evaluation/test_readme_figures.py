@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from redacto.resources import SOURCE_ROOT
+from redacto.host.resources import SOURCE_ROOT
 
 BASELINES = SOURCE_ROOT / "eval" / "baselines"
 SECTION = "## The embedded default, honestly"

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from redacto.cli import app
 from redacto.corpus import load_suite, write_suite
-from redacto.resources import SOURCE_ROOT
+from redacto.host.resources import SOURCE_ROOT
 
 sys.path.insert(0, str(SOURCE_ROOT / "scripts"))
 from third_party_suite import build, note_document

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from redacto.document import Box
+from redacto.host.resources import SOURCE_ROOT
 from redacto.imaging.ink_cover import cover_ink
-from redacto.resources import SOURCE_ROOT
 
 sys.path.insert(0, str(SOURCE_ROOT / "scripts"))
 from ink_vectors import VECTORS, main, stale_files, stored_image

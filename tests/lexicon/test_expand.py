@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from redacto.host.resources import SOURCE_ROOT
 from redacto.lexicon.build import SOURCES, build, check, encode, normalised_forms
 from redacto.lexicon.dictionary import manifest
 from redacto.lexicon.expand import expand
-from redacto.resources import SOURCE_ROOT
 
 LEXICON = SOURCE_ROOT / "lexicon"
 

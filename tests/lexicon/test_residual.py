@@ -9,6 +9,7 @@ import json
 import pytest
 
 from redacto.document import Category
+from redacto.host.resources import SOURCE_ROOT
 from redacto.lexicon import (
     LABEL_WORDS,
     NOT_LABELS,
@@ -24,7 +25,6 @@ from redacto.lexicon import (
     words,
 )
 from redacto.lexicon.vectors import VECTORS_RELATIVE, render_vectors
-from redacto.resources import SOURCE_ROOT
 from redacto.rules import RECOGNIZERS
 
 VECTORS = SOURCE_ROOT / VECTORS_RELATIVE

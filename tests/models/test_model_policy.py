@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from redacto.host.resources import SOURCE_ROOT
 from redacto.modelfile.litertlm_file import LitertlmFormatError, read_header
 from redacto.modelfile.manifest import PipelineSettings
 from redacto.modelfile.policy import (
@@ -21,7 +22,6 @@ from redacto.modelfile.policy import (
 )
 from redacto.modelfile.stamp import stamp_policy
 from redacto.report import ModelIdentity, PolicyState
-from redacto.resources import SOURCE_ROOT
 
 FILES = SOURCE_ROOT / "tests" / "vectors" / "policy" / "files"
 TRUSTING = PipelineSettings(trust_validator_pass=True)

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from redacto.document import Category
+from redacto.host.resources import SOURCE_ROOT
 from redacto.ner import COMMA_JOINS, word_is_value
 from redacto.ner.decode import (
     Token,
@@ -22,7 +23,6 @@ from redacto.ner.decode import (
     word_hits,
 )
 from redacto.ner.labels import label_for
-from redacto.resources import SOURCE_ROOT
 
 sys.path.insert(0, str(SOURCE_ROOT / "scripts"))
 from ner_vectors import VECTORS, stale_files

@@ -15,13 +15,13 @@ import pytest
 import test_locator
 import test_locator_mistakes
 
+from redacto.host.resources import SOURCE_ROOT
 from redacto.modelfile.manifest import load_manifest
 from redacto.modelfile.policy import check_model_file, phone_settings
 from redacto.pipeline.locator import MISTAKE_METHODS, LocateMethod, Locator, locate_mistake
 from redacto.pipeline.policy import apply_model_settings
 from redacto.pipeline.state import PipelineOptions
 from redacto.report import PolicyState
-from redacto.resources import SOURCE_ROOT
 
 sys.path.insert(0, str(SOURCE_ROOT / "scripts"))
 from shared_vectors import SETS, SHARED_FIELDS, main, render, stale_files

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from redacto.resources import SOURCE_ROOT
+from redacto.host.resources import SOURCE_ROOT
 from redacto.rules.normalise import normalise
 
 VECTORS = SOURCE_ROOT / "tests" / "vectors" / "normalise" / "normalise.json"

@@ -7,7 +7,7 @@ import yaml
 from typer.testing import CliRunner
 
 from redacto.cli import app
-from redacto.resources import SOURCE_ROOT
+from redacto.host.resources import SOURCE_ROOT
 from redacto.rules.catalog import CATEGORIES_FILE, RECOGNIZERS_FILE
 from redacto.rules.kotlin import KOTLIN_RELATIVE_PATH, kotlin_value, render_kotlin
 

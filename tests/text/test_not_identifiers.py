@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
+from redacto.host.resources import SOURCE_ROOT
 from redacto.ner.labels import is_amount
 from redacto.pipeline.detections import rejected_as, trimmed_item
 from redacto.pipeline.parsing import IndexItem, TextItem
 from redacto.report import RejectReason
-from redacto.resources import SOURCE_ROOT
 from redacto.text.not_identifiers import (
     CURRENCIES,
     MAX_AMOUNT_DIGITS,

@@ -11,10 +11,10 @@ import pytest
 
 from redacto.corpus import load_suite
 from redacto.document import Mode, Step
+from redacto.host.resources import SOURCE_ROOT
 from redacto.modelfile.manifest import LoraSource
 from redacto.models import build_model, load_manifest
 from redacto.models.checkpoint import build_tiny_checkpoint
-from redacto.resources import SOURCE_ROOT
 from redacto.tuning import TuneConfig, build_examples, read_step_log, tune
 from redacto.tuning.card import publish_adapter
 

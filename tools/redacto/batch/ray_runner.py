@@ -268,7 +268,7 @@ class RayWorker:
 def _import_ray() -> Any:
     # Ray reports usage statistics to usage-stats.ray.io unless told not to, and reads the
     # switch from the environment of the driver and of the processes a local Ray starts;
-    # set, not defaulted, as for ONNX Runtime (redacto.onnx_telemetry). A cluster joined by
+    # set, not defaulted, as for ONNX Runtime (redacto.host.onnx_telemetry). A cluster joined by
     # address keeps its own setting (docs/batch.md).
     os.environ[USAGE_STATS] = "0"
     try:

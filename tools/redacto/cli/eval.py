@@ -221,8 +221,8 @@ def run_command(
     from redacto.batch import WorkerStartError
     from redacto.evaluation.pipeline_system import PipelineSpec
     from redacto.evaluation.workers import Workers
+    from redacto.host.resources import portable
     from redacto.models import ModelError, resolve_model
-    from redacto.resources import portable
 
     try:
         model = resolve_model(model)

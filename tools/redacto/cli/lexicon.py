@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from redacto.cli._app import app
-from redacto.resources import in_checkout
+from redacto.host.resources import in_checkout
 
 lexicon_app = typer.Typer(
     help="The residual check's lexicon: build its dictionary files, write its shared vectors.",

@@ -10,6 +10,7 @@ import typer
 from redacto.cli._app import app
 from redacto.cli._options import CheckOption
 from redacto.document import Category, Mode, Step
+from redacto.host.resources import in_checkout
 from redacto.prompts import PromptError, PromptLibrary
 from redacto.prompts.kotlin import (
     KOTLIN_RELATIVE_PATH,
@@ -17,7 +18,6 @@ from redacto.prompts.kotlin import (
     check_kotlin,
     write_kotlin,
 )
-from redacto.resources import in_checkout
 
 prompts_app = typer.Typer(
     help="The prompt library: compile it into the Android app, inspect a rendered prompt.",

@@ -9,7 +9,7 @@ import typer
 
 from redacto.cli._app import app
 from redacto.cli._options import CheckOption
-from redacto.resources import in_checkout
+from redacto.host.resources import in_checkout
 from redacto.rules.kotlin import (
     KOTLIN_RELATIVE_PATH,
     StaleRulesKotlinError,

@@ -19,7 +19,7 @@ from redacto.corpus.outside import generate_outside_suite
 from redacto.corpus.schema import CorpusDocument
 from redacto.corpus.styled import generate_styled_suite
 from redacto.document import Frozen
-from redacto.resources import SOURCE_ROOT
+from redacto.host.resources import SOURCE_ROOT
 
 SUITES_DIR = SOURCE_ROOT / "eval" / "suites"
 RENDER_CACHE_DIR = SOURCE_ROOT / ".cache" / "corpus"

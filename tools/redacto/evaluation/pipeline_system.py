@@ -28,13 +28,13 @@ from redacto.document import (
 from redacto.evaluation.inputs import PageReader
 from redacto.evaluation.prediction import NamedItem, PredictedBox, PredictedSpan, Prediction
 from redacto.evaluation.results import OcrChoice
+from redacto.host.resources import portable
 from redacto.inputs import ImageInput, InputFile, TextInput, redact
 from redacto.models import open_model
 from redacto.pipeline import ImageReading, PipelineOptions, PipelineResult
 from redacto.pipeline.policy import options_for_model
 from redacto.pipeline.state import MAX_ROUNDS
 from redacto.prompts import PromptLibrary
-from redacto.resources import portable
 
 _WORD = re.compile(r"\S+")
 

@@ -67,7 +67,7 @@ class RunConfig(Frozen):
     def same_work(self, other: RunConfig) -> bool:
         """True when `other` asks for the same predictions (the limit may grow on resume; a
         run recorded with the model's absolute path is the same as its `portable` form)."""
-        from redacto.resources import portable
+        from redacto.host.resources import portable
 
         def work(config: RunConfig) -> RunConfig:
             return config.model_copy(update={"limit": None, "system": portable(config.system)})

@@ -128,7 +128,7 @@ class Lexicon:
 
 def lexicon_dir() -> Path:
     """The shipped `lexicon/` folder (the wheel's copy, else the checkout's)."""
-    from redacto.resources import shipped_dir
+    from redacto.host.resources import shipped_dir
 
     return shipped_dir("lexicon")
 

@@ -22,7 +22,7 @@ from typing import Annotated, Literal
 from pydantic import Field, ValidationError
 
 from redacto.document import ConstrainedDecoding, Frozen, ImageReading, ValidatorVerdict
-from redacto.resources import shipped_dir
+from redacto.host.resources import shipped_dir
 
 Quant = Literal["int8", "int4"]
 
@@ -220,7 +220,7 @@ class Manifest(Frozen):
 
 
 def manifest_dir() -> Path:
-    """Where manifests live: the shipped `models/` (`redacto.resources`), or
+    """Where manifests live: the shipped `models/` (`redacto.host.resources`), or
     `REDACTO_MODELS_DIR` (for tests)."""
     override = os.environ.get("REDACTO_MODELS_DIR")
     return Path(override) if override else shipped_dir("models")

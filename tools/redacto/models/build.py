@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from redacto.host.resources import checkout_root, data_home
 from redacto.modelfile.litertlm_file import read_header
 from redacto.modelfile.manifest import (
     HuggingFaceSource,
@@ -43,7 +44,6 @@ from redacto.modelfile.record import (
 )
 from redacto.models.checkpoint import check_checkpoint, check_hub_reachable
 from redacto.report import PolicyState
-from redacto.resources import checkout_root, data_home
 
 LOG_TAIL_LINES = 30
 

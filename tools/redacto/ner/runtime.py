@@ -16,9 +16,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from redacto.host.onnx_telemetry import disable_onnxruntime_telemetry
 from redacto.ner.decode import Token, TokenReading, Window, best_window, plan_windows
 from redacto.ner.source import EXTRA_HINT, NerManifest, NerUnavailableError, resolve_files
-from redacto.onnx_telemetry import disable_onnxruntime_telemetry
 
 if TYPE_CHECKING:
     import numpy as np

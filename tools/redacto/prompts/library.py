@@ -66,7 +66,7 @@ class PromptError(ValueError):
 
 def default_prompts_dir() -> Path:
     """The shipped prompts: the wheel's copy, or the checkout's `prompts/` (`resources`)."""
-    from redacto.resources import shipped_dir
+    from redacto.host.resources import shipped_dir
 
     return shipped_dir("prompts")
 

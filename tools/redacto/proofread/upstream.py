@@ -22,7 +22,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import jinja2
 
-from redacto.resources import shipped_dir
+from redacto.host.resources import shipped_dir
 from redacto.upstream import (
     DONE,
     SseSplitter,

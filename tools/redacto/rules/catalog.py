@@ -17,7 +17,7 @@ import yaml
 from pydantic import Field, PositiveInt, ValidationError, model_validator
 
 from redacto.document import Category, Frozen
-from redacto.resources import shipped_dir
+from redacto.host.resources import shipped_dir
 from redacto.rules.lookbehind_shift import shift_lookbehinds
 from redacto.rules.validators import LIST_VALIDATORS, VALIDATORS, Validator
 

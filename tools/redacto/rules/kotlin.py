@@ -14,7 +14,7 @@ from pathlib import Path
 
 import yaml
 
-from redacto.generated import StaleGeneratedFileError, check_generated, write_generated
+from redacto.host.generated import StaleGeneratedFileError, check_generated, write_generated
 from redacto.prompts.kotlin import kotlin_string
 from redacto.rules.catalog import CATEGORIES_FILE, RECOGNIZERS_FILE
 

@@ -16,8 +16,9 @@ from typing import Literal
 
 ShippedFolder = Literal["prompts", "models", "lexicon"]
 
-SOURCE_ROOT = Path(__file__).resolve().parents[2]
-"""The repository root when the package runs from a checkout (`tools/redacto/..`)."""
+SOURCE_ROOT = Path(__file__).resolve().parents[3]
+"""The repository root when the package runs from a checkout (this file is
+`tools/redacto/host/resources.py` in it)."""
 
 
 def checkout_root() -> Path | None:

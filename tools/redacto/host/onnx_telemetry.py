@@ -5,7 +5,7 @@ session file into the temporary folder and a device id and an event database (th
 Python executable's path, the network type) under `~/.cache/Microsoft/DeveloperTools/
 .onnxruntime/`, queued for `mobile.events.data.microsoft.com`. An offline redactor writes
 none of that. `ORT_DISABLE_TELEMETRY=1`, set in the process before the import, turns it all
-off (measured: no file at all, `tests/test_onnx_telemetry.py`). Both users of ONNX Runtime
+off (measured: no file at all, `tests/host/test_onnx_telemetry.py`). Both users of ONNX Runtime
 call this first: PP-OCR (through RapidOCR) and the NER tier.
 """
 
