@@ -9,6 +9,7 @@ import dev.redacto.core.ner.NerModelConfig
 import dev.redacto.core.ner.NerReader
 import dev.redacto.core.ner.NerTier
 import dev.redacto.core.ner.WordPieceTokenizer
+import dev.redacto.core.session.NerRuntime
 import java.io.IOException
 import java.nio.LongBuffer
 
@@ -80,11 +81,10 @@ class OnnxNerModel(
                 throw IOException("could not load the NER model's $name (run android/app/scripts/copy_ner_model.sh)", error)
             }
 
-        /** The NER tier on the bundled model and tokenizer (opened once: the load is the cost). */
-        fun openTier(assets: AssetManager): Pair<NerTier, OnnxNerModel> {
+        /** The bundled tokenizer and model, for core's NER tier (opened once: the load is the cost). */
+        fun open(assets: AssetManager): NerRuntime {
             val tokenizer = WordPieceTokenizer.fromJson(read(assets, "tokenizer.json").decodeToString())
-            val model = OnnxNerModel(assets)
-            return NerTier(NerReader(tokenizer, model)) to model
+            return NerRuntime(tokenizer, OnnxNerModel(assets))
         }
     }
 }

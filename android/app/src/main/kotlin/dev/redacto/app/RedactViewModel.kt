@@ -10,19 +10,12 @@ import androidx.lifecycle.SavedStateHandle
 import androidx.lifecycle.viewModelScope
 import dev.redacto.core.Box
 import dev.redacto.core.Status
-import dev.redacto.core.engines.EngineException
-import dev.redacto.core.inputs.ImageInput
-import dev.redacto.core.inputs.InputRedaction
 import dev.redacto.core.lexicon.LexiconFiles
-import dev.redacto.core.ner.NerTier
-import dev.redacto.core.ocr.OcrException
-import dev.redacto.core.ocr.PpOcrReader
 import dev.redacto.core.ocr.workingSize
-import dev.redacto.core.pipeline.Detector
-import dev.redacto.core.pipeline.LiveBoxes
-import dev.redacto.core.pipeline.PipelineOptions
-import dev.redacto.core.pipeline.reviewItems
-import dev.redacto.core.rules.Rules
+import dev.redacto.core.session.Failure
+import dev.redacto.core.session.RedactSession
+import dev.redacto.core.session.RedactState
+import dev.redacto.core.session.Runtimes
 import kotlinx.coroutines.CancellationException
 import kotlinx.coroutines.CoroutineScope
 import kotlinx.coroutines.Dispatchers
@@ -36,7 +29,6 @@ import kotlinx.coroutines.joinAll
 import kotlinx.coroutines.launch
 import kotlinx.coroutines.withContext
 import java.io.File
-import java.io.IOException
 
 /** Everything the screen shows. Boxes are in pixels of the photo; the count shown is `boxes.size`. */
 data class RedactUiState(
@@ -55,30 +47,35 @@ data class RedactUiState(
 )
 
 /**
- * One screen, one flow: photo → OCR ([ImageInput.read]: [PpOcrReader] on [OnnxPpOcrModels]) →
- * core's [dev.redacto.core.inputs.redact] on [LiteRtLmEngine], with the rules and the NER tier
- * ([OnnxNerModel]) beside it (boxes drawn as [LiveBoxes] sees them)
- * → its pixels burned into a copy → a new PNG. The photo is only ever read. Core decides what
- * is burned; this class does the Android I/O. Files and bitmaps are handled off the main
- * thread; the pending camera capture survives the process being killed ([SavedStateHandle]).
+ * One screen, one flow: photo → core's [RedactSession] (OCR, then core's `redact` with the
+ * rules and the NER tier beside the model, boxes drawn as they are found) → its pixels burned
+ * into a copy → a new PNG. The photo is only ever read. Core decides what is burned and in which
+ * state the run is ([RedactState]); this class does the Android I/O and maps each state onto
+ * the screen. The runtimes come from the factories it is given: the phone's ([appRuntimes]) on a device.
+ * Files and bitmaps are handled off the main thread; the pending camera capture survives the
+ * process being killed ([SavedStateHandle]).
  */
 class RedactViewModel(
     application: Application,
     private val saved: SavedStateHandle,
+    runtimes: Runtimes<ModelFile>,
 ) : AndroidViewModel(application) {
+    /** On the phone's runtimes: the constructor the screen's default view-model factory calls. */
+    constructor(
+        application: Application,
+        saved: SavedStateHandle,
+    ) : this(application, saved, appRuntimes(application))
+
     private val app = application
     private val models = ModelFiles(File(app.filesDir, "models"))
     private val state = MutableStateFlow(RedactUiState())
     val ui: StateFlow<RedactUiState> = state.asStateFlow()
 
-    private var reader: PpOcrReader? = null
-    private var ocrModels: OnnxPpOcrModels? = null
-    private var ner: NerTier? = null
-
     /** The residual check's pinned dictionaries, from the APK's `lexicon/` assets (each read and sha256-checked on first use). */
     private val lexicon = LexiconFiles { name -> app.assets.open("lexicon/$name") }
-    private var nerModel: OnnxNerModel? = null
-    private var engine: LiteRtLmEngine? = null
+
+    /** The model, OCR and NER, each opened once on first use and closed in [onCleared]. */
+    private val session = RedactSession(runtimes, lexicon)
 
     /** The jobs that may be using the engine or the OCR sessions; [onCleared] waits for them. */
     private val jobs = mutableListOf<Job>()
@@ -127,11 +124,9 @@ class RedactViewModel(
     fun onModelPicked(uri: Uri?) {
         if (uri == null) return
         work("Copying the model into the app and reading its policy (once)…") {
-            val previous = engine
-            engine = null
             val model =
                 withContext(Dispatchers.IO) {
-                    previous?.close()
+                    session.closeModel()
                     models.import(app.contentResolver, uri)
                 }
             state.update { it.copy(model = model, backend = null, stage = "Model ready.") }
@@ -143,34 +138,13 @@ class RedactViewModel(
         val model = state.value.model ?: return fail("Choose the model file first.")
         work("Reading the page…") {
             state.update { it.copy(boxes = emptyList(), status = null, review = emptyList(), redacted = null, saved = null) }
-            val input = withContext(Dispatchers.Default) { read(photo) }
-            state.update { it.copy(stage = "Loading the model…") }
-            val llm = withContext(Dispatchers.IO) { engine ?: loadEngine(model).also { engine = it } }
-            state.update { it.copy(backend = llm.backend) }
-            val tier = withContext(Dispatchers.IO) { ner ?: openNer() }
-            val live = LiveBoxes(input.document)
-            // Core's redact runs runPipeline, which applies the settings the engine carries (the
+            // The working copy is what OCR reads; the photo's own pixels are what the burn is checked against.
+            val page = withContext(Dispatchers.Default) { workingCopy(photo) }
+            // Core's session runs runPipeline, which applies the settings the engine carries (the
             // file's own verified policy, else the fail-closed defaults): an untrusted or
             // unmeasured validator's PASS ends NEEDS_REVIEW, never PASS (core ModelPolicy.kt).
-            // All three tiers read the page: rules, NER (Rampart on ONNX Runtime), the LLM.
-            // Qualified: this class's own redact() takes no arguments.
-            val redaction =
-                withContext(Dispatchers.Default) {
-                    val options = PipelineOptions(detectors = Detector.ALL)
-                    val rules = live.rules(Rules.DETECTOR)
-                    dev.redacto.core.inputs.redact(
-                        input,
-                        llm,
-                        options = options,
-                        rules = rules,
-                        ner = live.ner(tier),
-                        lexicon = lexicon,
-                    ) { event ->
-                        live.onEvent(event)
-                        state.update { it.copy(stage = event.describe(), boxes = live.boxes) }
-                    }
-                }
-            finish(photo, live, redaction)
+            val end = session.redact(page, BitmapPixels(photo), model) { step -> state.update { it.during(step) } }
+            finish(photo, end)
         }
     }
 
@@ -194,44 +168,37 @@ class RedactViewModel(
         return Intent.createChooser(send, "Share the redacted image")
     }
 
-    private fun read(photo: Bitmap): ImageInput {
-        val ocr = reader ?: PpOcrReader(OnnxPpOcrModels(app.assets).also { ocrModels = it }).also { reader = it }
-        // The input carries the photo itself: core's redact checks the burn against its ink.
-        return ImageInput.read(workingCopy(photo), BitmapPixels(photo), ocr)
-    }
-
-    private fun openNer(): NerTier {
-        val (tier, model) = OnnxNerModel.openTier(app.assets)
-        nerModel = model
-        return tier.also { ner = it }
-    }
-
-    private fun loadEngine(model: ModelFile): LiteRtLmEngine = LiteRtLmEngine.open(model, File(app.cacheDir, "litertlm").apply { mkdirs() })
+    /** The screen while a run is under way; how it ends is [finish]'s, once the burn is ready. */
+    private fun RedactUiState.during(step: RedactState): RedactUiState =
+        when (step) {
+            is RedactState.LoadingModel -> copy(stage = step.stage, backend = step.backend ?: backend)
+            is RedactState.Redacting -> copy(stage = step.stage, boxes = step.boxes)
+            is RedactState.Ended -> this
+            else -> copy(stage = step.stage)
+        }
 
     private suspend fun finish(
         photo: Bitmap,
-        live: LiveBoxes,
-        redaction: InputRedaction,
+        end: RedactState.Ended,
     ) {
-        val report = redaction.report
-        if (report.status == Status.ERROR) {
-            // Nothing is claimed redacted: no boxes, nothing to save. The model may have failed,
-            // or a box cut ink that runs on past any word (core's burn check).
-            state.update {
-                it.copy(
-                    boxes = emptyList(),
-                    status = Status.ERROR,
-                    error = "Not redacted: ${report.error}",
-                    stage = "Not redacted.",
-                )
+        when (end) {
+            is RedactState.Failed ->
+                // Nothing is claimed redacted: no boxes, nothing to save. The run may have ended
+                // ERROR (the model failed, or a box cut ink that runs on past any word: core's
+                // burn check), or a runtime could not open.
+                state.update {
+                    it.copy(
+                        boxes = emptyList(),
+                        status = if (end.redaction != null) Status.ERROR else null,
+                        error = end.message,
+                        stage = end.stage,
+                    )
+                }
+            is RedactState.Done -> {
+                val burned = withContext(Dispatchers.Default) { burnBoxes(photo, end.redaction.burn) }
+                state.update { it.copy(boxes = end.boxes, status = end.status, review = end.review, redacted = burned, stage = end.stage) }
             }
-            return
         }
-        live.finish(redaction.boxes)
-        val burned = withContext(Dispatchers.Default) { burnBoxes(photo, redaction.burn) }
-        val review = if (report.status == Status.NEEDS_REVIEW) reviewItems(report, redaction.input.document) else emptyList()
-        val summary = if (report.status == Status.PASS) "Verified: nothing readable left." else "NEEDS REVIEW: not verified."
-        state.update { it.copy(boxes = live.boxes, status = report.status, review = review, redacted = burned, stage = summary) }
     }
 
     private fun work(
@@ -243,22 +210,14 @@ class RedactViewModel(
         launchTracked {
             try {
                 block()
-            } catch (error: OcrException) {
-                fail("OCR failed: ${error.message}")
-            } catch (error: EngineException) {
-                fail("The model could not run: ${error.message}")
-            } catch (error: IOException) {
-                fail(error.message ?: "Could not read or write a file.")
             } catch (error: CancellationException) {
                 throw error
             } catch (error: Exception) {
-                fail("Something went wrong (${error::class.simpleName}); nothing was redacted or saved.")
+                fail(Failure.of(error).message)
             } catch (error: OutOfMemoryError) {
-                fail("Not enough memory for this photo; try a smaller one. Nothing was redacted or saved.")
+                fail(Failure.of(error).message)
             } catch (error: LinkageError) {
-                // UnsatisfiedLinkError, ExceptionInInitializerError, NoClassDefFoundError: a
-                // runtime's native library does not load on this device.
-                fail("A runtime library could not be loaded on this device (${error::class.simpleName}).")
+                fail(Failure.of(error).message)
             } finally {
                 state.update { it.copy(busy = false) }
             }
@@ -282,14 +241,9 @@ class RedactViewModel(
      */
     override fun onCleared() {
         val running = synchronized(jobs) { jobs.toList() }
-        val llm = engine
-        val ocr = ocrModels
-        val classifier = nerModel
         CoroutineScope(SupervisorJob() + Dispatchers.IO).launch {
             running.joinAll()
-            llm?.close()
-            ocr?.close()
-            classifier?.close()
+            session.close()
         }
     }
 
