@@ -21,7 +21,7 @@ from redacto.corpus.schema import CorpusDocument
 from redacto.document import Mode, Status
 from redacto.evaluation.pipeline_system import PipelineSpec
 from redacto.evaluation.results import RunConfig
-from redacto.evaluation.runner import run_evaluation
+from redacto.evaluation.run import run_evaluation
 from redacto.evaluation.workers import DocumentJob, EvalWork, Workers
 
 DOCUMENTS = [DOCUMENT.model_copy(update={"id": f"medical-{number:04d}"}) for number in range(1, 7)]

@@ -15,7 +15,7 @@ from redacto.document import Box, Element, Mode
 from redacto.evaluation.inputs import PageReader, map_box
 from redacto.evaluation.pipeline_system import PipelineSystem
 from redacto.evaluation.results import RunConfig, RunError, RunInfo, read_results
-from redacto.evaluation.runner import run_evaluation
+from redacto.evaluation.run import run_evaluation
 from redacto.ocr import OcrEngine
 
 

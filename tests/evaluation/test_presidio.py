@@ -11,7 +11,7 @@ from test_runner import SECOND
 from redacto.document import Mode
 from redacto.evaluation.presidio import PresidioSystem
 from redacto.evaluation.results import RunConfig
-from redacto.evaluation.runner import run_evaluation
+from redacto.evaluation.run import run_evaluation
 
 pytestmark = pytest.mark.slow
 

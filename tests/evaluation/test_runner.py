@@ -20,7 +20,7 @@ from redacto.document import Category, ImageReading, Mode, Step
 from redacto.evaluation.compare import compare_runs
 from redacto.evaluation.pipeline_system import PipelineSystem, hidden_spans
 from redacto.evaluation.results import RunConfig, RunError, read_results
-from redacto.evaluation.runner import run_evaluation
+from redacto.evaluation.run import run_evaluation
 
 SECOND = CorpusDocument(
     id="financial-0001",

@@ -2,7 +2,7 @@
 
 Each process opens one worker (`Work.open`) when it starts and keeps it; the driver keeps N
 jobs in flight and writes each result as it arrives (`redacto.batch.run`,
-`redacto.evaluation.runner`). The processes are
+`redacto.evaluation.run`). The processes are
 started fresh (`spawn`): a model runtime's threads do not survive a fork. They ignore
 Ctrl-C, so only the driver decides what stops: on Ctrl-C or SIGTERM it ends them, and the
 outputs already in place stay complete.

@@ -6,7 +6,7 @@ joins that cluster (every node needs redacto installed, the model built at the s
 named by URI, and the `ray` extra). The driver sends each
 job as `Work.to_send` makes it (a batch input's bytes, read now), so no node needs to see the
 driver's files; the actors send back results, and the driver alone writes them
-(`redacto.batch.run`, `redacto.evaluation.runner`).
+(`redacto.batch.run`, `redacto.evaluation.run`).
 
 An actor that dies (its node lost, its process killed) is replaced, and the job it was
 running is sent again to whichever actor is free; a job whose actor died twice is given up

@@ -22,7 +22,7 @@ from redacto.cli._options import (
 from redacto.corpus.schema import PageInput
 from redacto.document import ConstrainedDecoding, ImageReading, Mode, detectors_text
 from redacto.evaluation.results import RunConfig, RunError, RunSummary
-from redacto.evaluation.runner import System, run_evaluation
+from redacto.evaluation.run import System, run_evaluation
 from redacto.pipeline.state import MAX_ROUNDS
 
 if TYPE_CHECKING:

@@ -8,7 +8,7 @@ reports; `compare_runs` says what got better or worse. See docs/evaluation.md.
 from redacto.evaluation.compare import Comparison, compare_runs
 from redacto.evaluation.prediction import PredictedBox, PredictedSpan, Prediction
 from redacto.evaluation.results import DocumentResult, RunConfig, RunError, RunSummary
-from redacto.evaluation.runner import System, run_evaluation
+from redacto.evaluation.run import System, run_evaluation
 from redacto.evaluation.scorer import DocumentScore, score_document
 from redacto.evaluation.summary import Metrics, ModeSummary
 

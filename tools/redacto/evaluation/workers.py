@@ -20,7 +20,7 @@ from redacto.batch.workers import WorkerStartError, choose_runner
 from redacto.corpus.schema import CorpusDocument, PageInput
 from redacto.document import Mode
 from redacto.evaluation.results import DocumentResult
-from redacto.evaluation.runner import System, evaluate_one, failed_result
+from redacto.evaluation.run import System, evaluate_one, failed_result
 
 
 class SystemSpec(Protocol):

@@ -30,8 +30,8 @@ from redacto.asgi import Receive, Scope, Send
 from redacto.asgi.protocol import CLIENT_DONE
 from redacto.modelfile.policy import policy_line
 from redacto.serve.answers import Reply
-from redacto.serve.guard import ROUTE
 from redacto.serve.jobs import Job, JobBoard, JobError, JobKind
+from redacto.serve.token_guard import ROUTE
 from redacto.serve.wire import loggable
 
 log = logging.getLogger("redacto.serve")

@@ -27,9 +27,9 @@ from redacto.asgi.runner import listening_socket, uvicorn_config
 from redacto.engines import Engine
 from redacto.prompts import PromptLibrary
 from redacto.serve.app import ReviewApp
-from redacto.serve.guard import TokenGuard
 from redacto.serve.jobs import JobBoard, ServeConfig
 from redacto.serve.protocol import ReviewProtocol
+from redacto.serve.token_guard import TokenGuard
 
 STOP_GRACE_S = 1
 """On a stop, answers under way (an event stream) get this long; then they are cancelled."""
