@@ -10,8 +10,8 @@ source .venv/bin/activate
 say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 
 say "ruff"
-ruff check tools tests scripts
-ruff format --check tools tests scripts
+ruff check tools tests scripts devtools
+ruff format --check tools tests scripts devtools
 
 say "mypy (tools/redacto and scripts, [tool.mypy] in pyproject.toml)"
 mypy
