@@ -19,10 +19,8 @@ mypy
 say "import contracts (the layers DESIGN.md states, [tool.importlinter] in pyproject.toml)"
 lint-imports --no-cache
 
-say "generated Kotlin prompts and rules are up to date"
-redacto prompts kotlin --check
-redacto rules kotlin --check
-python scripts/ner_unicode_tables.py --check
+say "generated files are up to date (devtools/generated, docs/generated.md)"
+python -m devtools.generated --check
 
 say "Python tests"
 pytest -q "$@"

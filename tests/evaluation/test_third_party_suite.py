@@ -3,18 +3,14 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
+from devtools.generated.third_party_suite import build, note_document
 from typer.testing import CliRunner
 
 from redacto.cli import app
 from redacto.corpus import load_suite, write_suite
-from redacto.host.resources import SOURCE_ROOT
-
-sys.path.insert(0, str(SOURCE_ROOT / "scripts"))
-from third_party_suite import build, note_document
 
 NOTE = """<?xml version='1.0' encoding='utf8'?>
 <deIdi2b2>

@@ -1,19 +1,19 @@
 """The generated shared vectors (tests/vectors/{locator,policy,text}): Python passes each
-case, the files are what `scripts/shared_vectors.py` writes now, a stale file is named, and
-every case of the locator's own tables is among them. The Kotlin core reads the same files
-(`LocatorVectorTest`, `PolicyVectorTest`, `PyTextVectorTest`)."""
+case, and every case of the locator's own tables is among them. The Kotlin core reads the
+same files (`LocatorVectorTest`, `PolicyVectorTest`, `PyTextVectorTest`); that the files are
+what `devtools/generated/shared_vectors.py` renders now is `python -m devtools.generated
+--check`'s to say."""
 
 from __future__ import annotations
 
 import json
 import re
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
 import test_locator
 import test_locator_mistakes
+from devtools.generated.shared_vectors import SHARED_FIELDS
 
 from redacto.host.resources import SOURCE_ROOT
 from redacto.modelfile.manifest import load_manifest
@@ -22,9 +22,6 @@ from redacto.pipeline.locator import MISTAKE_METHODS, LocateMethod, Locator, loc
 from redacto.pipeline.policy import apply_model_settings
 from redacto.pipeline.state import PipelineOptions
 from redacto.report import PolicyState
-
-sys.path.insert(0, str(SOURCE_ROOT / "scripts"))
-from shared_vectors import SETS, SHARED_FIELDS, main, render, stale_files
 
 VECTORS = SOURCE_ROOT / "tests" / "vectors"
 
@@ -164,32 +161,6 @@ def test_regex(case: dict[str, Any]) -> None:
         for m in pattern.finditer(case["text"])
     ]
     assert found == case["matches"]
-
-
-def test_the_committed_files_are_what_the_python_gives_now() -> None:
-    assert stale_files() == [], (
-        "stale shared vectors: run `python scripts/shared_vectors.py --write`"
-    )
-    assert main([]) == 0
-
-
-def test_a_stale_file_is_named_and_rewritten(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    for name in SETS:
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text((VECTORS / name).read_text(encoding="utf-8"), encoding="utf-8")
-    locate = tmp_path / "locator" / "locate.json"
-    locate.write_text(
-        locate.read_text(encoding="utf-8").replace('"unique"', '"exact"', 1), encoding="utf-8"
-    )
-    (tmp_path / "text" / "regex.json").unlink()
-    assert stale_files(tmp_path) == ["locator/locate.json", "text/regex.json"]
-    assert main(["--dir", str(tmp_path)]) == 1
-    assert "stale: tests/vectors/locator/locate.json" in capsys.readouterr().out
-    assert main(["--dir", str(tmp_path), "--write"]) == 0
-    assert stale_files(tmp_path) == []
-    assert locate.read_text(encoding="utf-8") == render(SETS["locator/locate.json"]())
 
 
 def test_every_case_of_the_locator_tables_is_a_vector() -> None:

@@ -1,4 +1,4 @@
-"""Inputs for `tests/vectors/not_identifiers/` (`scripts/shared_vectors.py` asks
+"""Inputs for `tests/vectors/not_identifiers/` (`shared_vectors.py` asks
 `redacto.text.not_identifiers` and `redacto.pipeline.detections` for their answers): values a
 model or the NER tier may name, in English and French, that are or are not only a time of
 day or an amount, and NAME values a greeting opens. Unicode spaces inside amounts, digits of

@@ -1,4 +1,4 @@
-"""The inputs of the generated text vectors (`scripts/shared_vectors.py` asks CPython for
+"""The inputs of the generated text vectors (`shared_vectors.py` asks CPython for
 their answers): characters, texts and patterns that make Python's `str` and `re` semantics
 visible where another language's differ. The patterns include the pipeline's own, read from
 the Python modules that compile them, so a changed pattern changes the vectors."""

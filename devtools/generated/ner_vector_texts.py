@@ -1,4 +1,4 @@
-"""The inputs of the NER golden vectors (`scripts/ner_vectors.py`): English and French
+"""The inputs of the NER golden vectors (`ner_vectors.py`): English and French
 texts, long pages over one window, and Unicode edge cases. Each is (name, description,
 category, text); what the tier makes of each is asked of the real model."""
 

@@ -4,10 +4,11 @@ philter-ucsf 1.0.3 (UCSF's Philter, BSD licence, on PyPI) ships five clinical no
 i2b2 2014 de-identification corpus with i2b2's own PHI annotations (surrogate names and
 dates, as i2b2 published them) as test data. Nobody here wrote or tuned on them, so they are
 a judge of another source; they are not committed (the corpus in `eval/suites` is synthetic
-by rule), only built on demand into a folder the eval commands read with `--suites-dir`:
+by rule), so this generator is not in the registry: it builds them on demand into a folder
+the eval commands read with `--suites-dir`:
 
     pip download --no-deps --no-binary :all: -d /tmp/pkgs philter-ucsf==1.0.3
-    python scripts/third_party_suite.py /tmp/pkgs/philter_ucsf-1.0.3.tar.gz /tmp/suites
+    python -m devtools.generated.third_party_suite /tmp/pkgs/philter_ucsf-1.0.3.tar.gz /tmp/suites
     redacto eval validator --model redacto-270m --suite i2b2-philter --suites-dir /tmp/suites \
         --tiers-only --out out/validator-lexicon/i2b2-philter
 

@@ -1,19 +1,19 @@
 """Make the small `.litertlm` files under `tests/vectors/policy/files/` (run once per change).
 
-    python scripts/policy_vector_files.py          # (re)make every file
-    python scripts/shared_vectors.py --write       # then record what Python answers for each
+    python -m devtools.generated --write policy-files shared-vectors
+    # (re)make every file, then record what Python answers for each
 
 Each file is a real LiteRT-LM container written by `litert-lm-builder` (its sections are a
 few bytes of generic data, not a model), sealed by the build's own `stamp_policy`, then
 changed the way a user's file could be: edited, truncated, foreign. The builder writes a
-fresh uuid and timestamp into every file, so the files are made once and committed; what
-each must give is generated from them (`shared_vectors.py`, `policy/files.json`) and both
-languages check it (`tests/pipeline/test_shared_vectors.py`, `PolicyVectorTest.kt`).
+fresh uuid and timestamp into every file, so the files are made once and committed: `--check`
+leaves them alone, and `--write` remakes them only when named. What each must give is
+generated from them (`shared_vectors.py`, `policy/files.json`) and both languages check it
+(`tests/pipeline/test_shared_vectors.py`, `PolicyVectorTest.kt`).
 """
 
 from __future__ import annotations
 
-import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -24,7 +24,8 @@ from redacto.modelfile.manifest import PipelineSettings
 from redacto.modelfile.policy import POLICY_KEY, SEAL_KEY, seal_of
 from redacto.modelfile.stamp import stamp_policy
 
-FILES = Path(__file__).resolve().parents[1] / "tests" / "vectors" / "policy" / "files"
+ROOT = Path(__file__).resolve().parents[2]
+FILES = ROOT / "tests" / "vectors" / "policy" / "files"
 
 DEFAULT_LIKE = PipelineSettings(
     trust_validator_pass=False,
@@ -120,13 +121,12 @@ MAKERS: dict[str, Callable[[Path], None]] = {
 """Each committed file and how it is made."""
 
 
-def main() -> int:
-    FILES.mkdir(parents=True, exist_ok=True)
-    for name, make in MAKERS.items():
-        make(FILES / name)
-        print(f"made tests/vectors/policy/files/{name}")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+def outputs() -> dict[str, bytes]:
+    """Every file (relative to the repository root), made afresh in a scratch folder."""
+    relative = FILES.relative_to(ROOT).as_posix()
+    made = {}
+    with tempfile.TemporaryDirectory() as scratch:
+        for name, make in MAKERS.items():
+            make(Path(scratch) / name)
+            made[f"{relative}/{name}"] = (Path(scratch) / name).read_bytes()
+    return made

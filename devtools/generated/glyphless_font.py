@@ -1,6 +1,6 @@
 """Regenerate `tools/redacto/pdf/glyphless.ttf`, the font of redacted.pdf's text layer.
 
-    python scripts/make_glyphless_font.py
+    python -m devtools.generated --write glyphless-font
 
 A TrueType font with two glyphs 500 units (half an em) wide, ascent 800 and descent -200
 units on a 1,000-unit em. Glyph 1, which draws every character of the layer (the PDF's
@@ -10,7 +10,7 @@ ignored text render mode 3 would fill nothing, yet its bounding box is the full 
 pdfium needs that box: it skips a text object whose glyphs have no width (a one-letter
 word, or the space drawn between two words, would vanish from the text). Written once with
 fontTools (a development tool here, not a dependency of the package) and committed: the
-file is under a kilobyte and has no timestamps, so this script reproduces it byte for byte.
+file is under a kilobyte and has no timestamps, so this module reproduces it byte for byte.
 Why a glyphless font rather than DejaVu Sans: docs/pdf-output.md ("The text layer").
 """
 
@@ -22,7 +22,8 @@ from pathlib import Path
 from fontTools.fontBuilder import FontBuilder
 from fontTools.pens.ttGlyphPen import TTGlyphPen
 
-TARGET = Path(__file__).resolve().parents[1] / "tools" / "redacto" / "pdf" / "glyphless.ttf"
+ROOT = Path(__file__).resolve().parents[2]
+TARGET = ROOT / "tools" / "redacto" / "pdf" / "glyphless.ttf"
 GLYPHS = (".notdef", "blank")
 
 
@@ -55,6 +56,6 @@ def glyphless_font() -> bytes:
     return buffer.getvalue()
 
 
-if __name__ == "__main__":
-    TARGET.write_bytes(glyphless_font())
-    print(f"wrote {TARGET} ({TARGET.stat().st_size} bytes)")
+def outputs() -> dict[str, bytes]:
+    """The font file (relative to the repository root) and its bytes."""
+    return {TARGET.relative_to(ROOT).as_posix(): glyphless_font()}

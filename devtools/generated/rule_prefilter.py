@@ -1,11 +1,11 @@
 """Derive each recognizer pattern's prefilter requirements from its regex; check or rewrite them.
 
-    python scripts/rule_prefilter.py            # exit 1, naming each pattern, when stale
-    python scripts/rule_prefilter.py --write    # rewrite the `prefilter:` lines in place
+    python -m devtools.generated --check rule-prefilter   # exit 1 when a line is stale
+    python -m devtools.generated --write rule-prefilter   # rewrite the `prefilter:` lines
 
 The runtime prefilter (`redacto.rules.prefilter`) reads what a pattern needs of a text from
 the `prefilter:` line beside the pattern in `recognizers.yaml`, so it needs no regex parser.
-This script is where those lines come from: it reads each regex with CPython's own parser
+This module is where those lines come from: it reads each regex with CPython's own parser
 (`re._parser`, private and free to change between versions, hence here and not at run time)
 and proves what every match needs of the text it is found in (as searched: OCR's O read as
 zero), in the fields of `PrefilterSpec`:
@@ -22,23 +22,23 @@ zero), in the fields of `PrefilterSpec`:
 
 Where the regex does not let a requirement be proved (a negated class, `\\w`, a class too
 large to be worth testing), it is left out: the pattern then runs on more texts, never on
-fewer than it can match. `tests/rules/test_rule_prefilter.py` runs the check.
+fewer than it can match. `tests/rules/test_rule_prefilter.py` tests the derivation.
 """
 
 from __future__ import annotations
 
-import argparse
 import re
 import re._constants as sre  # type: ignore[import-not-found]  # the stdlib's own regex parser
 import re._parser as sre_parse  # type: ignore[import-not-found]
 import string
-import sys
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from redacto.rules.catalog import RECOGNIZERS_FILE, REGEX_FLAGS, PrefilterSpec
+
+ROOT = Path(__file__).resolve().parents[2]
 
 DIGITS = "0123456789"
 PROSE = frozenset(" \t\n\r.,;:'\"()-!?" + string.ascii_letters)
@@ -305,24 +305,8 @@ def updated_yaml(text: str) -> tuple[str, list[str]]:
     return "".join(out), changed
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--write", action="store_true", help="rewrite recognizers.yaml")
-    parser.add_argument("--file", type=Path, default=RECOGNIZERS_FILE)
-    args = parser.parse_args()
-    text = args.file.read_text(encoding="utf-8")
-    updated, changed = updated_yaml(text)
-    if args.write:
-        if updated != text:
-            args.file.write_text(updated, encoding="utf-8")
-        print(f"{len(changed)} prefilter lines rewritten in {args.file}")
-        return 0
-    if changed:
-        print(f"stale prefilter lines in {args.file}: {', '.join(changed)}", file=sys.stderr)
-        print("run: python scripts/rule_prefilter.py --write", file=sys.stderr)
-        return 1
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+def outputs() -> dict[str, str]:
+    """`recognizers.yaml` (relative to the repository root) with every `prefilter:` line as
+    its regex proves it; the rest of the file as it is."""
+    text = RECOGNIZERS_FILE.read_text(encoding="utf-8")
+    return {RECOGNIZERS_FILE.relative_to(ROOT).as_posix(): updated_yaml(text)[0]}

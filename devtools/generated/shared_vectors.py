@@ -1,10 +1,10 @@
 """Write the golden vectors whose answers come from the Python reference; check them.
 
-    python scripts/shared_vectors.py            # exit 1, naming each file, when one is stale
-    python scripts/shared_vectors.py --write    # rewrite them
+    python -m devtools.generated --check shared-vectors   # exit 1, naming each stale file
+    python -m devtools.generated --write shared-vectors   # rewrite them
 
 The pipeline, rule, chunking and constraint vectors under `tests/vectors/` are written by
-hand. These three sets are not: their inputs are listed beside this script
+hand. These sets are not: their inputs are listed beside this module
 (`shared_vector_cases.py`, `shared_vector_texts.py`), and what each must give is asked of the
 Python that the Kotlin core imitates, so the files say exactly what Python does, including
 where that is surprising:
@@ -21,7 +21,7 @@ where that is surprising:
   greetings cut from a NAME (`redacto.text.not_identifiers`, Kotlin `NotIdentifiers`; inputs in
   `shared_vector_not_identifiers.py`).
 
-`tests/pipeline/test_shared_vectors.py` runs the check, and the Kotlin core's
+`tests/pipeline/test_shared_vectors.py` runs every case in Python, and the Kotlin core's
 `LocatorVectorTest`, `PolicyVectorTest`, `PyTextVectorTest` and `NotIdentifiersVectorTest`
 read the same files. A change
 to the Python that changes an answer makes the check fail: rewrite the files with `--write`,
@@ -30,16 +30,14 @@ read the diff, and change the Kotlin with it.
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
-import sys
 import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from shared_vector_cases import (
+from devtools.generated.shared_vector_cases import (
     LOCATE_CASES,
     MISTAKE_CASES,
     OPTION_CASES,
@@ -47,16 +45,15 @@ from shared_vector_cases import (
     MistakeCase,
     OptionCase,
 )
-from shared_vector_normalise import NORMALISE_CASES
-from shared_vector_not_identifiers import NOT_IDENTIFIER_CASES, NotIdentifierCase
-from shared_vector_texts import (
+from devtools.generated.shared_vector_normalise import NORMALISE_CASES
+from devtools.generated.shared_vector_not_identifiers import NOT_IDENTIFIER_CASES, NotIdentifierCase
+from devtools.generated.shared_vector_texts import (
     CHARACTERS,
     REGEX_CASES,
     STRING_CASES,
     STRIP_CHARS_CASES,
     RegexCase,
 )
-
 from redacto.modelfile.manifest import load_manifest
 from redacto.modelfile.policy import check_model_file, phone_settings
 from redacto.pipeline.detections import rejected_as, trimmed_item
@@ -72,7 +69,7 @@ from redacto.text.not_identifiers import (
     without_openers,
 )
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 VECTORS = ROOT / "tests" / "vectors"
 
 Json = dict[str, Any]
@@ -318,40 +315,7 @@ def render(vector: Json) -> str:
     return json.dumps(vector, ensure_ascii=False, indent=1) + "\n"
 
 
-def stale_files(vectors: Path = VECTORS) -> list[str]:
-    """The generated files whose content is not what the Python gives now."""
-    return [
-        name
-        for name, build in SETS.items()
-        if not (vectors / name).is_file()
-        or (vectors / name).read_text(encoding="utf-8") != render(build())
-    ]
-
-
-def write(vectors: Path = VECTORS) -> list[str]:
-    """Rewrite every generated file; return the names that changed."""
-    changed = stale_files(vectors)
-    for name in changed:
-        (vectors / name).parent.mkdir(parents=True, exist_ok=True)
-        (vectors / name).write_text(render(SETS[name]()), encoding="utf-8")
-    return changed
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Check (exit 1 naming each stale file) or, with --write, rewrite the vector files."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--write", action="store_true", help="rewrite the stale files")
-    parser.add_argument("--dir", type=Path, default=VECTORS, help="the tests/vectors folder")
-    args = parser.parse_args(argv)
-    if args.write:
-        for name in write(args.dir):
-            print(f"wrote tests/vectors/{name}")
-        return 0
-    stale = stale_files(args.dir)
-    for name in stale:
-        print(f"stale: tests/vectors/{name} (run python scripts/shared_vectors.py --write)")
-    return 1 if stale else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+def outputs() -> dict[str, str]:
+    """Every generated vector file (relative to the repository root) and its text."""
+    relative = VECTORS.relative_to(ROOT).as_posix()
+    return {f"{relative}/{name}": render(build()) for name, build in SETS.items()}

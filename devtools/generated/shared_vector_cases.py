@@ -1,4 +1,4 @@
-"""The inputs of the generated locator and policy vectors (`scripts/shared_vectors.py` asks
+"""The inputs of the generated locator and policy vectors (`shared_vectors.py` asks
 the Python for their answers; the text sets' inputs are in `shared_vector_texts.py`). Every
 case of the locator's own tables (tests/pipeline/test_locator.py, test_locator_mistakes.py)
 is here, which `tests/pipeline/test_shared_vectors.py` checks, beside texts that make

@@ -1,7 +1,7 @@
 """Write the burn check's golden vectors from the Python reference; check them.
 
-    python scripts/ink_vectors.py            # exit 1, naming each file, when one is stale
-    python scripts/ink_vectors.py --write    # rewrite tests/vectors/ink/
+    python -m devtools.generated --check ink-vectors   # exit 1, naming each stale file
+    python -m devtools.generated --write ink-vectors   # rewrite tests/vectors/ink/
 
 One file per case below: a small image drawn by Pillow (words in Pillow's own bundled font,
 so no system font decides a pixel), the boxes given to `redacto.imaging.ink_cover.cover_ink`, and
@@ -13,10 +13,8 @@ Format: `tests/vectors/README.md`, "ink/".
 
 from __future__ import annotations
 
-import argparse
 import base64
 import json
-import sys
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -29,7 +27,7 @@ from PIL import Image, ImageDraw, ImageFont
 from redacto.document import Box
 from redacto.imaging.ink_cover import cover_ink
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 VECTORS = ROOT / "tests" / "vectors" / "ink"
 
 Json = dict[str, Any]
@@ -265,45 +263,11 @@ def stored_image(vector: Json) -> Image.Image:
 
 
 def render(vector: Json) -> str:
+    """The file text of one vector."""
     return json.dumps(vector, indent=1) + "\n"
 
 
-def stale_files(vectors: Path = VECTORS) -> list[str]:
-    """Files that differ from what the Python gives now (or are missing, or left over)."""
-    stale = []
-    for case in CASES:
-        path = vectors / f"{case.name}.json"
-        if not path.is_file():
-            stale.append(f"{path.name} (missing)")
-        elif path.read_text(encoding="utf-8") != render(vector(case)):
-            stale.append(path.name)
-    names = {f"{case.name}.json" for case in CASES}
-    stale.extend(
-        f"{p.name} (no such case)" for p in sorted(vectors.glob("*.json")) if p.name not in names
-    )
-    return stale
-
-
-def write(vectors: Path = VECTORS) -> None:
-    vectors.mkdir(parents=True, exist_ok=True)
-    for case in CASES:
-        (vectors / f"{case.name}.json").write_text(render(vector(case)), encoding="utf-8")
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--write", action="store_true", help="rewrite the vectors")
-    parser.add_argument("--dir", type=Path, default=VECTORS, help="the tests/vectors/ink folder")
-    args = parser.parse_args(argv)
-    if args.write:
-        write(args.dir)
-        print(f"wrote {len(CASES)} vectors to {args.dir}")
-        return 0
-    stale = stale_files(args.dir)
-    for name in stale:
-        print(f"stale: tests/vectors/ink/{name} (run python scripts/ink_vectors.py --write)")
-    return 1 if stale else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+def outputs() -> dict[str, str]:
+    """Every vector file (relative to the repository root) and its text."""
+    relative = VECTORS.relative_to(ROOT).as_posix()
+    return {f"{relative}/{case.name}.json": render(vector(case)) for case in CASES}

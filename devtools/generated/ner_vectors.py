@@ -1,7 +1,7 @@
 """Write the NER tier's golden vectors from the real Rampart model; check them.
 
-    python scripts/ner_vectors.py            # exit 1, naming each file, when one is stale
-    python scripts/ner_vectors.py --write    # rewrite tests/vectors/ner/
+    python -m devtools.generated --check ner-vectors   # exit 1, naming each stale file
+    python -m devtools.generated --write ner-vectors   # rewrite tests/vectors/ner/
 
 One file per text of `ner_vector_texts.py` (English and French, long pages over one
 window, Unicode edge cases). Each holds what every stage of the tier made of the text:
@@ -18,21 +18,18 @@ within `TOLERANCE` (ONNX Runtime's kernels may round differently on another CPU)
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
-from ner_vector_texts import NER_TEXTS, NerText
-
+from devtools.generated.ner_vector_texts import NER_TEXTS, NerText
 from redacto.document import Category
-from redacto.ner import load_ner_manifest, ner_session, trace_ner
+from redacto.ner import ner_session, trace_ner
 from redacto.ner.decode import THRESHOLD, softmax_best
 from redacto.ner.runtime import WindowOutput
 from redacto.prompts import PromptLibrary
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 VECTORS = ROOT / "tests" / "vectors" / "ner"
 DIGITS = 4
 """Decimals kept of each logit and probability: enough for every decision at 0.5."""
@@ -126,49 +123,14 @@ def _numbers_close(expected: Any, actual: Any) -> bool:
     return bool(expected == actual)
 
 
-def stale_files() -> list[str]:
-    """Files that differ from what the tier makes now (or are missing, or left over)."""
+def same(stored: str | bytes, rendered: str | bytes) -> bool:
+    """Whether a committed vector says what the tier makes now: tokens, decisions and spans
+    exactly, logits and probabilities within `TOLERANCE`."""
+    return _numbers_close(json.loads(stored), json.loads(rendered))
+
+
+def outputs() -> dict[str, str]:
+    """Every vector file (relative to the repository root) and its text."""
     prompts = PromptLibrary.load()
-    stale = []
-    expected_names = set()
-    for case in NER_TEXTS:
-        path = VECTORS / f"{case[0]}.json"
-        expected_names.add(path.name)
-        if not path.is_file():
-            stale.append(f"{path.name} (missing)")
-            continue
-        stored = json.loads(path.read_text(encoding="utf-8"))
-        if not _numbers_close(stored, vector(case, prompts)):
-            stale.append(path.name)
-    stale.extend(
-        f"{path.name} (no such case)"
-        for path in sorted(VECTORS.glob("*.json"))
-        if path.name not in expected_names
-    )
-    return stale
-
-
-def write() -> None:
-    prompts = PromptLibrary.load()
-    VECTORS.mkdir(parents=True, exist_ok=True)
-    for case in NER_TEXTS:
-        (VECTORS / f"{case[0]}.json").write_text(render(vector(case, prompts)), encoding="utf-8")
-    manifest = load_ner_manifest()
-    print(f"wrote {len(NER_TEXTS)} vectors from {manifest.package}=={manifest.version}")
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--write", action="store_true", help="rewrite the vectors")
-    args = parser.parse_args(argv)
-    if args.write:
-        write()
-        return 0
-    stale = stale_files()
-    for name in stale:
-        print(f"stale: tests/vectors/ner/{name}", file=sys.stderr)
-    return 1 if stale else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+    relative = VECTORS.relative_to(ROOT).as_posix()
+    return {f"{relative}/{case[0]}.json": render(vector(case, prompts)) for case in NER_TEXTS}
