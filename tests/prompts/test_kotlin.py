@@ -1,4 +1,5 @@
-"""`PipelinePrompts.kt`: escaped correctly, equal to what Python renders, never stale."""
+"""`PipelinePrompts.kt`: escaped correctly, equal to what Python renders (that the committed
+file is current is `python -m devtools.generated --check`'s to say)."""
 
 from __future__ import annotations
 
@@ -89,8 +90,7 @@ def test_kotlin_string_escapes(text, literal):
     assert unescape_kotlin(literal) == text
 
 
-def test_committed_file_is_current():
-    check_kotlin(LIBRARY, COMMITTED)
+def test_committed_file_is_ascii():
     assert COMMITTED.read_text(encoding="utf-8").isascii()
 
 

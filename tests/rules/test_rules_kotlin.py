@@ -1,4 +1,5 @@
-"""`RuleFiles.kt`: the rule files compiled into the Kotlin core, never stale."""
+"""`RuleFiles.kt`: the rule files compiled into the Kotlin core, value for value (that the
+committed file is current is `python -m devtools.generated --check`'s to say)."""
 
 from __future__ import annotations
 
@@ -12,12 +13,6 @@ from redacto.rules.catalog import CATEGORIES_FILE, RECOGNIZERS_FILE
 from redacto.rules.kotlin import KOTLIN_RELATIVE_PATH, kotlin_value, render_kotlin
 
 COMMITTED = SOURCE_ROOT / KOTLIN_RELATIVE_PATH
-
-
-def test_the_committed_file_is_up_to_date():
-    assert COMMITTED.read_text(encoding="utf-8") == render_kotlin(), (
-        "RuleFiles.kt is stale: run `redacto rules kotlin`"
-    )
 
 
 def test_check_fails_on_a_stale_file_and_names_the_command(tmp_path):

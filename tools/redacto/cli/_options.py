@@ -104,7 +104,8 @@ CategoryOption = Annotated[
 CheckOption = Annotated[
     bool, typer.Option("--check", help="Fail (exit 1) if the committed file is stale.")
 ]
-"""The `--check` of the `… kotlin` generators: CI's staleness test."""
+"""The `--check` of the `… kotlin` generators (CI checks every generated file at once with
+`python -m devtools.generated --check`)."""
 StrictOption = Annotated[
     bool,
     typer.Option(

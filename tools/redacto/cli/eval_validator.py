@@ -29,7 +29,7 @@ def validator_command(
         Path | None,
         typer.Option(
             help="Read the suites from this folder instead of eval/suites (a suite built "
-            "on demand, e.g. scripts/third_party_suite.py's)."
+            "on demand, e.g. devtools/generated/third_party_suite.py's)."
         ),
     ] = None,
     split: Annotated[str, typer.Option(help="Split of the suite.")] = "test",

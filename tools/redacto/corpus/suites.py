@@ -204,7 +204,7 @@ def load_suite(name: str, suites_dir: Path | None = None) -> list[CorpusDocument
         if _sha256(line) != expected.sha256:
             raise SuiteIntegrityError(
                 f"{path.name} line {number} ({expected.id}) does not match its manifest checksum; "
-                "regenerate with `python scripts/make_corpus.py`"
+                "regenerate with `python -m devtools.generated --write corpus`"
             )
         documents.append(CorpusDocument.model_validate_json(line))
     return documents

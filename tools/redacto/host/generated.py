@@ -1,7 +1,9 @@
 """Files generated from the repository's sources and checked in: the app's Kotlin constants.
 
-`redacto prompts kotlin` and `redacto rules kotlin` render one file each; CI runs them with
-`--check`, so a source edited without regenerating its file fails the build.
+`redacto prompts kotlin` and `redacto rules kotlin` render one file each, for a user who edits
+a prompt or a rule; CI checks them with every other generated file (`python -m
+devtools.generated --check`, outside the wheel), so a source edited without regenerating its
+file fails the build.
 """
 
 from __future__ import annotations

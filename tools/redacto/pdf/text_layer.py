@@ -16,7 +16,7 @@ selected, copied and read aloud, like the output of Acrobat's "apply redactions"
   line would come closer than `MIN_GAP_EM` (poppler would read them as one). Between two
   words of a line a space is drawn stretched over the gap, so every extractor puts a real
   space there.
-- **The font.** `glyphless.ttf` (scripts/make_glyphless_font.py, 652 bytes): one glyph
+- **The font.** `glyphless.ttf` (devtools/generated/glyphless_font.py, 652 bytes): one glyph
   half an em wide that encloses no area, embedded as a CIDFontType2 under an Identity-H
   Type0 font. Each distinct character of the document gets a 2-byte code, every code is
   drawn with that glyph (CIDToGIDMap), and a ToUnicode map gives each code its character,
@@ -283,7 +283,7 @@ def _show(
 
 @cache
 def glyphless_font() -> bytes:
-    """The embedded font program (scripts/make_glyphless_font.py)."""
+    """The embedded font program (devtools/generated/glyphless_font.py)."""
     return files("redacto.pdf").joinpath("glyphless.ttf").read_bytes()
 
 

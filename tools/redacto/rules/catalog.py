@@ -52,7 +52,7 @@ _Needle = Annotated[str, Field(min_length=1)]
 
 class PrefilterSpec(Frozen):
     """What every match of a pattern needs of the text it is searched in, proved from the
-    regex by `scripts/rule_prefilter.py` and written beside it; `prefilter` reads it.
+    regex by `devtools/generated/rule_prefilter.py` and written beside it; `prefilter` reads it.
 
     The text as searched (OCR's O read as zero) holds `digits` ASCII digits, and for each
     character of `counts` that many of it, within some `width` characters in a row (`width`

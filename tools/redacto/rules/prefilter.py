@@ -3,7 +3,7 @@
 Scanning a 1 KB text with every pattern costs about half a millisecond; most texts a
 de-identifying proxy sees hold no identifier, and most patterns need something the text
 does not have. What each pattern needs is data beside its regex in `recognizers.yaml`
-(`prefilter:`, proved from the regex by `scripts/rule_prefilter.py`; `PrefilterSpec` says
+(`prefilter:`, proved from the regex by `devtools/generated/rule_prefilter.py`; `PrefilterSpec` says
 what it means): so many digits within so many characters (a 9-digit SSN pattern cannot
 match prose whose longest number is a year, however many years it names), so many of a
 character (an IPv6 address's two colons), a needle of each of some groups (`@`, a month's
