@@ -5,7 +5,7 @@ import java.io.File
 
 /**
  * The generated vector sets (tests/vectors/{locator,normalise,not_identifiers,policy,text}, written by
- * `scripts/shared_vectors.py` from the Python reference): one file is
+ * `devtools/generated/shared_vectors.py` from the Python reference): one file is
  * `{"name", "description", "cases": [...]}`, one dynamic test per case. Every key of a case
  * must be read by the test, so an expectation added in Python cannot go unchecked here.
  */

@@ -296,8 +296,9 @@ private object RuleCatalogParser {
 
     private val RECOGNIZER_KEYS =
         setOf("label", "description", "validator", "needs_context", "context", "patterns", "patterns_from", "lists")
-    // `prefilter` is what Python's prefilter reads (scripts/rule_prefilter.py proves it from the
-    // regex); the core scans one page at a time and runs every pattern, so it is not read here.
+    // `prefilter` is what Python's prefilter reads (devtools/generated/rule_prefilter.py proves
+    // it from the regex); the core scans one page at a time and runs every pattern, so it is not
+    // read here.
     private val PATTERN_KEYS = setOf("name", "regex", "validator", "needs_context", "prefilter")
 
     fun recognizers(

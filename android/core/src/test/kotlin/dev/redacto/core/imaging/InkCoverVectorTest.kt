@@ -22,7 +22,7 @@ import kotlin.math.abs
 /**
  * Every tests/vectors/ink case through [coverInk]: Pillow's grey of each colour of an RGB image
  * ([luma]), then the boxes to burn and the unresolved ones exactly as Python's `cover_ink`
- * answers them (coordinates within 1e-9). Written by `scripts/ink_vectors.py`;
+ * answers them (coordinates within 1e-9). Written by `devtools/generated/ink_vectors.py`;
  * tests/imaging/test_ink_vectors.py checks the same files in Python.
  */
 class InkCoverVectorTest {

@@ -13,7 +13,8 @@ import java.security.MessageDigest
  * CJK spacing, accents, lower case, punctuation, `##` pieces, unknown words, added tokens,
  * offsets in code points), and the real file's digest against the NER manifest's pin.
  * NerVectorTest checks the real tokenizer on every vector; the whole of Unicode was compared
- * with Python's `tokenizers` when NerUnicode.kt was written (scripts/ner_unicode_tables.py).
+ * with Python's `tokenizers` when NerUnicode.kt was written
+ * (devtools/generated/ner_unicode_tables.py).
  */
 class NerTokenizerTest {
     private val vocab =

@@ -11,8 +11,8 @@ import org.junit.jupiter.api.TestFactory
 
 /**
  * [RuleNormalise] against Python's answers (tests/vectors/normalise, written by
- * `scripts/shared_vectors.py`), and the rules on identifiers written with Unicode tricks,
- * as tests/rules/test_rule_unicode.py runs them in Python.
+ * `devtools/generated/shared_vectors.py`), and the rules on identifiers written with Unicode
+ * tricks, as tests/rules/test_rule_unicode.py runs them in Python.
  */
 class RuleNormaliseTest {
     @TestFactory

@@ -10,8 +10,9 @@ import org.junit.jupiter.api.TestFactory
 
 /**
  * [NotIdentifiers] and the detect/validate decision on one `LABEL: value` line against
- * Python's own answers (tests/vectors/not_identifiers, written by `scripts/shared_vectors.py`
- * from `redacto.not_identifiers` and `redacto.pipeline.detections`).
+ * Python's own answers (tests/vectors/not_identifiers, written by
+ * `devtools/generated/shared_vectors.py` from `redacto.not_identifiers` and
+ * `redacto.pipeline.detections`).
  */
 class NotIdentifiersVectorTest {
     @TestFactory
