@@ -107,5 +107,12 @@ REGISTRY: tuple[Generated, ...] = (
         strays="eval/suites/*",
     ),
     Generated("glyphless-font", "fontTools (glyphless_font.py)", _outputs("glyphless_font")),
+    Generated(
+        "ppocr-golden",
+        "RapidOCR's PP-OCR models on a rendered page",
+        _outputs("ppocr_golden"),
+        unchecked="ONNX Runtime rounds differently on another CPU; "
+        "tests/android/test_ppocr_golden.py recomputes every answer from the stored inputs",
+    ),
 )
 """Every generated family, in the order they are written."""

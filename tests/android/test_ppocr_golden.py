@@ -2,7 +2,8 @@
 
 Recomputes every expectation in `ppocr_golden.json` from its stored inputs with RapidOCR's
 post-processing classes and redacto's layout code: if either changes, the Kotlin port is
-checked against stale numbers, and this fails until `make_ppocr_golden.py` is rerun.
+checked against stale numbers, and this fails until the file is rewritten
+(`python -m devtools.generated --write ppocr-golden`).
 """
 
 from __future__ import annotations
@@ -14,7 +15,11 @@ import pytest
 
 pytest.importorskip("rapidocr")
 
-from golden_expectations import expected_det, expected_layout, expected_rec
+from devtools.generated.ppocr_expectations import (
+    expected_det,
+    expected_layout,
+    expected_rec,
+)
 
 GOLDEN = json.loads((Path(__file__).parent / "ppocr_golden.json").read_text())
 

@@ -13,7 +13,7 @@ import kotlin.math.abs
 
 /**
  * The Kotlin PP-OCR post-processing against RapidOCR's own answers on real model outputs
- * (tests/android/ppocr_golden.json, written by make_ppocr_golden.py and checked for
+ * (tests/android/ppocr_golden.json, written by devtools/generated/ppocr_golden.py, checked for
  * staleness by test_ppocr_golden.py).
  */
 class OcrGoldenTest {

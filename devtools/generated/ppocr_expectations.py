@@ -1,8 +1,9 @@
 """RapidOCR's and redacto's own answers for the inputs stored in `ppocr_golden.json`.
 
-Shared by the script that writes the file and the test that checks it is current: every
-expected value in the file is what the Python code (RapidOCR 3.10 post-processing, redacto's
-reading order and padding) makes of the stored inputs.
+Shared by the generator that writes the file (`ppocr_golden.py`) and the test that checks it
+is current (`tests/android/test_ppocr_golden.py`): every expected value in the file is what
+the Python code (RapidOCR 3.10 post-processing, redacto's reading order and padding) makes
+of the stored inputs.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ def expected_det(case: dict[str, Any]) -> dict[str, Any]:
         {"quad": [[float(x), float(y)] for x, y in box], "score": round(float(score), 4)}
         for box, score in zip(boxes, scores, strict=True)
     ]
-    ordered = TextDetector.sorted_boxes(np.array(boxes)) if len(boxes) else []
+    ordered: Any = TextDetector.sorted_boxes(np.array(boxes)) if len(boxes) else []
     return {"found": found, "boxes": [[[float(x), float(y)] for x, y in q] for q in ordered]}
 
 
@@ -53,7 +54,7 @@ def expected_rec(case: dict[str, Any]) -> dict[str, Any]:
     for index, char in case["characters"].items():
         if 0 < int(index) < case["classes"] - 1:
             table[int(index) - 1] = char
-    decoder = CTCLabelDecode(character=table)
+    decoder: Any = CTCLabelDecode(character=table)  # RapidOCR's hints are narrower than its use
     indices = np.array([case["indices"]])
     probs = np.array([case["probs"]], dtype=np.float32)
     lines, infos = decoder.decode(
@@ -62,7 +63,8 @@ def expected_rec(case: dict[str, Any]) -> dict[str, Any]:
     (text, score), info = lines[0], infos[0]
     crop = np.zeros((case["crop_height"], case["crop_width"], 3), dtype=np.uint8)
     result = SimpleNamespace(txts=[text], word_results=[info])
-    boxes = CalRecBoxes()([crop], np.array([case["quad"]], dtype=np.float32), result)
+    word_boxes: Any = CalRecBoxes()  # takes any object with txts and word_results
+    boxes = word_boxes([crop], np.array([case["quad"]], dtype=np.float32), result)
     words = [
         {"text": word, "quad": [[float(x), float(y)] for x, y in quad]}
         for word, _, quad in boxes.word_results[0]

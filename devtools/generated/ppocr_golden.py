@@ -1,13 +1,16 @@
-"""Writes `ppocr_golden.json`: PP-OCR post-processing inputs and RapidOCR's own answers.
+"""Render `tests/android/ppocr_golden.json`: PP-OCR post-processing inputs and RapidOCR's own
+answers.
 
 The phone re-implements RapidOCR's post-processing in Kotlin (`android/core`, Ocr*.kt). This
-script runs the real PP-OCRv6 ONNX models from the `rapidocr` wheel on a small rendered page
+module runs the real PP-OCRv6 ONNX models from the `rapidocr` wheel on a small rendered page
 once, stores the raw model outputs (the detector's probability map, quantised to 8 bits, and
 the recogniser's per-step best class and probability) and what RapidOCR's own classes make of
 them. The Kotlin tests feed the same inputs to the Kotlin code and must get the same answers;
-`test_ppocr_golden.py` recomputes the answers from the stored inputs so they cannot drift.
+`tests/android/test_ppocr_golden.py` recomputes the answers from the stored inputs so they
+cannot drift. ONNX Runtime's kernels round differently from one CPU to another, so a fresh
+run does not give the committed bytes: the file is written only when named,
 
-Run from the repository root: `python tests/android/make_ppocr_golden.py`.
+    python -m devtools.generated --write ppocr-golden
 """
 
 from __future__ import annotations
@@ -15,16 +18,18 @@ from __future__ import annotations
 import base64
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import onnxruntime
 import rapidocr
-from golden_expectations import expected_det, expected_layout, expected_rec
 from PIL import Image, ImageDraw, ImageFont
 from rapidocr.ch_ppocr_rec.utils import CTCLabelDecode
 from rapidocr.utils.process_img import get_rotate_crop_image
 
-HERE = Path(__file__).parent
+from devtools.generated.ppocr_expectations import expected_det, expected_layout, expected_rec
+
+GOLDEN = "tests/android/ppocr_golden.json"
 MODELS = Path(rapidocr.__file__).parent / "models"
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 LINES = [
@@ -49,12 +54,13 @@ def normalise(image: np.ndarray) -> np.ndarray:
     return chw[np.newaxis].astype(np.float32)
 
 
-def main() -> None:
+def outputs() -> dict[str, str]:
+    """The golden file (relative to the repository root) and its text, from a fresh run."""
     page = render()
     det = onnxruntime.InferenceSession(str(MODELS / "PP-OCRv6_det_small.onnx"))
     prob = det.run(None, {det.get_inputs()[0].name: normalise(page)})[0][0, 0]
     quantised = np.clip(np.round(prob * 255), 0, 255).astype(np.uint8)
-    det_case = {
+    det_case: dict[str, Any] = {
         "width": SIZE[0],
         "height": SIZE[1],
         "prob_u8_base64": base64.b64encode(quantised.tobytes()).decode("ascii"),
@@ -71,7 +77,9 @@ def main() -> None:
         ratio = w / h
         width = int(48 * max(ratio, 320 / 48))
         resized_w = min(width, int(np.ceil(48 * ratio)))
-        resized = np.asarray(Image.fromarray(crop).resize((resized_w, 48), Image.BILINEAR))
+        resized = np.asarray(
+            Image.fromarray(crop).resize((resized_w, 48), Image.Resampling.BILINEAR)
+        )
         batch = np.zeros((1, 3, 48, width), dtype=np.float32)
         batch[0, :, :, :resized_w] = normalise(resized)[0]
         preds = rec.run(None, {rec.get_inputs()[0].name: batch})[0][0]
@@ -93,8 +101,4 @@ def main() -> None:
 
     layout = expected_layout()
     golden = {"det": det_case, "rec": rec_cases, "layout": layout}
-    (HERE / "ppocr_golden.json").write_text(json.dumps(golden, indent=1) + "\n")
-
-
-if __name__ == "__main__":
-    main()
+    return {GOLDEN: json.dumps(golden, indent=1) + "\n"}
