@@ -10,7 +10,8 @@ text object switched to invisible (in memory; the file is never written), and a 
 shows when enough pixels of its box change between the two with enough contrast. What
 covers, clips or matches a glyph's colour leaves its pixels unchanged, whatever the PDF
 construct behind it. A word is shown when every one of its characters is, or when at
-least half are and the others draw nothing: a glyph its font lacks (`shows`).
+least half are and the others draw nothing or a mark too small to judge: a glyph its font
+lacks, a full stop in small type (`shows`).
 """
 
 from __future__ import annotations
@@ -109,8 +110,9 @@ def shows(
     empty: Sequence[bool] | None = None,
 ) -> bool:
     """Whether a word shows: every character holds ink (`shown_characters`), or at least
-    half of them do and each other one is a glyph that draws nothing (`empty`: pdfium gives
-    it no outline at all).
+    half of them do and each other one is a glyph too slight to be judged by its ink
+    (`empty`: pdfium gives it no outline at all, or one of a few pixels — a full stop or a
+    hyphen in small type, whose ink can fall under `MIN_INK_PIXELS` though it is drawn).
 
     A glyph the font cannot draw (a ligature its encoding names and its glyphs lack) leaves
     a gap in a word the page otherwise shows ("Gri n" where the text says "Griffin"): that

@@ -24,6 +24,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from redacto.pdf.visible import MIN_INK_PIXELS
+
 CharBox = tuple[float, float, float, float]
 Vector = tuple[float, float]
 
@@ -53,8 +55,10 @@ class PageChar:
     height: float = 0.0
     invisible: bool = False
     empty: bool = False
-    """The glyph draws nothing: pdfium's tight box of it has no extent (a glyph the font
-    lacks, named by its encoding)."""
+    """The glyph leaves too little ink to be judged by: it draws nothing (pdfium's tight
+    box of it has no extent: a glyph the font lacks, named by its encoding), or a mark of a
+    few pixels (`FAINT_GLYPH_PX`: a full stop or a hyphen in small type), which may leave
+    fewer ink pixels than a character needs to show though its word shows."""
     drawn_by: int = 0
     """The text object that draws it (its address; 0: unknown)."""
 
@@ -245,6 +249,11 @@ class PageTransform:
             self.origin[1] + x * self.x_axis[1] + y * self.y_axis[1],
         )
 
+    @property
+    def pixels_per_square_point(self) -> float:
+        """How many square pixels one square point of the page covers."""
+        return abs(self.x_axis[0] * self.y_axis[1] - self.x_axis[1] * self.y_axis[0])
+
     def vector(self, x: float, y: float) -> Vector:
         return x * self.x_axis[0] + y * self.y_axis[0], x * self.x_axis[1] + y * self.y_axis[1]
 
@@ -263,7 +272,7 @@ def page_char(
     if not pdfium_c.FPDFText_GetLooseCharBox(raw, index, ctypes.byref(rect)):
         return None
     box = transform.rect(rect.left, rect.bottom, rect.right, rect.top)
-    empty = _draws_nothing(pdfium_c, raw, index)
+    empty = _draws_little(pdfium_c, raw, index, transform)
     obj = pdfium_c.FPDFText_GetTextObject(raw, index)
     drawn_by = ctypes.cast(obj, ctypes.c_void_p).value or 0 if obj else 0
     unread = PageChar(char, box, None, invisible=invisible, empty=empty, drawn_by=drawn_by)
@@ -278,14 +287,22 @@ def page_char(
 
 
 _EMPTY_PT = 0.05  # a tight glyph box thinner than this (in points) has no outline
+FAINT_GLYPH_PX = 2.0 * MIN_INK_PIXELS
+"""A glyph whose tight box covers fewer square pixels than this (a full stop below about
+8 pt, a hyphen below about 6 pt, at 200 dpi) can leave fewer than `MIN_INK_PIXELS` ink
+pixels wherever it falls on the pixel grid: its ink does not decide whether its word shows."""
 
 
-def _draws_nothing(pdfium_c: Any, raw: Any, index: int) -> bool:
+def _draws_little(pdfium_c: Any, raw: Any, index: int, transform: PageTransform) -> bool:
+    """Whether the glyph draws nothing, or too small a mark to be judged by its ink."""
     left, right = ctypes.c_double(), ctypes.c_double()
     bottom, top = ctypes.c_double(), ctypes.c_double()
     if not pdfium_c.FPDFText_GetCharBox(raw, index, left, right, bottom, top):
         return False
-    return min(right.value - left.value, top.value - bottom.value) < _EMPTY_PT
+    width, height = right.value - left.value, top.value - bottom.value
+    if min(width, height) < _EMPTY_PT:
+        return True
+    return width * height * transform.pixels_per_square_point < FAINT_GLYPH_PX
 
 
 def _unit(vector: Vector) -> Vector | None:
