@@ -31,8 +31,9 @@ limit) raise `BadPdfError`; the message never holds document content.
 
 from __future__ import annotations
 
+import ctypes
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -384,6 +385,7 @@ def _text_layer_words(
             stray.update(id(w) for w in run)
         run.clear()
 
+    overridden: dict[int, bool] = {}  # per text object: marked with an ActualText
     try:
         raw = textpage.raw
         word: PageWord | None = None
@@ -405,6 +407,8 @@ def _text_layer_words(
                 continue
             invisible = _invisible(pdfium_c, raw, index)
             drawn = page_char(pdfium_c, raw, index, char, transform, invisible)
+            if drawn is not None and _actual_text(pdfium_c, raw, index, overridden):
+                drawn = replace(drawn, along=None)  # its glyphs may say anything: unread
             if drawn is None or drawn.along is None:
                 if drawn is not None and not invisible:
                     ungrouped.append(drawn.box)
@@ -444,6 +448,29 @@ def _text_layer_words(
     turned = [_box(w.box(size)) for line in kept for w in line if not w.upright]
     slanted = [_box(w.box(size)) for line in kept for w in line if not w.on_axis]
     return _LayerReading(words, found - len(words), unread, turned, slanted)
+
+
+def _actual_text(pdfium_c: Any, raw: Any, index: int, known: dict[int, bool]) -> bool:
+    """Whether the character's text object is marked with an `ActualText`: pdfium then
+    reads that text instead of the object's glyphs, spread evenly over its box, and the
+    glyphs the page shows may say anything else ("hello" over an SSN). `known` holds each
+    object's answer."""
+    textobj = pdfium_c.FPDFText_GetTextObject(raw, index)
+    if not textobj:
+        return False
+    key = ctypes.cast(textobj, ctypes.c_void_p).value or 0
+    if key not in known:
+        marks = (
+            pdfium_c.FPDFPageObj_GetMark(textobj, number)
+            for number in range(pdfium_c.FPDFPageObj_CountMarks(textobj))
+        )
+        known[key] = any(
+            mark
+            and pdfium_c.FPDFPageObjMark_GetParamValueType(mark, b"ActualText")
+            != pdfium_c.FPDF_OBJECT_UNKNOWN
+            for mark in marks
+        )
+    return known[key]
 
 
 def _invisible(pdfium_c: Any, raw: Any, index: int) -> bool:
