@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from pdf_builder import Page
+from devtools.fixtures.pdf_builder import Page
 from PIL import Image, ImageDraw, ImageFont
 
 from redacto.document import Box, Element

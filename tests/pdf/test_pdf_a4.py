@@ -9,8 +9,8 @@ import json
 import numpy as np
 import pypdfium2 as pdfium
 import pytest
+from devtools.fixtures.pdf_builder import Doc
 from page_shapes import SHAPES
-from pdf_builder import Doc
 
 from cli_runs import redact, script
 from redacto.pdf import render_page

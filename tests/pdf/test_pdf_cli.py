@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
-from pdf_builder import Doc, Page, text, write_objects
+from devtools.fixtures.pdf_builder import Doc, Page, text, write_objects
 
 from cli_runs import all_files, digest, redact, script
 from redacto import inputs

@@ -9,8 +9,8 @@ import tempfile
 from pathlib import Path
 
 import pypdfium2 as pdfium
+from devtools.fixtures.pdf_builder import Doc
 from page_shapes import SHAPES, InkOcr
-from pdf_builder import Doc
 
 from redacto.document import Status
 from redacto.inputs import PdfInput, redact, write

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from pdf_builder import PAGE_H, Doc, Page, draw_image, text
+from devtools.fixtures.pdf_builder import PAGE_H, Doc, Page, draw_image, text
 from PIL import Image, ImageDraw, ImageFont
 
 from redacto.document import Element

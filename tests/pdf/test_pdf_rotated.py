@@ -15,7 +15,7 @@ import subprocess
 import numpy as np
 import pypdfium2 as pdfium
 import pytest
-from pdf_builder import PAGE_H, PAGE_W, Doc, Page
+from devtools.fixtures.pdf_builder import PAGE_H, PAGE_W, Doc, Page
 from traps import redact_scripted
 
 from redacto.pdf import PDF_DPI, render_page

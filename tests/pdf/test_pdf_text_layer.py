@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pypdfium2 as pdfium
 import pytest
-from pdf_builder import Doc, Page, draw_image, text
+from devtools.fixtures.pdf_builder import Doc, Page, draw_image, text
 from PIL import Image, ImageDraw, ImageFont
 
 from redacto.document import Box, Element, ImageReading, Status

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pypdfium2 as pdfium
 import pytest
-from pdf_builder import Doc, Page, text
+from devtools.fixtures.pdf_builder import Doc, Page, text
 from PIL import Image
 
 from redacto.document import Detector, Element, ImageReading, Status

@@ -7,7 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from pdf_builder import Doc, Page, text
+from devtools.fixtures.pdf_builder import Doc, Page, text
 from test_pdf_read import NO_OCR
 
 from redacto.document import Box

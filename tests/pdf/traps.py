@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pdf_builder import PAGE_H, PAGE_W, Doc, Page, draw_image, text
+from devtools.fixtures.pdf_builder import PAGE_H, PAGE_W, Doc, Page, draw_image, text
 from PIL import Image, ImageDraw, ImageFont
 
 from redacto.document import ImageReading

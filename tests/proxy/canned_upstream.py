@@ -17,7 +17,7 @@ import threading
 from dataclasses import dataclass, field
 
 import httptools
-from echo_upstream import stop_loop
+from devtools.fixtures.echo_upstream import stop_loop
 
 
 class _Connection(asyncio.Protocol):

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from echo_upstream import EchoUpstream
-from running_proxy import RunningProxy
+from devtools.fixtures.echo_upstream import EchoUpstream
+from devtools.fixtures.running_proxy import RunningProxy
 
 from redacto.proxy.vault import VaultStore
 

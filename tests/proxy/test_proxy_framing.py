@@ -12,8 +12,8 @@ from collections.abc import Iterator
 
 import orjson
 import pytest
+from devtools.fixtures.running_proxy import RunningProxy, start_proxy
 from real_upstreams import FRAMINGS, running_upstream
-from running_proxy import RunningProxy, start_proxy
 
 from redacto.proxy import ProxyConfig, build_proxy
 

@@ -15,8 +15,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from echo_upstream import EchoUpstream
-from running_proxy import start_proxy
+from devtools.fixtures.echo_upstream import EchoUpstream
+from devtools.fixtures.running_proxy import start_proxy
 
 from disk_watch import DiskWatch, watch_disk
 from redacto.ocr import known_ocr_engines

@@ -13,8 +13,8 @@ from typing import Any
 import httpx
 import orjson
 import pytest
-from echo_upstream import STEERING, EchoUpstream
-from running_proxy import RunningProxy, start_proxy
+from devtools.fixtures.echo_upstream import STEERING, EchoUpstream
+from devtools.fixtures.running_proxy import RunningProxy, start_proxy
 from typer.testing import CliRunner
 
 from redacto.cli import app

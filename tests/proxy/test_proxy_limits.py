@@ -20,8 +20,8 @@ from pathlib import Path
 import httpx
 import orjson
 import pytest
-from echo_upstream import EchoUpstream
-from running_proxy import RunningProxy, start_proxy
+from devtools.fixtures.echo_upstream import EchoUpstream
+from devtools.fixtures.running_proxy import RunningProxy, start_proxy
 
 from redacto.proxy import Limits, ProxyConfig, build_proxy
 from redacto.proxy import limits as limits_module

@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from echo_upstream import EchoUpstream
+from devtools.fixtures.echo_upstream import EchoUpstream
+from devtools.fixtures.running_proxy import start_proxy
 from PIL import Image
-from running_proxy import start_proxy
 
 from cli_runs import render_short_page as render_page
 from redacto.engines.scripted import ScriptedEngine

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import httpx
 import pytest
-from echo_upstream import EchoUpstream
-from running_proxy import start_proxy
+from devtools.fixtures.echo_upstream import EchoUpstream
+from devtools.fixtures.running_proxy import start_proxy
 
 from redacto.prompts import PromptLibrary
 from redacto.proxy import ProxyConfig, build_proxy

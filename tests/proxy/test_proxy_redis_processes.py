@@ -25,9 +25,9 @@ import httpx
 import orjson
 import psutil
 import pytest
-from echo_upstream import EchoUpstream
-from redis_server import RedisServer
-from running_proxy import streamed_text
+from devtools.fixtures.echo_upstream import EchoUpstream
+from devtools.fixtures.redis_server import RedisServer
+from devtools.fixtures.running_proxy import streamed_text
 from typer.testing import CliRunner
 
 from redacto.cli import app

@@ -16,7 +16,7 @@ import httpx
 import orjson
 import pytest
 from canned_upstream import CannedUpstream, chunked
-from running_proxy import RunningProxy, start_proxy, streamed_text
+from devtools.fixtures.running_proxy import RunningProxy, start_proxy, streamed_text
 
 from redacto.proxy import ProxyConfig, build_proxy
 

@@ -16,7 +16,7 @@ import threading
 import time
 from pathlib import Path
 
-from echo_upstream import EchoUpstream
+from devtools.fixtures.echo_upstream import EchoUpstream
 
 from redacto.proxy.scrub import Scrubber
 

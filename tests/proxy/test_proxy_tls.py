@@ -13,8 +13,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from echo_upstream import STEERING, EchoUpstream
-from running_proxy import RunningProxy, start_proxy, streamed_text
+from devtools.fixtures.echo_upstream import STEERING, EchoUpstream
+from devtools.fixtures.running_proxy import RunningProxy, start_proxy, streamed_text
 from typer.testing import CliRunner
 
 from redacto.cli import app

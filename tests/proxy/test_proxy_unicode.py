@@ -13,8 +13,8 @@ from typing import Any
 
 import orjson
 import pytest
-from echo_upstream import EchoUpstream
-from running_proxy import RunningProxy
+from devtools.fixtures.echo_upstream import EchoUpstream
+from devtools.fixtures.running_proxy import RunningProxy
 
 from redacto.proxy.escapes import undo_json_escapes
 

@@ -10,8 +10,8 @@ import time
 
 import httpx
 import orjson
-from echo_upstream import EchoUpstream
-from running_proxy import RunningProxy
+from devtools.fixtures.echo_upstream import EchoUpstream
+from devtools.fixtures.running_proxy import RunningProxy
 
 from redacto.upstream import UpstreamError, UpstreamPool
 

@@ -64,8 +64,7 @@ def text_note(folder: Path) -> Path:
 
 
 def pdf_note(folder: Path) -> Path:
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "pdf"))
-    from pdf_builder import Doc, Page, text
+    from devtools.fixtures.pdf_builder import Doc, Page, text
 
     return Doc([Page(text(54, 340, "Patient: Jane Smith"))]).write(folder / "Jane Smith.pdf")
 

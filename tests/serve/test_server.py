@@ -9,7 +9,6 @@ import logging
 import threading
 import urllib.error
 import urllib.request
-from pathlib import Path
 
 import pytest
 from serve_cases import TEXT_READING, SlowEngine, events, post, upload
@@ -156,11 +155,8 @@ def test_text_review_edits_approve_and_download(tmp_path, caplog):
 
 
 def test_a_pdf_is_reviewed_page_by_page_and_approved_as_a_checked_pdf(tmp_path):
-    import sys
-
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "pdf"))
     import pypdfium2 as pdfium
-    from pdf_builder import Doc, Page, text
+    from devtools.fixtures.pdf_builder import Doc, Page, text
 
     white = text(54, 300, "Whitney Whitefield", colour="1 1 1")  # on the page, never shown
     pages = [
