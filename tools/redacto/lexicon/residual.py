@@ -21,8 +21,12 @@ category and its language, each word (`words.words`) is decided, in this order:
    `1st`, `2e`, `15%`; a percentage of up to three digits, `100%`; such a quantity joined by
    hyphens to common dictionary words of two letters or more, `2-bedroom`, `3-year-old`;
    never when the token
-   before or after is a bare number, as in a number written in groups, `06 12 34 56 78`); or a
-   model code after a
+   before or after is a bare number, as in a number written in groups, `06 12 34 56 78`); a
+   measurement (`measurement`, `measures`: a number of at most four digits, five with a
+   decimal part, joined to or followed on its line by a unit, `500 mg`, `400mg`, `72/min`;
+   a vital sign's reading after its label, `BP 128/82`, `TA : 12/8`, `HR 110`; never a
+   number that is not its whitespace token's own, `#4432`, nor one after a bare number, a
+   number sign or a field's label); a model code after a
    listed make (`equipment`, `ner.labels.names_equipment`); a field's label (`label`: below,
    `CVV2`). Otherwise `digits`.
 4. **A word of letters**: a common word of the language's dictionary (`dictionary`); a
@@ -33,7 +37,8 @@ category and its language, each word (`words.words`) is decided, in this order:
    (`equipment`); a field's label (`label`: case-folded, one of `LABEL_WORDS`, the words of
    every recognizer's context phrases, `SSN`, `MRN`, `DOB`, whatever the category: a label
    names a field wherever it stands; never a one-letter word or one of `NOT_LABELS`, the
-   context words that are also people's names); a word the dictionary knows only as a
+   context words that are also people's names); a unit after its measurement's number on
+   the same line (`measurement`: `IU` in `400 IU`, `mmHg`); a word the dictionary knows only as a
    proper noun (`proper noun`:
    `Marie`, `Paris`, `Monday`, explained, and named so, since it may be a person's name).
    Otherwise unexplained: `capitalised` (it opens with a capital), `lower-case` (letters
@@ -54,6 +59,7 @@ from enum import StrEnum
 from functools import cache, cached_property
 
 from redacto.document import Category
+from redacto.lexicon import measures
 from redacto.lexicon.dictionary import LANGUAGES, Known, Lexicon, language_of, load
 from redacto.lexicon.words import Word, normalised, trim, words
 from redacto.ner.labels import (
@@ -81,6 +87,7 @@ class Reason(StrEnum):
     QUANTITY = "quantity"
     EQUIPMENT = "equipment"
     LABEL = "label"
+    MEASUREMENT = "measurement"
     PROPER_NOUN = "proper noun"
 
 
@@ -228,6 +235,22 @@ class _Context:
         near = [trim(self.raw[i][2]) for i in (at - 1, at + 1) if 0 <= i < len(self.raw)]
         return any(token.isdigit() for token in near)
 
+    def on_line(self, word: Word) -> tuple[str, str | None, str | None]:
+        """The word's whitespace token, and the tokens before and after it on its line (None
+        at the line's edge); a lone `:` before is passed over (French `TA : 12/8`)."""
+        at = self._position(word)
+        start, end, own = self.raw[at]
+        back = at - 1
+        if back > 0 and self.raw[back][2] == ":":
+            back -= 1
+        before = self.raw[back] if back >= 0 else None
+        after = self.raw[at + 1] if at + 1 < len(self.raw) else None
+        return (
+            own,
+            before[2] if before and "\n" not in self.text[before[1] : start] else None,
+            after[2] if after and "\n" not in self.text[end : after[0]] else None,
+        )
+
     def raw_before(self, word: Word, count: int) -> list[str]:
         """The `count` whitespace tokens before the word's own."""
         at = self._position(word)
@@ -263,11 +286,32 @@ def _number_reason(word: Word, context: _Context) -> Reason | None:
         return Reason.QUANTITY
     if _counted(word.text, context.lexicon) and not context.beside_a_number(word):
         return Reason.QUANTITY
+    if _measurement(word, context):
+        return Reason.MEASUREMENT
     if names_equipment(context.text, word.start, word.end, context.category):
         return Reason.EQUIPMENT
     if word.text.casefold() in LABEL_WORDS:
         return Reason.LABEL
     return None
+
+
+def _measurement(word: Word, context: _Context) -> bool:
+    """A number with its unit (`500 mg`, `500mg`, `72/min`) or a vital sign's reading after its
+    label (`BP 128/82`), on one line (`measures`); never a number that is not its token's own
+    (`#4432`), nor one after a number in groups, a number sign or a field's label."""
+    own, before, after = context.on_line(word)
+    if not own.removeprefix("(").startswith(word.text) or trim(own) != word.text:
+        return False
+    label = trim(before).casefold() if before is not None else ""
+    if measures.vital_reading(word.text, label):
+        return True
+    numbered = (
+        label.isdigit()
+        or label in LABEL_WORDS
+        or label in measures.NUMBER_SIGNS
+        or (before is not None and any(sign in before for sign in "#№"))
+    )
+    return not numbered and measures.with_unit(word.text, trim(after) if after else None)
 
 
 def _counted(text: str, lexicon: Lexicon) -> bool:
@@ -315,9 +359,17 @@ def _letters_reason(word: Word, context: _Context) -> Reason | None:
         return Reason.EQUIPMENT
     if word.text.casefold() in LABEL_WORDS:
         return Reason.LABEL
+    if measures.is_unit(word.text) and _after_a_measure(word, context):
+        return Reason.MEASUREMENT
     if known is Known.PROPER:
         return Reason.PROPER_NOUN
     return None
+
+
+def _after_a_measure(word: Word, context: _Context) -> bool:
+    """A unit after its number on the same line (`mmHg` in `128/82 mmHg`, `IU` in `400 IU`)."""
+    _, before, _ = context.on_line(word)
+    return before is not None and measures.with_unit(trim(before), word.text)
 
 
 def _unknown_kind(text: str) -> Kind:
