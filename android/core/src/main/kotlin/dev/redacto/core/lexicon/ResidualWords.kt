@@ -20,12 +20,13 @@ import dev.redacto.core.text.wordList
  * 2. inside a match a category's preserve rule keeps ([Reason.PRESERVED]);
  * 3. a word holding a digit: a time of day, an amount, a date the category keeps, an article
  *    or page number, a small quantity (alone, or joined by hyphens to common words:
- *    `2-bedroom`), a model code after a listed make, a field's label (`CVV2`); else
- *    [WordKind.DIGITS];
+ *    `2-bedroom`), a measurement (`500 mg`, `BP 128/82`: [Measures]), a model code after a
+ *    listed make, a field's label (`CVV2`); else [WordKind.DIGITS];
  * 4. a word of letters: a common word of the language's dictionary, a currency, a company form
  *    or part of a company's name, a name under a title the category keeps, a make before a
- *    model code, a field's label ([LABEL_WORDS]: `SSN`, `MRN`, in any category), a proper noun
- *    the dictionary knows; else capitalised, lower-case or other.
+ *    model code, a field's label ([LABEL_WORDS]: `SSN`, `MRN`, in any category), a unit after
+ *    its number (`400 IU`), a proper noun the dictionary knows; else capitalised, lower-case
+ *    or other.
  *
  * Only the given language's dictionary explains words: on a mixed page the other language's
  * words are unexplained.
@@ -46,6 +47,7 @@ enum class Reason(
     QUANTITY("quantity"),
     EQUIPMENT("equipment"),
     LABEL("label"),
+    MEASUREMENT("measurement"),
     PROPER_NOUN("proper noun"),
 }
 
@@ -235,6 +237,28 @@ object ResidualWords {
                 .any { token -> token.isNotEmpty() && token.codePoints().allMatch { PyText.isDigit(it) } }
         }
 
+        /**
+         * The word's whitespace token, and the tokens before and after it on its line (null at
+         * the line's edge); a lone `:` before is passed over (French `TA : 12/8`).
+         */
+        fun onLineTokens(word: Word): Triple<String, String?, String?> {
+            val at = position(word)
+            val own = raw[at]
+            var back = at - 1
+            if (back > 0 && raw[back].text == ":") back--
+            val before = if (back >= 0) raw[back] else null
+            val after = if (at + 1 < raw.size) raw[at + 1] else null
+            fun sameLine(
+                from: Int,
+                to: Int,
+            ): Boolean = (from until to).none { points[it] == '\n'.code }
+            return Triple(
+                own.text,
+                before?.takeIf { sameLine(it.end, own.start) }?.text,
+                after?.takeIf { sameLine(own.end, it.start) }?.text,
+            )
+        }
+
         fun rawBefore(
             word: Word,
             count: Int,
@@ -269,10 +293,41 @@ object ResidualWords {
             afterReference(context.rawBefore(word, 2)) -> Reason.REFERENCE
             QUANTITY.matcher(word.text).matches() && !context.besideANumber(word) -> Reason.QUANTITY
             counted(word.text, context.lexicon) && !context.besideANumber(word) -> Reason.QUANTITY
+            measurement(word, context) -> Reason.MEASUREMENT
             context.namesEquipment(word) -> Reason.EQUIPMENT
             PyText.casefold(word.text) in LABEL_WORDS -> Reason.LABEL
             else -> null
         }
+    }
+
+    /**
+     * A number with its unit (`500 mg`, `500mg`, `72/min`) or a vital sign's reading after its
+     * label (`BP 128/82`), on one line ([Measures]); never a number that is not its token's own
+     * (`#4432`), nor one after a number in groups, a number sign or a field's label.
+     */
+    private fun measurement(
+        word: Word,
+        context: Context,
+    ): Boolean {
+        val (own, before, after) = context.onLineTokens(word)
+        if (!own.removePrefix("(").startsWith(word.text) || LexiconWords.trim(own) != word.text) return false
+        val label = if (before != null) PyText.casefold(LexiconWords.trim(before)) else ""
+        if (Measures.vitalReading(word.text, label)) return true
+        val numbered =
+            (label.isNotEmpty() && label.codePoints().allMatch { PyText.isDigit(it) }) ||
+                label in LABEL_WORDS ||
+                label in Measures.NUMBER_SIGNS ||
+                (before != null && ('#' in before || '№' in before))
+        return !numbered && Measures.withUnit(word.text, after?.let { LexiconWords.trim(it) })
+    }
+
+    /** A unit after its number on the same line (`mmHg` in `128/82 mmHg`, `IU` in `400 IU`). */
+    private fun afterAMeasure(
+        word: Word,
+        context: Context,
+    ): Boolean {
+        val before = context.onLineTokens(word).second
+        return before != null && Measures.withUnit(LexiconWords.trim(before), word.text)
     }
 
     /**
@@ -319,6 +374,7 @@ object ResidualWords {
             NerLabels.titled(text, start, end, context.category) -> Reason.TITLE
             context.namesEquipment(word) -> Reason.EQUIPMENT
             PyText.casefold(word.text) in LABEL_WORDS -> Reason.LABEL
+            Measures.isUnit(word.text) && afterAMeasure(word, context) -> Reason.MEASUREMENT
             known == Known.PROPER -> Reason.PROPER_NOUN
             else -> null
         }
