@@ -1,7 +1,8 @@
 """Memory a job used goes back when it ends, and photos over the pixel limit are refused.
 
-The RSS check runs the server in a fresh process (`scripts/serve_memory.py`, the script the
-figures in docs/serve.md come from), so nothing else this test session allocated counts.
+The RSS check runs the server in a fresh process (`python -m devtools.bench.serve_memory`,
+the bench the figures in docs/serve.md come from), so nothing else this test session
+allocated counts.
 """
 
 from __future__ import annotations
@@ -43,9 +44,10 @@ def test_a_discarded_photo_gives_its_memory_back(tmp_path):
     image = Image.new("RGB", (4000, 3000), "white")
     ImageDraw.Draw(image).text((200, 200), "Patient: Jane Doe", fill="black", font_size=120)
     image.save(photo, compress_level=1)
-    script = ROOT / "scripts" / "serve_memory.py"
+    bench = [sys.executable, "-m", "devtools.bench.serve_memory"]
     run = subprocess.run(
-        [sys.executable, str(script), "--file", str(photo), "--uploads", "3", "--json"],
+        [*bench, "--file", str(photo), "--uploads", "3", "--json"],
+        cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=600,

@@ -1,14 +1,15 @@
 """The shared vault's cost: `redacto proxy` with its vaults in memory, in Redis, and in Redis
 with two processes on one port, side by side in one run.
 
-    python scripts/bench_proxy_vault.py [--latency-seconds 5] [--load-seconds 8]
+    python -m devtools.bench.proxy_vault [--latency-seconds 5] [--load-seconds 8]
+        [--baseline COMMIT]
 
-Starts on free loopback ports the echo upstream (tests/proxy/echo_upstream.py), a
-`redis-server` of its own (tests/proxy/redis_server.py: no persistence) and three proxies in
+Starts on free loopback ports the echo upstream (devtools/fixtures/echo_upstream.py), a
+`redis-server` of its own (devtools/fixtures/redis_server.py: no persistence) and three proxies in
 front of the echo: `memory` (one process, the default vault), `redis` (one process,
 `--vault redis://…`) and `redis ×2` (`--workers 2`: two processes on one port). Every request
 names its conversation (`Authorization` and `X-Redacto-Conversation`), as a chat client does,
-so the shared vault is used on every request; the bodies are scripts/bench_proxy.py's ≈ 1 KB
+so the shared vault is used on every request; the bodies are devtools/bench/proxy.py's ≈ 1 KB
 chat messages: PII-free prose, and the message with an email, a phone number, a card and an
 SSN, whole and streamed, each request continuing one of 64 conversations in turn (their
 values known after the first requests: each request reads them and adds nothing), and the
@@ -20,19 +21,15 @@ text; after it, Redis is dumped and must hold none of the values. For each body 
 wrk runs at one connection (latency) and at 16 (requests/s); *CPU µs/req* is the proxy's
 processes' CPU (the workers' too) per request at 16 connections, *Redis µs/req* the Redis
 server's. Prints Markdown for docs/journal/proxy.md (§ The shared vault), with the machine's
-load average before and after.
+load average before and after. `--baseline COMMIT` runs the whole bench again with COMMIT's
+code and prints both side by side.
 """
 
 from __future__ import annotations
 
 import argparse
 import base64
-import datetime
-import importlib.metadata
 import os
-import platform
-import shutil
-import subprocess
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -42,22 +39,30 @@ from pathlib import Path
 
 import httpx
 import orjson
-import psutil
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "proxy"))  # the tests' echo upstream and Redis
-
-from bench_proxy import PROSE, STRUCTURED_PII, WITH_PII, answer_text, redacto_command  # noqa: E402
-from bench_proxy_load import (  # noqa: E402
+from devtools.bench.harness import (
     BenchError,
     Server,
     WrkRun,
-    load_average_line,
+    bench_parser,
+    cpu_seconds,
+    main_or_compare,
     ms_cell,
+    require_wrk,
     run_wrk,
     start_server,
+    wrk_post_lines,
 )
-from redis_server import RedisServer  # noqa: E402
+from devtools.bench.proxy import (
+    LOOPBACK,
+    PROSE,
+    PROXY_READY,
+    STRUCTURED_PII,
+    WITH_PII,
+    answer_text,
+    redacto_command,
+)
+from devtools.fixtures.redis_server import RedisServer
 
 CHAT = "/v1/chat/completions"
 PATHS = ("direct", "memory", "redis", "redis ×2")
@@ -92,12 +97,8 @@ class Body:
         else:
             conversation = f'"bench-{number}-" .. (count % {ONGOING})'
 
-        payload = self.json().decode()
-        level = "=" * next(n for n in range(1, 10) if f"]{'=' * n}]" not in payload)
         lines = [
-            'wrk.method = "POST"',
-            f"wrk.body = [{level}[{payload}]{level}]",
-            'wrk.headers["Content-Type"] = "application/json"',
+            *wrk_post_lines(self.json().decode()),
             f'wrk.headers["Authorization"] = "{CREDENTIAL}"',
             "math.randomseed(os.time() + os.clock() * 1e6)",
             "local run, count = math.random(1, 1e9), 0",
@@ -121,16 +122,6 @@ BODIES = [
 ]
 
 
-def cpu_seconds(process_id: int) -> float:
-    """CPU time of a process and its children (the workers of `--workers`)."""
-    root = psutil.Process(process_id)
-    total = 0.0
-    for each in (root, *root.children(recursive=True)):
-        times = each.cpu_times()
-        total += times.user + times.system
-    return total
-
-
 @contextmanager
 def servers(folder: Path, redis: RedisServer) -> Iterator[dict[str, Server]]:
     """The echo upstream and the three proxies in front of it, stopped on the way out."""
@@ -138,11 +129,11 @@ def servers(folder: Path, redis: RedisServer) -> Iterator[dict[str, Server]]:
     try:
         echo = started["direct"] = start_server(
             "echo",
-            [sys.executable, str(ROOT / "tests/proxy/echo_upstream.py"), "0"],
+            [sys.executable, "-m", "devtools.fixtures.echo_upstream", "0"],
             r"echo upstream on ([0-9]+)",
             folder,
         )
-        proxy = [*redacto_command(), "proxy", "--upstream", echo.url, "--listen", "127.0.0.1:0"]
+        proxy = [*redacto_command(), "proxy", "--upstream", echo.url, *LOOPBACK]
         shared = ["--vault", redis.url]
         for path, extra in (
             ("memory", []),
@@ -152,7 +143,7 @@ def servers(folder: Path, redis: RedisServer) -> Iterator[dict[str, Server]]:
             started[path] = start_server(
                 path.replace(" ×", "-x"),
                 [*proxy, *extra],
-                r"Proxy on http://127\.0\.0\.1:([0-9]+)/v1",
+                PROXY_READY,
                 folder,
             )
         yield started
@@ -209,9 +200,10 @@ def measure(
             url = server.url + CHAT
             run_wrk(url, script, 4, 1)  # warm-up, not counted
             latency = run_wrk(url, script, 1, latency_s)
-            before, redis_before = cpu_seconds(server.process.pid), cpu_seconds(redis.process.pid)
+            before = server.cpu_seconds(children=True)
+            redis_before = cpu_seconds(redis.process.pid)
             load = run_wrk(url, script, 16, load_s)
-            cpu_us = (cpu_seconds(server.process.pid) - before) / load.requests * 1e6
+            cpu_us = (server.cpu_seconds(children=True) - before) / load.requests * 1e6
             redis_us = (cpu_seconds(redis.process.pid) - redis_before) / load.requests * 1e6
             rows.append(Row(body, path, latency, load, cpu_us, redis_us))
             print(
@@ -245,29 +237,19 @@ def table(rows: list[Row]) -> list[str]:
     return lines
 
 
-def conditions(load_before: tuple[float, ...], load_after: tuple[float, ...]) -> list[str]:
-    redis = subprocess.run(["redis-server", "--version"], capture_output=True, text=True)
-    versions = ", ".join(
-        f"{name} {importlib.metadata.version(name)}"
-        for name in ("redis", "hiredis", "cryptography", "uvloop", "httptools", "orjson")
-    )
-    return [
-        f"- {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC; `nproc` = {os.cpu_count()}; "
-        f"Python {platform.python_version()}; {redis.stdout.split(' sha=')[0].strip()}",
-        f"- {versions}",
-        load_average_line(load_before, load_after),
-    ]
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def main(argv: list[str] | None = None) -> int:
+    parser = bench_parser(__doc__)
     parser.add_argument("--latency-seconds", type=int, default=5, help="each c=1 wrk run")
     parser.add_argument("--load-seconds", type=int, default=8, help="each c=16 wrk run")
-    args = parser.parse_args()
-    if shutil.which("wrk") is None:
-        raise SystemExit("wrk is not installed (apt-get install wrk)")
+    args = parser.parse_args(argv)
+    packages = ("redis", "hiredis", "cryptography", "uvloop", "httptools", "orjson")
+    tools = [["redis-server", "--version"], ["wrk", "--version"]]
+    return main_or_compare(__spec__.name, args, argv, run, packages=packages, tools=tools)
+
+
+def run(args: argparse.Namespace) -> None:
+    require_wrk()
     os.environ["REDACTO_VAULT_KEY"] = base64.b64encode(os.urandom(32)).decode()
-    load_before = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="bench-vault-") as temporary:
         folder = Path(temporary)
         redis = RedisServer.start(folder)
@@ -278,18 +260,16 @@ def main() -> None:
             keys = check_redis_holds_no_value(redis)
         finally:
             redis.stop()
-    load_after = os.getloadavg()
     print(
         "\n".join(
             [
                 *table(rows),
                 "",
                 f"- Redis held {keys:,} keys after the run, none with a value in clear",
-                *conditions(load_before, load_after),
             ]
         )
     )
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

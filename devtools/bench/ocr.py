@@ -7,9 +7,9 @@ fonts, and phone-like photos (3024 px wide, the sheet framed on a desk, tilted, 
 noisy). Recall and coverage are measured against the known words; coverage only on clean
 pages, where ink boxes are exact.
 
-    python scripts/bench_ocr.py                      # every setting, 2 clean + 2 photo pages
-    python scripts/bench_ocr.py --settings ppocr tesseract --clean 1 --photos 1
-    python scripts/bench_ocr.py --json bench.json
+    python -m devtools.bench.ocr                      # every setting, 2 clean + 2 photo pages
+    python -m devtools.bench.ocr --settings ppocr tesseract --clean 1 --photos 1
+    python -m devtools.bench.ocr --json bench.json
 """
 
 from __future__ import annotations
@@ -23,6 +23,8 @@ import time
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
+
+from devtools.bench.harness import ROOT, bench_parser, main_or_compare
 
 if TYPE_CHECKING:
     from redacto.ocr import OcrEngine
@@ -137,14 +139,22 @@ def summarize(run: dict[str, object]) -> str:
     return "\n".join(lines)
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def main(argv: list[str] | None = None) -> int:
+    parser = bench_parser(__doc__)
     parser.add_argument("--settings", nargs="+", choices=sorted(SETTINGS), default=list(SETTINGS))
     parser.add_argument("--clean", type=int, default=2, help="clean pages per setting")
     parser.add_argument("--photos", type=int, default=2, help="phone-like photos per setting")
     parser.add_argument("--json", help="also write every figure to this file")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    # a --worker child prints one JSON line that its parent reads: nothing after it
+    packages = ("rapidocr", "onnxruntime")
+    return main_or_compare(
+        __spec__.name, args, argv, run, packages=packages, environment=not args.worker
+    )
+
+
+def run(args: argparse.Namespace) -> int:
 
     if args.worker:
         print(json.dumps(worker(args.worker, args.clean, args.photos)))
@@ -156,7 +166,8 @@ def main() -> int:
         child = subprocess.run(
             [
                 sys.executable,
-                __file__,
+                "-m",
+                "devtools.bench.ocr",
                 "--worker",
                 setting,
                 "--clean",
@@ -167,6 +178,7 @@ def main() -> int:
             capture_output=True,
             text=True,
             check=False,
+            cwd=ROOT,
         )
         if child.returncode != 0:
             print(f"{setting}: failed\n{child.stderr[-2000:]}", file=sys.stderr)

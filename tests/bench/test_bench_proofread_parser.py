@@ -10,17 +10,14 @@ mistake as soon as it is complete:
   partial-mode parser (pydantic-core's `from_json(allow_partial=True)`, jiter inside, as
   instructor does), and an item is complete once the next one has begun.
 
-Both get the same 200 mistakes in 4-character pieces. Printed: CPU seconds for the whole
-stream, and how many pieces after its last character each mistake came out.
-
-    python scripts/bench_proofread_parser.py
+Both get the same 200 mistakes in 4-character pieces and are timed on the whole stream
+(pytest-benchmark); the tests also check how many pieces after its last character each
+mistake came out. In the normal test run each runs once (`--benchmark-disable`).
 """
 
 from __future__ import annotations
 
 import json
-import time
-from collections.abc import Callable
 
 from pydantic_core import from_json
 
@@ -73,32 +70,35 @@ def partial_json(stream: list[str]) -> list[int]:
     return out_at
 
 
-def measure(name: str, parse: Callable[[list[str]], list[int]], text: str, ends: list[int]) -> None:
-    stream = pieces(text)
-    started = time.process_time()
-    out_at = parse(stream)
-    cpu = time.process_time() - started
-    assert len(out_at) == COUNT
-    lag = [at - end // PIECE for at, end in zip(out_at, ends, strict=True)]
-    print(
-        f"{name:14} {cpu * 1000:8.1f} ms CPU for {len(stream)} pieces; "
-        f"pieces after a mistake's last character: min {min(lag)}, max {max(lag)}"
-    )
-
-
-def main() -> None:
+def stream_and_ends(framed: bool) -> tuple[list[str], list[int]]:
+    """The answer in pieces, JSON Lines or one object, and where each mistake's text ends."""
     items = mistakes()
-    lines = [json.dumps(item) for item in items]
-    jsonl = "".join(line + "\n" for line in lines)
-    line_ends = [sum(len(x) + 1 for x in lines[: i + 1]) - 1 for i in range(COUNT)]
+    if framed:
+        lines = [json.dumps(item) for item in items]
+        ends = [sum(len(x) + 1 for x in lines[: i + 1]) - 1 for i in range(COUNT)]
+        return pieces("".join(line + "\n" for line in lines)), ends
     whole = json.dumps({"tasks": items})
-    item_ends, at = [], whole.index("[") + 1
+    ends, at = [], whole.index("[") + 1
     for item in items:
         at = whole.index(json.dumps(item), at) + len(json.dumps(item))
-        item_ends.append(at - 1)
-    measure("line framing", line_framing, jsonl, line_ends)
-    measure("partial JSON", partial_json, whole, item_ends)
+        ends.append(at - 1)
+    return pieces(whole), ends
 
 
-if __name__ == "__main__":
-    main()
+def lag(out_at: list[int], ends: list[int]) -> list[int]:
+    """For each mistake, how many pieces after its last character it came out."""
+    return [at - end // PIECE for at, end in zip(out_at, ends, strict=True)]
+
+
+def test_line_framing_gives_each_mistake_at_its_newline(benchmark):
+    stream, ends = stream_and_ends(framed=True)
+    out_at = benchmark(line_framing, stream)
+    assert len(out_at) == COUNT
+    assert max(lag(out_at, ends)) <= 1  # the newline is the character after the mistake
+
+
+def test_partial_json_gives_each_mistake_once_the_next_begins(benchmark):
+    stream, ends = stream_and_ends(framed=False)
+    out_at = benchmark(partial_json, stream)
+    assert len(out_at) == COUNT
+    assert max(lag(out_at[:-1], ends[:-1])) >= 1

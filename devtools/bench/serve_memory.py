@@ -1,6 +1,6 @@
 """What one job costs the review server in memory, and whether it comes back afterwards.
 
-    python scripts/serve_memory.py --file PAGE.png [--uploads 2] [--approve] [--json]
+    python -m devtools.bench.serve_memory --file PAGE.png [--uploads 2] [--approve] [--json]
 
 Starts `redacto serve`'s server in this process on a scripted model (the model is not what
 is measured) with Tesseract, then for each upload: sends the file over HTTP as the page
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import threading
 import time
 import urllib.request
@@ -21,6 +22,7 @@ from pathlib import Path
 
 import psutil
 
+from devtools.bench.harness import bench_parser, main_or_compare
 from redacto.document import ImageReading, Step
 from redacto.engines.scripted import ScriptedEngine
 from redacto.pipeline import PipelineOptions
@@ -74,14 +76,19 @@ def follow(url: str, job: str) -> str:
     return name
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def main(argv: list[str] | None = None) -> int:
+    parser = bench_parser(__doc__)
     parser.add_argument("--file", type=Path, required=True)
     parser.add_argument("--uploads", type=int, default=1)
     parser.add_argument("--approve", action="store_true", help="approve instead of discard")
     parser.add_argument("--max-megapixels", type=int, default=1000)
     parser.add_argument("--json", action="store_true")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    # --json: the figures' JSON is the last line, as tests/serve/test_memory.py reads it
+    return main_or_compare(__spec__.name, args, argv, run, environment=not args.json)
+
+
+def run(args: argparse.Namespace) -> None:
     replies = {step: texts * args.uploads for step, texts in REPLIES.items()}
     options = PipelineOptions(image_reading=ImageReading.TEXT, model_redact=False)
     body = args.file.read_bytes()
@@ -122,4 +129,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

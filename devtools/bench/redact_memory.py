@@ -12,8 +12,8 @@ The target is at most 3 GB each; docs/ocr.md records the figures. A watchdog
 kills a child whose RSS passes `--cap-gb` (default 8) so a regression cannot take the
 machine down with it; such a case is reported as killed.
 
-    python scripts/bench_memory.py                 # both cases
-    python scripts/bench_memory.py --case strip --json memory.json
+    python -m devtools.bench.redact_memory                 # both cases
+    python -m devtools.bench.redact_memory --case strip --json memory.json
 """
 
 from __future__ import annotations
@@ -25,6 +25,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from devtools.bench.harness import ROOT, bench_parser, main_or_compare
 
 CASES = {"strip": (20000, 20), "photo": (12247, 8165)}
 TARGET_GB = 3.0
@@ -87,7 +89,7 @@ def watch(command: list[str], cap_gb: float) -> tuple[int, float, bool]:
     """Run `command`, polling its RSS; kill it above `cap_gb`. (exit code, max seen, killed)"""
     import psutil
 
-    child = subprocess.Popen(command)
+    child = subprocess.Popen(command, cwd=ROOT)
     process = psutil.Process(child.pid)
     seen = 0.0
     while child.poll() is None:
@@ -103,15 +105,20 @@ def watch(command: list[str], cap_gb: float) -> tuple[int, float, bool]:
     return child.returncode, seen, False
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv: list[str] | None = None) -> int:
+    parser = bench_parser(__doc__)
     parser.add_argument("--case", choices=sorted(CASES), action="append")
     parser.add_argument("--cap-gb", type=float, default=8.0)
     parser.add_argument("--json", type=Path, help="also write the figures here")
     parser.add_argument(
         "--child", nargs=3, metavar=("IMAGE", "OUT", "RESULT"), help=argparse.SUPPRESS
     )
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    # a --child prints nothing of its own: its parent reports its figures
+    return main_or_compare(__spec__.name, args, argv, run, environment=not args.child)
+
+
+def run(args: argparse.Namespace) -> int:
     if args.child:
         image, out, result = map(Path, args.child)
         result.write_text(json.dumps(run_case(image, out)), encoding="utf-8")
@@ -124,7 +131,8 @@ def main() -> int:
             result = folder / f"{case}.json"
             command = [
                 sys.executable,
-                __file__,
+                "-m",
+                "devtools.bench.redact_memory",
                 "--child",
                 str(image),
                 str(folder / case),
@@ -152,4 +160,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    sys.exit(main())

@@ -1,8 +1,8 @@
 """The words behind a finished `redacto eval run`: a headline row, then what it got wrong.
 
-python scripts/eval_words.py out/eval/styled-ner out/eval/styled-rules-ner
-python scripts/eval_words.py --top 8 --markdown --by-style out/eval/styled-*
-python scripts/eval_words.py --first 60 --by-style --style-suite outside-styled \
+python -m devtools.bench.eval_words out/eval/styled-ner out/eval/styled-rules-ner
+python -m devtools.bench.eval_words --top 8 --markdown --by-style out/eval/styled-*
+python -m devtools.bench.eval_words --first 60 --by-style --style-suite outside-styled \
     eval/baselines/redacto-270m-step3446-outside-test-text   # the same texts, as written
 
 Per run (text or image mode, whichever the run holds): token recall, precision and F2,

@@ -1,7 +1,7 @@
 """Files per minute for a folder of short letters: a shell loop, one process, two worker
 processes and a local Ray with two actors, side by side in one run.
 
-    REDACTO_LITERTLM_THREADS=1 python scripts/bench_batch.py [--texts 8] [--model NAME] [--no-ray]
+    REDACTO_LITERTLM_THREADS=1 python -m devtools.bench.batch [--texts 8] [--model NAME] [--no-ray]
 
 Writes `--texts` one-paragraph letters (English and French, each naming people, a phone,
 an address) into a temporary folder, then times, each from a cold start as a user would
@@ -24,6 +24,8 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+from devtools.bench.harness import bench_parser, main_or_compare
 
 REDACTO = [sys.executable, "-c", "from redacto.cli import app; app()", "redact"]
 LETTERS = (
@@ -94,12 +96,16 @@ def batch(mode: str, folder: Path, out: Path, model: str | None, flags: list[str
     return Timing(mode, shown, seconds, len(rows), statuses)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv: list[str] | None = None) -> int:
+    parser = bench_parser(__doc__)
     parser.add_argument("--texts", type=int, default=8)
     parser.add_argument("--model", default=None, help="default: the embedded default model")
     parser.add_argument("--no-ray", action="store_true", help="leave out --ray local")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    return main_or_compare(__spec__.name, args, argv, run, packages=("ray",))
+
+
+def run(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory(prefix="bench-batch-") as scratch:
         root = Path(scratch)
         inputs = write_letters(root / "letters", args.texts)
@@ -130,4 +136,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

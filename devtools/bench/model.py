@@ -1,8 +1,8 @@
 """Build-and-run benchmark for one model: time and peak memory per build stage, then
 LiteRT-LM figures (load, TTFT, prefill and decode tokens/s) over a few verify runs.
 
-    python scripts/bench_model.py gemma-3-270m            # reuse the build if up to date
-    python scripts/bench_model.py tiny --fresh --runs 5   # build from scratch in a temp dir
+    python -m devtools.bench.model gemma-3-270m            # reuse the build if up to date
+    python -m devtools.bench.model tiny --fresh --runs 5   # build from scratch in a temp dir
 
 Stage figures come from the build record, i.e. from the build that produced the file;
 `--fresh` builds again into a temporary folder so the numbers are this machine's, today.
@@ -17,18 +17,25 @@ import sys
 import tempfile
 import time
 
+from devtools.bench.harness import bench_parser, main_or_compare
 from redacto import models
 from redacto.modelfile.record import BuildRecord, VerifyFigures
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv: list[str] | None = None) -> int:
+    parser = bench_parser(__doc__)
     parser.add_argument("name", nargs="?", default=models.DEFAULT_MODEL)
     parser.add_argument("--quant", default="int8")
     parser.add_argument("--fresh", action="store_true", help="build again in a temp folder")
     parser.add_argument("--runs", type=int, default=3, help="verify runs (median reported)")
     parser.add_argument("--threads", type=int, default=None)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    return main_or_compare(
+        __spec__.name, args, argv, run, packages=("litert-lm-api", "litert-torch", "torch")
+    )
+
+
+def run(args: argparse.Namespace) -> int:
 
     with tempfile.TemporaryDirectory(prefix="redacto-bench-") as scratch:
         if args.fresh:

@@ -1,6 +1,6 @@
 """The residual check on a committed text-mode baseline's outputs: leaky/clean × flagged.
 
-    python scripts/lexicon_on_baseline.py SUITE eval/baselines/RUN/results.jsonl
+    python -m devtools.bench.lexicon_on_baseline SUITE eval/baselines/RUN/results.jsonl
 
 Each text-mode result's document (`eval/suites/SUITE.jsonl`) is masked at the run's
 predicted spans (`pipeline.second_opinion.MaskedText`, as validate masks it) and read by

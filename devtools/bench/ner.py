@@ -1,6 +1,6 @@
 """Time the NER tier: model load, per short text, per page.
 
-    python scripts/bench_ner.py [--repeats 3] [--threads 1]
+    python -m devtools.bench.ner [--repeats 3] [--threads 1]
 
 Loads Rampart in a fresh session (file checks included) and times `find_ner_detections` on
 every text of the outside suite's test split (short messages and forms) and on every page
@@ -15,19 +15,16 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
+import sys
 import time
 from collections.abc import Sequence
 
+from devtools.bench.harness import bench_parser, main_or_compare, spread
 from redacto.corpus.suites import load_suite
 from redacto.document import Category, Document
 from redacto.ner import ner_session
 from redacto.ner.runtime import NerSession
 from redacto.prompts import PromptLibrary
-
-
-def _percentile(values: Sequence[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
 def _time(session: NerSession, texts: Sequence[str], repeats: int) -> tuple[list[float], ...]:
@@ -47,17 +44,20 @@ def _time(session: NerSession, texts: Sequence[str], repeats: int) -> tuple[list
 def _line(name: str, texts: Sequence[str], cpu: list[float], wall: list[float]) -> str:
     tokens = statistics.median(len(text.split()) for text in texts)
     return (
-        f"{name}: {len(texts)} texts (median {tokens:.0f} words), CPU ms median "
-        f"{statistics.median(cpu):.1f} p95 {_percentile(cpu, 0.95):.1f}; wall ms median "
-        f"{statistics.median(wall):.1f} p95 {_percentile(wall, 0.95):.1f}"
+        f"{name}: {len(texts)} texts (median {tokens:.0f} words), "
+        f"CPU ms {spread(cpu)}; wall ms {spread(wall)}"
     )
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv: list[str] | None = None) -> int:
+    parser = bench_parser(__doc__)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--threads", type=int, default=1)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    return main_or_compare(__spec__.name, args, argv, run, packages=("onnxruntime", "tokenizers"))
+
+
+def run(args: argparse.Namespace) -> None:
 
     os.environ["REDACTO_NER_THREADS"] = str(args.threads)
     started = time.perf_counter()
@@ -74,4 +74,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -1,6 +1,6 @@
 """Uploads in a row through `redacto serve`: time, server memory and temporary files per job.
 
-    REDACTO_LITERTLM_THREADS=1 python scripts/bench_serve.py [--uploads 10] [--model NAME|URI]
+    REDACTO_LITERTLM_THREADS=1 python -m devtools.bench.serve [--uploads 10] [--model NAME|URI]
         [--ocr ppocr|tesseract] [--file PATH]
 
 Starts the review server in this process with one engine (default: the embedded default
@@ -18,6 +18,7 @@ import argparse
 import gc
 import json
 import os
+import sys
 import tempfile
 import time
 import urllib.request
@@ -25,7 +26,9 @@ from pathlib import Path
 
 import psutil
 
-ROOT = Path(__file__).resolve().parents[1]
+from devtools.bench.harness import bench_parser, main_or_compare
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def post(url: str, body: bytes = b"", headers: dict[str, str] | None = None) -> dict:
@@ -78,13 +81,17 @@ def kept_mb(server) -> float:
     return sum(held.values()) / 2**20
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv: list[str] | None = None) -> int:
+    parser = bench_parser(__doc__)
     parser.add_argument("--uploads", type=int, default=10)
     parser.add_argument("--model", default=None, help="default: the embedded default model")
     parser.add_argument("--ocr", default="ppocr")
     parser.add_argument("--file", type=Path, default=ROOT / "examples/sample-medical-note.jpg")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    return main_or_compare(__spec__.name, args, argv, run)
+
+
+def run(args: argparse.Namespace) -> None:
 
     from redacto.models import open_model
     from redacto.prompts import PromptLibrary
@@ -122,4 +129,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

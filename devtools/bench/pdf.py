@@ -1,6 +1,6 @@
 """Time and peak memory per page of PDF reading and redacted-PDF writing, on a generated PDF.
 
-    python scripts/bench_pdf.py [--pages 50] [--scanned]
+    python -m devtools.bench.pdf [--pages 50] [--scanned]
 
 Builds a PDF of `--pages` born-digital pages (20 lines of text each) or, with `--scanned`,
 of page images read by OCR (PP-OCR), then measures `read_pdf` and `write_redacted_pdf` +
@@ -19,16 +19,14 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "pdf"))  # the tests' hand-written PDF builder
+from PIL import Image, ImageDraw, ImageFont
 
-from pdf_builder import PAGE_H, PAGE_W, Doc, Page, draw_image, text  # noqa: E402
-from PIL import Image, ImageDraw, ImageFont  # noqa: E402
-
-from redacto.document import Box, Element  # noqa: E402
-from redacto.pdf import read_pdf, verify_redacted_pdf, write_redacted_pdf  # noqa: E402
-from redacto.pdf.geometry import PageGeometry  # noqa: E402
-from redacto.pdf.text_layer import LayerWord, layer_words  # noqa: E402
+from devtools.bench.harness import bench_parser, main_or_compare
+from devtools.fixtures.pdf_builder import PAGE_H, PAGE_W, Doc, Page, draw_image, text
+from redacto.document import Box, Element
+from redacto.pdf import read_pdf, verify_redacted_pdf, write_redacted_pdf
+from redacto.pdf.geometry import PageGeometry
+from redacto.pdf.text_layer import LayerWord, layer_words
 
 
 def peak_rss_mb() -> float:
@@ -70,11 +68,15 @@ def build(path: Path, pages: int, scanned: bool) -> Path:
     return Doc(built).write(path)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv: list[str] | None = None) -> int:
+    parser = bench_parser(__doc__)
     parser.add_argument("--pages", type=int, default=50)
     parser.add_argument("--scanned", action="store_true")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    return main_or_compare(__spec__.name, args, argv, run, packages=("pypdfium2", "pillow"))
+
+
+def run(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as folder:
         source = build(Path(folder) / "bench.pdf", args.pages, args.scanned)
         baseline = peak_rss_mb()
@@ -129,4 +131,4 @@ def measure(
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -1,6 +1,6 @@
 """The README's picture of the review page: the sample photo redacted by the real model.
 
-    REDACTO_LITERTLM_THREADS=1 python scripts/screenshot_serve.py [--model NAME|URI]
+    REDACTO_LITERTLM_THREADS=1 python -m devtools.bench.serve_screenshot [--model NAME|URI]
         [--out docs/images/serve-review.jpg]
 
 Starts the review server with the model (default: the embedded default), opens the page in
@@ -16,7 +16,7 @@ import io
 import shutil
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def main() -> None:

@@ -4,7 +4,7 @@ Each function's own time goes to the group of its module (the rules, the upstrea
 asyncio…); a builtin's goes to the group of whoever called it, except JSON (orjson) and the
 HTTP parser (httptools), which are groups of their own. What the profile does not see —
 uvloop's C loop: polling, reading sockets, calling back into Python — is the process's CPU
-time less everything profiled. Used by scripts/bench_proxy.py.
+time less everything profiled. Used by `python -m devtools.bench.proxy`.
 """
 
 from __future__ import annotations
