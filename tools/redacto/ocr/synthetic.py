@@ -1,6 +1,6 @@
 """Synthetic form pages with known word ink boxes, and the scores OCR is judged by.
 
-Tests, `scripts/bench_ocr.py` and the bundled sample photo all need a page whose every
+Tests, `python -m devtools.bench.ocr` and the bundled sample photo all need a page whose every
 word's text and true ink box is known. The page is rendered with Pillow (Debian
 `fonts-dejavu-core` / `fonts-liberation`) and filled with invented values only: no real
 person's data. `degrade_like_photo` turns it into something closer to a phone photo.

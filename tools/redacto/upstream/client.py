@@ -6,7 +6,7 @@ caller takes them, and timeouts that end a request, never hang it.
 Written on asyncio protocols and httptools (the parser uvicorn uses) rather than httpx or
 aiohttp: the proxy's added latency is most of what it is judged by, and per request this
 client costs 34–44 µs of CPU against aiohttp's 99–131 and httpx's 673–803
-(`scripts/bench_upstream_clients.py`, docs/proxy-http.md § One upstream client). Proofread,
+(measured in docs/proxy-http.md § One upstream client). Proofread,
 which is synchronous, iterates it through `blocking.iterate`.
 """
 
