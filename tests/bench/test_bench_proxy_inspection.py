@@ -34,4 +34,4 @@ def test_inspecting_1_kb_of_prose(benchmark, rules):
         result = benchmark(lambda: loop.run_until_complete(proxy._redact("chat", raw, Vault())))
     finally:
         loop.close()
-    assert result is not None
+    assert result == (raw, 0)  # PII-free prose goes upstream as it came, nothing hidden

@@ -61,6 +61,6 @@ PAGE = build_page(300)
 @pytest.mark.parametrize("category", list(Category), ids=lambda category: category.value)
 def test_the_rules_read_a_300_element_page_within_the_budget(benchmark, category):
     found = benchmark(find_rule_detections, PAGE, category)
-    assert len(found) > 20  # dozens of identifiers on the page, in every category
+    assert len(found) > 50  # some 60-70 identifiers' elements on the page, in every category
     if benchmark.enabled:
         assert benchmark.stats.stats.median * 1000 < BUDGET_MS
