@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import importlib.metadata
+import importlib.util
 import os
 import platform
 import queue
@@ -68,14 +69,18 @@ def ms_cell(value: float) -> str:
 
 
 def commit_line() -> str:
-    """This checkout's commit, and whether it has uncommitted changes."""
+    """The commit of the `redacto` this process imports (a worktree's with `--baseline`),
+    and whether its tree has uncommitted changes."""
+    spec = importlib.util.find_spec("redacto")
+    origin = Path(spec.origin).parent if spec is not None and spec.origin else ROOT
 
     def git(*args: str) -> str:
-        done = subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True)
+        done = subprocess.run(["git", *args], cwd=origin, capture_output=True, text=True)
         return done.stdout.strip()
 
     head = git("rev-parse", "--short", "HEAD") or "unknown"
-    return f"commit {head}" + (" with uncommitted changes" if git("status", "--porcelain") else "")
+    changed = git("status", "--porcelain", "--untracked-files=no")
+    return f"commit {head}" + (" with uncommitted changes" if changed else "")
 
 
 def _cpu_model() -> str:
@@ -176,9 +181,15 @@ class Server:
 
 def python_env(tree: Path = ROOT) -> dict[str, str]:
     """This process's environment with `tree`'s `redacto` first on the path (this checkout's
-    by default, ahead of whatever is installed) and this checkout's `devtools` after it."""
+    by default, ahead of whatever is installed) and this checkout's `devtools` after it.
+    Another tree reads this checkout's built models (`REDACTO_BUILD_DIR`, unless set): its
+    own `build/` is git-ignored, so a worktree has none, and the model is not what a
+    comparison of code measures."""
     paths = [str(tree / "tools"), str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]
-    return os.environ | {"PYTHONPATH": os.pathsep.join(paths)}
+    env = os.environ | {"PYTHONPATH": os.pathsep.join(paths)}
+    if tree != ROOT:
+        env.setdefault("REDACTO_BUILD_DIR", str(ROOT / "build"))
+    return env
 
 
 def _lines(stream: TextIO, into: queue.Queue[str]) -> None:
