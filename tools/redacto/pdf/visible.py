@@ -24,9 +24,10 @@ import numpy as np
 if TYPE_CHECKING:
     from PIL import Image
 
-INK_CONTRAST = 96
+INK_CONTRAST = 40
 """A pixel is a glyph's ink when drawing the text changes it by this much (of 255) in some
-channel: black or dark-grey type on any light ground, never near-white on white."""
+channel: black or grey type on any light ground — light grey too (70 % grey on white
+changes it by 76, and is plainly legible), never near-white on white (86 % and lighter)."""
 MIN_INK_PIXELS = 3
 """A character shows when this many pixels of its box are ink (a full stop at 8 pt has
 about ten)."""
