@@ -2,7 +2,7 @@
 
 - **Servers**: `start_server` starts a command and waits for the stdout line that names its
   port; `Server` reads its CPU time and stops it; `stop_all` stops a set, last first.
-- **Load**: `run_wrk` runs wrk against a URL with a Lua script (`wrk_post_script` writes
+- **Load**: `run_wrk` runs wrk against a URL with a Lua script (`wrk_post_lines` writes
   one for a POST body) and refuses a run with failed or never-completed requests.
 - **Percentiles**: `percentile` and `spread` (median and 95th percentile), `ms_cell`.
 - **Environment**: `environment_lines` — date, commit, CPU, Python, the tools' and packages'
