@@ -201,17 +201,31 @@ class _Connection(asyncio.Protocol):
         if self._parser is None:
             self.close()  # bytes nobody asked for: the connection cannot be trusted
             return
+        room = MAX_HEAD - self.head_bytes
+        if self._in_head() and len(data) > room:
+            # Only the head's allowance is parsed while the head is not complete: a read
+            # holds up to 256 KiB, and a head that arrived in one would be taken whole.
+            self.data_received(data[:room])
+            if self._in_head():
+                self._fail(UpstreamError(f"the upstream's answer head is over {MAX_HEAD} bytes"))
+                self._parser = None
+                self.close()
+            else:
+                self.data_received(data[room:])
+            return
         try:
             self._parser.feed_data(data)
         except httptools.HttpParserError as error:
             self._fail(UpstreamError(f"the upstream sent bad HTTP: {error}"))
+            self._parser = None
             self.close()
             return
-        if self.head is not None and not self.head.done():  # all of it was head
+        if self._in_head():  # all of it was head
             self.head_bytes += len(data)
-            if self.head_bytes > MAX_HEAD:
-                self._fail(UpstreamError(f"the upstream's answer head is over {MAX_HEAD} bytes"))
-                self.close()
+
+    def _in_head(self) -> bool:
+        """Whether the answer's head (interim answers' included) is still being read."""
+        return self._parser is not None and self.head is not None and not self.head.done()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.lost = True
