@@ -36,8 +36,7 @@ from scripted_models import trusting
 
 SSN, EMAIL, PHONE = "536-22-8426", "rafael.griffin@example.com", "555-867-5309"
 SIZES = [3.5, 4.0, 4.5, 5.0]
-"""Points: above the size the reader takes for unreadable (`MIN_GLYPH_PX`), below the size
-at which a full stop always leaves enough ink."""
+"""Points: below the size at which a full stop always leaves enough ink."""
 
 
 class _NoOcr(OcrEngine):

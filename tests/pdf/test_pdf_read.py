@@ -71,7 +71,6 @@ HIDDEN_TRAPS = [
     ("under a black rectangle", text(54, 300, "hidden layer") + "0 g 40 290 300 30 re f\n", {}),
     ("clipped away", "q 0 0 10 10 re W n " + text(54, 300, "hidden layer") + "Q\n", {}),
     ("off the page", text(700, 300, "hidden layer"), {}),
-    ("too small to read", text(54, 300, "hidden layer", size=2), {}),
 ]
 
 

@@ -440,8 +440,7 @@ def _text_layer_words(
     shown = shown_characters(ink, [_clipped(box, size) for box in ungrouped])
     unread = [_box(_padded(box, size)) for box, ink_ in zip(ungrouped, shown, strict=True) if ink_]
     kept = [
-        [w for w in line if id(w) not in stray and shows(ink, w.glyphs, w.heights, w.empty)]
-        for line in lines
+        [w for w in line if id(w) not in stray and shows(ink, w.glyphs, w.empty)] for line in lines
     ]
     ocr_lines = [_as_line(line, size) for line in kept if line]
     words = [(w.text, w.box) for line in order_lines(ocr_lines) for w in line.words]

@@ -31,9 +31,6 @@ changes it by 76, and is plainly legible), never near-white on white (86 % and l
 MIN_INK_PIXELS = 3
 """A character shows when this many pixels of its box are ink (a full stop at 8 pt has
 about ten)."""
-MIN_GLYPH_PX = 8.0
-"""A character whose box is less tall than this (about 3 pt type at 200 dpi) cannot be
-read on the page, so it does not show."""
 
 _MAX_DEPTH = 32  # form XObjects nest; a cycle is refused by pdfium, the depth is a backstop
 
@@ -78,26 +75,21 @@ def ink_map(shown: Image.Image, without_text: Image.Image) -> np.ndarray:
     return result
 
 
-def shown_characters(
-    ink: np.ndarray, chars: Sequence[CharBox | None], heights: Sequence[float] | None = None
-) -> list[bool]:
+def shown_characters(ink: np.ndarray, chars: Sequence[CharBox | None]) -> list[bool]:
     """Per character box (pixels, unpadded; None: drawn invisibly), whether it holds enough
-    ink to be read. `heights` are the characters' heights across their baselines (a
-    character drawn turned a quarter is as tall on the page as its advance); by default
-    their boxes' heights."""
+    ink to be read. However small its type: 2 pt type is legible when zoomed in, so a
+    character is not judged by its size (a privacy tool fails closed)."""
     height, width = ink.shape
     shown: list[bool] = []
-    for position, char in enumerate(chars):
+    for char in chars:
         if char is None:
             shown.append(False)
             continue
         x0, y0, x1, y1 = char
-        tall = heights[position] if heights is not None else y1 - y0
         left, top = max(int(x0), 0), max(int(y0), 0)
         right, bottom = min(int(np.ceil(x1)), width), min(int(np.ceil(y1)), height)
         shown.append(
-            tall >= MIN_GLYPH_PX
-            and right > left
+            right > left
             and bottom > top
             and int(ink[top:bottom, left:right].sum()) >= MIN_INK_PIXELS
         )
@@ -107,7 +99,6 @@ def shown_characters(
 def shows(
     ink: np.ndarray,
     chars: Sequence[CharBox | None],
-    heights: Sequence[float] | None = None,
     empty: Sequence[bool] | None = None,
 ) -> bool:
     """Whether a word shows: every character holds ink (`shown_characters`), or at least
@@ -120,7 +111,7 @@ def shows(
     word is read whole, so that its whole extent is boxed when it is redacted. A character
     under an image, a rectangle (white or not) or another word's ink has a glyph of its own,
     so a word partly covered is still judged by every character."""
-    shown = shown_characters(ink, chars, heights)
+    shown = shown_characters(ink, chars)
     if all(shown):
         return bool(shown)
     if empty is None or 2 * sum(shown) < len(shown):

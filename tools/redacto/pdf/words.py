@@ -71,8 +71,9 @@ class PageChar:
 class PageWord:
     """Characters read as one word: their text, the direction they run, their extent in
     that frame (`span`: along from, along to, across from, across to), and each
-    character's box clipped to the page (None: drawn invisibly, or off the page) and its
-    height across its baseline, for the ink test (`redacto.pdf.visible`)."""
+    character's box clipped to the page (None: drawn invisibly, or off the page) and
+    whether its glyph is too slight to judge by its ink, for the ink test
+    (`redacto.pdf.visible`)."""
 
     chars: list[str]
     along: Vector
@@ -80,7 +81,6 @@ class PageWord:
     boxes: list[CharBox] = field(default_factory=list)
     first: PageChar | None = None
     glyphs: list[CharBox | None] = field(default_factory=list)
-    heights: list[float] = field(default_factory=list)
     empty: list[bool] = field(default_factory=list)
     drawn_by: int = 0
     """The text object that drew the last character."""
@@ -130,7 +130,6 @@ class PageWord:
         ]
         self.boxes.append(char.box)
         self.glyphs.append(glyph)
-        self.heights.append(char.height)
         self.empty.append(char.empty)
         self.drawn_by = char.drawn_by
 
@@ -163,7 +162,6 @@ def new_word(char: PageChar, glyph: CharBox | None) -> PageWord:
         boxes=[char.box],
         first=char,
         glyphs=[glyph],
-        heights=[char.height],
         empty=[char.empty],
         drawn_by=char.drawn_by,
     )
