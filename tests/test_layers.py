@@ -15,6 +15,8 @@ import subprocess
 import sys
 import tomllib
 
+import pytest
+
 from redacto.host.resources import SOURCE_ROOT
 
 HEAVY_SDKS = ("torch", "transformers", "tensorflow", "litert_lm", "litert_torch", "llama_cpp")
@@ -54,6 +56,7 @@ def test_importing_the_pipeline_and_its_rules_loads_no_layer_above_them_and_no_m
     assert [name for name in loaded if name.split(".")[0] in HEAVY_SDKS] == []
 
 
+@pytest.mark.slow
 def test_proofread_and_the_review_page_load_neither_the_proxy_nor_its_extra():
     loaded = _loaded_by("redacto.proofread", "redacto.proofread.run", "redacto.serve")
     assert "redacto.vault" in loaded and "redacto.proofread.run" in loaded

@@ -26,6 +26,8 @@ from typer.testing import CliRunner
 from redacto.cli import app
 from redacto.host.resources import SOURCE_ROOT
 
+pytestmark = pytest.mark.slow  # builds the wheel and installs it into a fresh venv
+
 BUILD_INPUTS = (
     "pyproject.toml",
     "setup.py",

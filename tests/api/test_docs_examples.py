@@ -76,6 +76,7 @@ def test_the_readme_example_redacts_a_string_a_photo_and_a_pdf(tmp_path, monkeyp
     assert report["status"] in ("PASS", "NEEDS_REVIEW") and report["pdf"]["verified"]
 
 
+@pytest.mark.slow
 def test_the_api_page_s_examples_run(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     page = (SOURCE_ROOT / "docs" / "api.md").read_text(encoding="utf-8")

@@ -194,6 +194,7 @@ def test_write_writes_the_cli_s_files_and_only_when_asked(counted, tmp_path):
     assert (tmp_path / "out" / "redacted.txt").read_bytes() == result.text.encode()  # type: ignore[union-attr]
 
 
+@pytest.mark.slow
 def test_importing_redacto_loads_no_pipeline_until_the_api_is_used():
     script = (
         "import sys, redacto; before = 'redacto.pipeline' in sys.modules; "

@@ -9,9 +9,12 @@ import subprocess
 import sys
 import urllib.request
 
+import pytest
+
 from redacto.serve import CONTENT_SECURITY_POLICY
 
 
+@pytest.mark.slow
 def test_serve_prints_a_tokened_loopback_address_and_stops_on_ctrl_c(tmp_path):
     replies = tmp_path / "replies.json"
     replies.write_text(json.dumps({"classify": []}), encoding="utf-8")

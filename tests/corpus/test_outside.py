@@ -46,6 +46,7 @@ def test_dev_set_is_international_short_and_partly_empty(outside) -> None:
     assert sum(not name.isascii() for name in names) >= 10
 
 
+@pytest.mark.slow
 def test_generation_is_deterministic_and_seeded() -> None:
     first = generate_outside_suite("probe", seed=1, train=4, test=4)
     assert first == generate_outside_suite("probe", seed=1, train=4, test=4)

@@ -50,6 +50,7 @@ def test_every_layout_is_exercised() -> None:
     assert {d.layout for d in DOCUMENTS} == {"single", "two_column", "form", "table", "letterhead"}
 
 
+@pytest.mark.slow
 def test_words_cover_the_text_exactly(pages) -> None:
     for document, page, _ in pages:
         assert [w.index for w in page.words] == list(range(len(page.words)))

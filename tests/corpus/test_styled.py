@@ -57,6 +57,7 @@ def _shas(documents: list[CorpusDocument]) -> list[str]:
     return [hashlib.sha256(document_line(d).encode()).hexdigest() for d in documents]
 
 
+@pytest.mark.slow
 def test_same_seed_same_documents(styled, dev_set) -> None:
     again = generate_styled_suite(NAME, RECIPES[NAME].seed or 0, dev_set)
     assert _shas(again) == _shas(styled)

@@ -86,6 +86,7 @@ def write_script(path: Path, replies: dict[str, list[str]]) -> str:
     return f"scripted:{path}"
 
 
+@pytest.mark.slow
 def test_run_scores_resumes_and_reports(tmp_path: Path) -> None:
     cache, out = tmp_path / "pages", tmp_path / "run"
     config = RunConfig(suite="hand", system="scripted", modes=MODES, rules=False)
@@ -169,6 +170,7 @@ def test_hidden_spans_align_the_output_word_by_word(original, redacted, expected
     assert hidden_spans(original, redacted) == expected
 
 
+@pytest.mark.slow
 def test_cli_run_and_compare(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import redacto.cli.eval  # noqa: F401 - registers `eval` until cli/__init__ imports it
     import redacto.corpus.suites as suites
@@ -242,6 +244,7 @@ def test_cli_run_names_the_build_command_for_an_unbuilt_model(
     assert "redacto model build gemma-3-270m" in " ".join(result.output.split())
 
 
+@pytest.mark.slow
 def test_a_torn_last_line_is_dropped_and_redone(tmp_path: Path) -> None:
     out = tmp_path / "run"
     config = RunConfig(suite="hand", system="scripted", modes=(Mode.TEXT,), rules=False)
@@ -283,6 +286,7 @@ def test_every_eval_command_has_help_text() -> None:
     assert all((command.callback.__doc__ or "").strip() for command in eval_app.registered_commands)
 
 
+@pytest.mark.slow
 def test_gold_category_skips_classify_and_is_not_scored_as_classification(tmp_path: Path) -> None:
     cache = tmp_path / "pages"
     replies = oracle_replies(DOCUMENTS, cache, {})

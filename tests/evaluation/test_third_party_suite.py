@@ -52,6 +52,7 @@ def test_a_tag_off_its_text_or_of_an_unknown_type_is_refused(tmp_path: Path):
         build(other)
 
 
+@pytest.mark.slow
 def test_the_validator_bench_reads_a_suite_from_another_folder(tmp_path: Path):
     suites = tmp_path / "suites"
     write_suite("elsewhere", list(load_suite("smoke")[:1]), suites)

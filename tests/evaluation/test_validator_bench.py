@@ -44,6 +44,7 @@ def test_cases_are_clean_and_leaky_in_both_readings_and_balanced() -> None:
     assert fails == len(cases) - fails
 
 
+@pytest.mark.slow
 def test_an_oracle_scores_perfectly_and_a_yes_man_passes_every_leak(tmp_path: Path) -> None:
     documents = load_suite("smoke")[:2]
     cases = verdict_cases(documents)
@@ -111,6 +112,7 @@ def test_an_engine_that_cannot_score_leaves_no_margins(tmp_path: Path):
     assert all(r.margin is None for r in load_results(tmp_path, summary.cases))
 
 
+@pytest.mark.slow
 def test_a_threshold_chosen_on_dev_is_read_on_test(tmp_path: Path):
     """Dev separates at 0, between -2 and +2; on test one leaky case scores 3.0: the dev
     threshold lets it through, and the test figures say so."""
@@ -157,6 +159,7 @@ def test_the_dev_split_is_held_out_train_templates_one_per_category():
     assert bench_documents(corpus, "test", per_template=2, limit=3) == two_each[:3]
 
 
+@pytest.mark.slow
 def test_the_command_chooses_on_dev_and_reports_on_test(tmp_path: Path):
     corpus = load_suite("main")
     dev_docs = bench_documents(corpus, DEV_SPLIT, limit=1)
@@ -204,6 +207,7 @@ def test_the_command_reads_the_page_through_a_real_ocr_only(tmp_path: Path):
     assert not (tmp_path / "o").exists()
 
 
+@pytest.mark.slow
 def test_margins_only_scores_each_case_and_asks_for_no_reply(tmp_path: Path):
     documents = load_suite("smoke")[:1]
     cases = verdict_cases(documents)
@@ -220,6 +224,7 @@ def test_margins_only_scores_each_case_and_asks_for_no_reply(tmp_path: Path):
         assert tally.clean_pass_rate == 1.0 and tally.leaky_pass_rate == 0.0
 
 
+@pytest.mark.slow
 def test_the_second_opinion_judges_every_case_alone_and_with_the_llm(tmp_path: Path) -> None:
     documents = load_suite("smoke")[:2]
     cases = verdict_cases(documents)
@@ -253,6 +258,7 @@ def test_the_tiers_read_a_shown_output_with_its_placeholders_masked(output, foun
     assert sorted({h.value for h in hits}) == found  # the rules and NER may both name one
 
 
+@pytest.mark.slow
 def test_the_lexicon_judges_every_case_alone_with_the_tiers_and_with_the_llm(tmp_path) -> None:
     documents = load_suite("smoke")[:2]
     cases = verdict_cases(documents)

@@ -106,6 +106,7 @@ def _installed(source) -> bool:
     not all(_installed(source) for source in SOURCES),
     reason="the installed Hunspell dictionaries are not the ones lexicon/ was built from",
 )
+@pytest.mark.slow
 def test_a_rebuild_from_the_installed_dictionaries_gives_the_committed_files():
     results = check(LEXICON)
     assert all(result.ok and result.judged for result in results), results
@@ -142,6 +143,7 @@ def test_build_writes_files_licences_and_manifest(tmp_path):
     shutil.which("hunspell") is None or not all(_installed(source) for source in SOURCES),
     reason="needs the hunspell program and the dictionaries lexicon/ was built from",
 )
+@pytest.mark.slow
 @pytest.mark.parametrize("source", SOURCES, ids=lambda source: source.language)
 def test_hunspell_accepts_every_form_written(source):
     """The expansion is checked against Hunspell itself (`hunspell -l` lists the words it

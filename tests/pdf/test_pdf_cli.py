@@ -24,6 +24,7 @@ def two_pages(path: Path) -> Path:
     ).write(path)
 
 
+@pytest.mark.slow
 def test_redact_a_pdf_writes_redacted_pdf_txt_and_report(tmp_path):
     source = two_pages(tmp_path / "note.pdf")
     before = digest(source)
@@ -58,6 +59,7 @@ def test_redact_a_pdf_writes_redacted_pdf_txt_and_report(tmp_path):
     pdf.close()
 
 
+@pytest.mark.slow
 def test_no_text_layer_writes_the_page_images_alone(tmp_path):
     source = two_pages(tmp_path / "note.pdf")
     model = script(
@@ -159,6 +161,7 @@ def test_an_output_named_like_the_input_pdf_is_refused(tmp_path):
     assert digest(source) == before
 
 
+@pytest.mark.slow
 def test_a_pdf_that_fails_its_check_after_writing_ends_error_and_claims_no_pdf(tmp_path):
     """The input changes between reading and writing (another program rewrote it): the
     boxes no longer fit its pages, so the run ends ERROR and no redacted.pdf is left, not

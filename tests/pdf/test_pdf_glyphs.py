@@ -57,6 +57,7 @@ def run(source: Path, out: Path):
     )
 
 
+@pytest.mark.slow
 def test_a_word_with_a_glyph_the_font_lacks_is_read_whole(tmp_path):
     read = read_pdf(ligature_pdf(tmp_path / "in.pdf"))
     words = [e.text for e in read.document.elements]
@@ -157,6 +158,7 @@ def test_a_piece_of_a_value_beside_its_box(kept, value, boxed, leaves):
     assert piece_beside([kept], hidden) is leaves
 
 
+@pytest.mark.slow
 def test_the_check_after_writing_refuses_a_piece_left_beside_its_box(tmp_path):
     # The state the reader used to leave: the address read as two words (the ligature
     # judged hidden, OCR's pieces in its place), the detection of the whole address placed

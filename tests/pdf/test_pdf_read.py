@@ -25,6 +25,7 @@ class _NoOcr(OcrEngine):
 NO_OCR = _NoOcr()
 
 
+@pytest.mark.slow
 def test_words_come_in_reading_order_by_lines_whatever_the_drawing_order(tmp_path):
     # drawn bottom line first, and the right half of the top line before its left half
     source = Doc(
@@ -36,6 +37,7 @@ def test_words_come_in_reading_order_by_lines_whatever_the_drawing_order(tmp_pat
     assert read.pages[0].source is PageSource.TEXT_LAYER and read.ocr_name is not None
 
 
+@pytest.mark.slow
 def test_a_word_box_covers_its_glyphs_in_page_pixels(tmp_path):
     source = Doc([Page(text(72, 300, "Jane", size=20))]).write(tmp_path / "in.pdf")
     (jane,) = read_pdf(source).document.elements
@@ -45,6 +47,7 @@ def test_a_word_box_covers_its_glyphs_in_page_pixels(tmp_path):
     assert jane.box.y0 < baseline - 14 * SCALE < baseline < jane.box.y1  # cap height above
 
 
+@pytest.mark.slow
 def test_indices_are_global_and_pages_are_set(tmp_path):
     source = Doc([Page(text(54, 340, "one two")), Page(text(54, 340, "three"))]).write(
         tmp_path / "in.pdf"
@@ -123,6 +126,7 @@ def picture_of(words: str) -> Image.Image:
     return image
 
 
+@pytest.mark.slow
 def test_text_inside_an_image_is_read_by_ocr_after_the_text_layer(tmp_path):
     page = Page(
         text(54, 340, "Patient: Jane Smith") + draw_image("Stamp", 54, 200, 300, 50),
@@ -135,6 +139,7 @@ def test_text_inside_an_image_is_read_by_ocr_after_the_text_layer(tmp_path):
     assert read.pages[0].source is PageSource.TEXT_LAYER_AND_OCR
 
 
+@pytest.mark.slow
 def test_a_shown_word_misjudged_hidden_is_still_read_by_ocr(tmp_path, monkeypatch):
     # Fail-safe direction of the ink test: a word left out of the layer is no longer
     # covered by it, so the page's OCR pass reads it off the pixels.

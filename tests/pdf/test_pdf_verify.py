@@ -28,17 +28,20 @@ def rebuilt(tmp_path: Path, boxes: list[list[Box]]) -> tuple[Path, list[PageGeom
     return target, pages
 
 
+@pytest.mark.slow
 def test_a_rebuilt_pdf_with_its_boxes_burned_passes(tmp_path):
     target, pages = rebuilt(tmp_path, [[NAME_BOX], []])
     verify_redacted_pdf(target, [[NAME_BOX], []], pages=pages, values=["Jane", "Smith"])
 
 
+@pytest.mark.slow
 def test_a_box_that_was_not_burned_fails(tmp_path):
     target, pages = rebuilt(tmp_path, [[], []])
     with pytest.raises(PdfVerificationError, match="page 1: box 1 is not black"):
         verify_redacted_pdf(target, [[NAME_BOX], []], pages=pages, values=[])
 
 
+@pytest.mark.slow
 def test_a_pdf_with_a_text_layer_and_metadata_fails(tmp_path):
     source = Doc([Page(text(54, 340, "Patient: Jane Smith"))], info_author="Jane Smith").write(
         tmp_path / "in.pdf"
@@ -48,12 +51,14 @@ def test_a_pdf_with_a_text_layer_and_metadata_fails(tmp_path):
         verify_redacted_pdf(source, [[]], pages=pages, values=["Jane Smith"])
 
 
+@pytest.mark.slow
 def test_a_page_count_that_differs_fails(tmp_path):
     target, pages = rebuilt(tmp_path, [[NAME_BOX], []])
     with pytest.raises(PdfVerificationError, match="2 pages, not 3"):
         verify_redacted_pdf(target, [[], [], []], pages=[*pages, pages[0]], values=[])
 
 
+@pytest.mark.slow
 def test_a_long_value_in_the_pixel_streams_fails(tmp_path):
     target, pages = rebuilt(tmp_path, [[], []])
     drawing = re.search(rb"q [^\n]* cm /Im0 Do Q", target.read_bytes())  # a content stream

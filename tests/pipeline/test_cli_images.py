@@ -85,6 +85,7 @@ def test_bad_images_exit_2_and_write_nothing(tmp_path, kind):
     assert all_files(tmp_path) == before
 
 
+@pytest.mark.slow
 def test_a_50_megapixel_photo_is_redacted_at_full_size(tmp_path):
     photo = tmp_path / "phone.png"
     Image.new("L", (8160, 6144), 255).save(photo)  # 50.1 MP, as a phone camera takes them

@@ -182,6 +182,7 @@ def test_a_page_with_nothing_to_name_allows_only_the_empty_answer():
     assert answer_pattern("", LABELS, VALIDATE).pattern == "(?:PASS)\\n?"
 
 
+@pytest.mark.slow
 def test_the_number_of_lines_is_bounded():
     page = " ".join(f"{n}{n}" for n in range(10, 10 + MAX_LINES + 1))
     lines = [f"ID: {n}{n}" for n in range(10, 10 + MAX_LINES + 1)]
@@ -237,6 +238,7 @@ UNWRITABLE = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("suite", sorted(UNWRITABLE))
 def test_the_suites_gold_values_are_writable(suite):
     """Every gold value of the suite matches its label's class on its own page, so the

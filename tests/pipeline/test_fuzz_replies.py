@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import re
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -28,6 +29,8 @@ from redacto.engines import (
 )
 from redacto.pipeline import ImageReading, PipelineOptions, run_pipeline
 from redacto.prompts import PromptLibrary
+
+pytestmark = pytest.mark.slow  # EXAMPLES replies, each through the whole pipeline
 
 EXAMPLES = 300
 WORDS = ["Patient", "Jane", "Smith", "DOB:", "03/15/78", "408-555-1234", "compound", "fracture"]

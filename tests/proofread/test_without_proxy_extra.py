@@ -57,6 +57,7 @@ def proofread_without_the_extra(
     return subprocess.run(command, capture_output=True, text=True, timeout=300)
 
 
+@pytest.mark.slow
 def test_with_an_upstream(upstream, tmp_path):
     source = tmp_path / "cv.txt"
     source.write_text(CV_TEXT, encoding="utf-8")

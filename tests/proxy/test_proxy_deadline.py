@@ -100,6 +100,7 @@ async def _at_once(
         return await asyncio.gather(*(one(b, h) for b, h in zip(bodies, headers, strict=True)))
 
 
+@pytest.mark.slow
 def test_twelve_requests_of_one_conversation_each_end_within_their_deadline(
     upstream: EchoUpstream,
 ) -> None:
@@ -121,6 +122,7 @@ def test_twelve_requests_of_one_conversation_each_end_within_their_deadline(
     assert 1 <= answered <= 4 and len(upstream.seen) == answered
 
 
+@pytest.mark.slow
 def test_sixty_requests_over_three_conversations_each_end_within_their_deadline(
     upstream: EchoUpstream,
 ) -> None:
@@ -214,6 +216,7 @@ def ner_proxy(upstream: EchoUpstream) -> Iterator[RunningProxy]:
     running.stop()
 
 
+@pytest.mark.slow
 def test_the_issue_twelve_16_kb_requests_through_the_ner_tier(ner_proxy: RunningProxy) -> None:
     """The issue's measure: twelve 16 KB requests of one conversation at once through the
     real NER tier at `--inspect-timeout 2` (before: answers at 1.4, 2.7 … 15.7 s)."""

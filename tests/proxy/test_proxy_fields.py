@@ -177,6 +177,7 @@ def test_every_documented_field_is_accepted_as_it_is(
     assert orjson.loads(forwarded) == [expected]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("endpoint", "body"), REQUESTS)
 def test_a_value_planted_in_any_field_never_reaches_the_upstream(
     walked: RunningProxy,

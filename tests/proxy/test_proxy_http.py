@@ -197,6 +197,7 @@ def test_an_upstream_error_is_relayed_with_its_values_restored(
     assert answer.json()["error"]["message"] == f"upstream refused: {PII}"
 
 
+@pytest.mark.slow
 def test_an_upstream_that_does_not_answer_in_time_gives_504(
     running: RunningProxy, upstream: EchoUpstream
 ) -> None:
@@ -208,6 +209,7 @@ def test_an_upstream_that_does_not_answer_in_time_gives_504(
     assert after.status_code == 200  # the proxy itself is fine
 
 
+@pytest.mark.slow
 def test_a_stream_that_stalls_ends_with_an_error_event(
     running: RunningProxy, upstream: EchoUpstream
 ) -> None:

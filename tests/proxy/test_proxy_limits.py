@@ -83,6 +83,7 @@ class _SlowDetector:
         return self.inner.find(text)
 
 
+@pytest.mark.slow
 def test_a_large_message_is_scrubbed_while_health_keeps_answering(
     upstream: EchoUpstream,
 ) -> None:
@@ -163,6 +164,7 @@ def test_a_body_declared_too_large_is_refused_before_it_is_read(strict: RunningP
     assert answer.startswith(b"HTTP/1.1 413 ")
 
 
+@pytest.mark.slow
 def test_a_chunked_body_past_the_bound_is_refused_as_it_passes(upstream: EchoUpstream) -> None:
     limits = Limits(max_body_bytes=100_000)
     proxy = start_proxy(build_proxy(ProxyConfig(upstream=upstream.url, limits=limits)))
@@ -180,6 +182,7 @@ def test_a_chunked_body_past_the_bound_is_refused_as_it_passes(upstream: EchoUps
         proxy.stop()
 
 
+@pytest.mark.slow
 def test_connections_that_send_nothing_or_trickle_headers_are_closed(
     strict: RunningProxy,
 ) -> None:
@@ -200,6 +203,7 @@ def test_connections_that_send_nothing_or_trickle_headers_are_closed(
     assert time.monotonic() - started < 20
 
 
+@pytest.mark.slow
 def test_an_idle_kept_alive_connection_is_closed(strict: RunningProxy) -> None:
     with connect(strict) as sock:
         sock.sendall(b"GET /health HTTP/1.1\r\nhost: x\r\n\r\n")
@@ -247,6 +251,7 @@ class _FloodUpstream:
         self.thread.join(5)
 
 
+@pytest.mark.slow
 def test_a_client_that_never_reads_does_not_make_the_proxy_drain_the_upstream() -> None:
     flood = _FloodUpstream()
     proxy = start_proxy(build_proxy(ProxyConfig(upstream=f"http://127.0.0.1:{flood.port}")))
@@ -275,6 +280,7 @@ def _stream_request(sock: socket.socket) -> None:
     )
 
 
+@pytest.mark.slow
 def test_a_client_that_takes_nothing_for_the_send_timeout_is_disconnected() -> None:
     flood = _FloodUpstream()
     limits = Limits(send_timeout_s=1.0)
@@ -313,6 +319,7 @@ def test_a_stream_stops_reading_its_upstream_once_the_client_leaves() -> None:
         flood.stop()
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_the_proxy_while_it_scrubs_a_large_message(upstream: EchoUpstream) -> None:
     redacto = str(Path(sys.executable).parent / "redacto")
     command = [redacto, "proxy", "--upstream", upstream.url]
@@ -359,6 +366,7 @@ def _wait_for(condition: Callable[[], bool], seconds: float = 10.0) -> bool:
     return True
 
 
+@pytest.mark.slow
 def test_bodies_in_flight_stay_within_one_budget_given_back_when_their_connections_end(
     upstream: EchoUpstream,
 ) -> None:

@@ -38,6 +38,7 @@ def scripted(**replies: list[str]) -> ScriptedEngine:
     return trusting(replies)
 
 
+@pytest.mark.slow
 def test_the_model_tier_hides_a_name_and_reads_each_text_once(upstream: EchoUpstream) -> None:
     engine = scripted(detect=["NAME: Jane Smith", "NONE"], validate=["PASS", "PASS"])
     proxy = start_proxy(build_proxy(ProxyConfig(upstream=upstream.url), engine))

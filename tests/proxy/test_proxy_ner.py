@@ -99,6 +99,7 @@ def test_a_text_with_nothing_to_find_is_forwarded_unchanged(upstream: EchoUpstre
     [((), "rules + NER; images refused", False), (("--no-ner",), "rules; images refused", True)],
     ids=["the NER tier by default", "--no-ner"],
 )
+@pytest.mark.slow
 def test_the_command_runs_the_ner_tier_unless_told_not_to(
     upstream: EchoUpstream, options: tuple[str, ...], tiers: str, sent: bool
 ) -> None:

@@ -32,6 +32,8 @@ from typer.testing import CliRunner
 
 from redacto.cli import app
 
+pytestmark = pytest.mark.slow  # starts Redis and proxy processes
+
 REDACTO = str(Path(sys.executable).parent / "redacto")
 CHAT = "/v1/chat/completions"
 PLACEHOLDER = re.compile(r"\[[A-Z]+_[0-9]+\]")

@@ -16,6 +16,7 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
 from devtools.fixtures.echo_upstream import EchoUpstream
 
 from redacto.proxy.scrub import Scrubber
@@ -63,6 +64,7 @@ def test_a_cancel_while_the_scrub_runs_stops_the_request_and_tells_the_scrub() -
         release.set()
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_a_proxy_whose_parent_ignores_it(upstream: EchoUpstream) -> None:
     # A child inherits SIG_IGN, and Python then installs no SIGINT handler of its own: the
     # proxy must install it, or a test run (or a shell) that ignores Ctrl-C makes it unstoppable.

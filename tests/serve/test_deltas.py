@@ -45,6 +45,7 @@ def test_a_delta_splices_strings_in_utf16_code_units_as_javascript_does():
     assert delta["splice"]["t"] == [3, 4, "[NAME_1]"]  # the emoji is two units in JS
 
 
+@pytest.mark.slow
 def test_thirty_edits_of_a_large_text_replay_as_one_review_and_small_deltas(tmp_path):
     # Plain words, no digits: the rules find nothing, so each edit's preview stays quick.
     lines = [

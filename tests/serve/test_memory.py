@@ -25,6 +25,7 @@ REPLIES = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("route", ["api/jobs", "api/proofread"], ids=["redact", "proofread"])
 def test_a_photo_over_the_pixel_limit_fails_with_a_clear_message(tmp_path, route):
     photo = tmp_path / "wide.png"
@@ -39,6 +40,7 @@ def test_a_photo_over_the_pixel_limit_fails_with_a_clear_message(tmp_path, route
         assert "up to 1 MP" in failure["message"]
 
 
+@pytest.mark.slow
 def test_a_discarded_photo_gives_its_memory_back(tmp_path):
     photo = tmp_path / "page.png"
     image = Image.new("RGB", (4000, 3000), "white")

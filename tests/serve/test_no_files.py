@@ -92,6 +92,7 @@ CASES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("make", "replies", "outputs"), CASES)
 def test_a_redaction_job_creates_no_file(tmp_path, disk_watch, make, replies, outputs):
     inputs = tmp_path / "inputs"

@@ -89,6 +89,7 @@ def download(url: str, job: str, name: str) -> bytes:
         return response.read()
 
 
+@pytest.mark.slow
 def test_each_mistake_is_an_event_before_the_next_line_and_boxed_where_mistakes_json_says(
     tmp_path, upstream, caplog
 ):
@@ -199,6 +200,7 @@ def test_without_an_upstream_hunspell_proofreads_offline(tmp_path):
     assert "quartely" in found and "recieved" in found
 
 
+@pytest.mark.slow
 def test_an_upstream_that_breaks_off_keeps_what_was_placed_marked_incomplete(tmp_path, upstream):
     source = write_born_digital(ENGLISH.lines, tmp_path / "cv.pdf")
     first_line = len(ENGLISH.answer[0]) + 1

@@ -14,6 +14,7 @@ import select
 import socket
 import time
 
+import pytest
 from serve_cases import TEXT_READING, SlowEngine, events, upload
 
 from redacto.prompts import PromptLibrary
@@ -78,6 +79,7 @@ def text_job(server: ReviewServer, tmp_path) -> str:
 # -- malformed requests ------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_malformed_requests_are_answered_400_and_log_only_the_exception_type(
     tmp_path, caplog, capfd
 ):
@@ -164,6 +166,7 @@ def test_the_token_and_control_characters_never_reach_the_log(caplog):
 # -- the queue and slow clients ----------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_waiting_limit_is_checked_before_a_body_is_read():
     engine = SlowEngine({step: texts * 3 for step, texts in REPLIES.items()})
     with serve(engine, max_waiting=2) as server:
@@ -212,6 +215,7 @@ def test_a_request_head_sent_a_byte_at_a_time_is_cut_off():
         assert closed, "the server still waits for a head that started long ago"
 
 
+@pytest.mark.slow
 def test_an_upload_that_stalls_gets_408_and_gives_its_place_back(tmp_path):
     config = {"idle_timeout_s": 0.5, "body_timeout_s": 1.0, "max_waiting": 1}
     with serve(**config) as server:

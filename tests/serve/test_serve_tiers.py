@@ -10,6 +10,8 @@ import sys
 import pytest
 from serve_cases import events, upload
 
+pytestmark = pytest.mark.slow  # starts `redacto serve`, the NER tier loaded
+
 
 def _serve(tmp_path, *options: str) -> tuple[subprocess.Popen, str]:
     replies = tmp_path / "replies.json"

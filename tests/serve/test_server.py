@@ -89,6 +89,7 @@ def test_posts_from_another_origin_and_oversized_or_unknown_files_are_refused(tm
         assert status == 415
 
 
+@pytest.mark.slow
 def test_a_second_job_waits_its_turn_and_a_reload_replays_everything(tmp_path):
     engine = SlowEngine({step: texts * 2 for step, texts in TEXT_REPLIES.items()})
     engine.gate = threading.Event()
@@ -118,6 +119,7 @@ def test_a_second_job_waits_its_turn_and_a_reload_replays_everything(tmp_path):
         assert events(server.url, second, until="end")[-1][0] == "end"
 
 
+@pytest.mark.slow
 def test_text_review_edits_approve_and_download(tmp_path, caplog):
     caplog.set_level(logging.INFO, logger="redacto.serve")
     with serve(SlowEngine(TEXT_REPLIES)) as server:
@@ -154,6 +156,7 @@ def test_text_review_edits_approve_and_download(tmp_path, caplog):
         assert secret not in logged
 
 
+@pytest.mark.slow
 def test_a_pdf_is_reviewed_page_by_page_and_approved_as_a_checked_pdf(tmp_path):
     import pypdfium2 as pdfium
     from devtools.fixtures.pdf_builder import Doc, Page, text

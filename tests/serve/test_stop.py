@@ -26,6 +26,8 @@ from cv_cases import ENGLISH
 from cv_pages import write_born_digital
 from fake_upstream import Answer, FakeUpstream
 
+pytestmark = pytest.mark.slow  # each test starts `redacto serve` and stops it with a signal
+
 REPLIES = {
     "classify": ["CATEGORY: Medical"] * 2,
     "detect": ["NAME: Jane Doe\n"] * 2,
