@@ -5,6 +5,7 @@ tokenizer trained offline, converted, quantised, packaged and smoke-tested by th
 `build_model` that builds the shipped models. It is built once per session into
 `build/models/tiny/` (or `$REDACTO_BUILD_DIR`) and reused while its manifest is unchanged.
 `certs` is a CA and a server certificate for TLS upstreams on loopback.
+`slow_guard` fails a run in which a test not marked `slow` takes over 2 s.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from pathlib import Path
 import pytest
 
 from tls_certs import Certs, make_certs
+
+pytest_plugins = ["slow_guard"]
 
 
 @pytest.fixture(scope="session")
