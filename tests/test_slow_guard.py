@@ -6,8 +6,11 @@ the exit code and the summary a developer or CI sees.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+import slow_guard
 from slow_guard import DEFAULT_LIMIT_S, LIMIT_ENV
 
 pytest_plugins = ["pytester"]
@@ -40,12 +43,16 @@ def no_installed_plugins(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def run_guarded(
-    pytester: pytest.Pytester, sleep: float, *tests: str, source: str = TESTS
+    pytester: pytest.Pytester,
+    sleep: float,
+    *tests: str,
+    source: str = TESTS,
 ) -> pytest.RunResult:
     """Runs the `tests` named (all when none) of `source`, each sleep taking `sleep` s."""
     pytester.makeini("[pytest]\nmarkers =\n    slow: takes a while\n")
     path = pytester.makepyfile(source.format(sleep=sleep))
-    return pytester.runpytest("-p", "slow_guard", *(f"{path.name}::{test}" for test in tests))
+    selected = [f"{path.name}::{test}" for test in tests]
+    return pytester.runpytest("-p", "slow_guard", *selected)
 
 
 def test_an_unmarked_test_over_the_limit_fails_the_run(
@@ -98,3 +105,18 @@ def test_the_default_limit_is_two_seconds(
     result.assert_outcomes(passed=1)
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     result.stdout.fnmatch_lines(["*= 1 not marked slow, over 2 s =*"])
+
+
+@pytest.mark.slow  # starts two xdist workers
+def test_under_xdist_the_controller_fails_the_run(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(LIMIT_ENV, "0.2")
+    # as a conftest, the plugin reaches the workers, which cannot import this folder
+    pytester.makeconftest(Path(slow_guard.__file__).read_text(encoding="utf-8"))
+    pytester.makeini("[pytest]\nmarkers =\n    slow: takes a while\n")
+    pytester.makepyfile(TESTS.format(sleep=0.25))
+    result = pytester.runpytest("-p", "xdist", "-n", "2")
+    result.assert_outcomes(passed=4)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(["*= 1 not marked slow, over 0.2 s =*", "*s *.py::test_sleeps"])
