@@ -40,6 +40,7 @@ class CountingNer(NerTier):
         return super().find(text)
 
 
+@pytest.mark.slow  # 0.5-2.3 s measured: the first reader of the real NER model in a fast run
 def test_the_ner_tier_hides_a_name_the_rules_cannot_see_and_reads_each_text_once(
     upstream: EchoUpstream,
 ) -> None:
