@@ -6,12 +6,13 @@ the exit code and the summary a developer or CI sees.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 import slow_guard
-from slow_guard import DEFAULT_LIMIT_S, LIMIT_ENV
+from slow_guard import DEFAULT_LIMIT_S, LIMIT_ENV, LOAD_SCALE_ENV
 
 pytest_plugins = ["pytester"]
 
@@ -38,8 +39,10 @@ class TestMarkedClass:
 
 @pytest.fixture(autouse=True)
 def no_installed_plugins(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The installed plugins (hypothesis, benchmark, anyio…) would only slow each run down."""
+    """The installed plugins (hypothesis, benchmark, anyio…) would only slow each run down,
+    and the limit stays fixed whatever else this machine is running."""
     monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
+    monkeypatch.setenv(LOAD_SCALE_ENV, "0")
 
 
 def run_guarded(
@@ -120,3 +123,20 @@ def test_under_xdist_the_controller_fails_the_run(
     result.assert_outcomes(passed=4)
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     result.stdout.fnmatch_lines(["*= 1 not marked slow, over 0.2 s =*", "*s *.py::test_sleeps"])
+
+
+def test_a_loaded_machine_scales_the_limit(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A load of four runs per core allows four times the limit; the machine's own load is
+    replaced by a fixed one (pytester runs in this process) so the case is the same
+    everywhere."""
+    monkeypatch.setenv(LIMIT_ENV, "0.1")
+    monkeypatch.setenv(LOAD_SCALE_ENV, "1")
+    cores = os.cpu_count() or 1
+    monkeypatch.setattr(os, "getloadavg", lambda: (4.0 * cores, 0.0, 0.0))
+    assert slow_guard.load_factor() == 4.0
+    assert run_guarded(pytester, 0.25, "test_sleeps").ret == pytest.ExitCode.OK
+    result = run_guarded(pytester, 0.45, "test_sleeps")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(["*s *.py::test_sleeps (load ×4.0)"])
