@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import pytest
+
 from devtools.bench.harness import (
     BenchError,
     parse_wrk,

@@ -11,8 +11,8 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from devtools.bench.proxy import BODIES
 
+from devtools.bench.proxy import BODIES
 from redacto.proxy import ProxyConfig, build_proxy
 from redacto.proxy.detectors import Found
 from redacto.vault import Vault

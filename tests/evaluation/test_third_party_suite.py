@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
-from devtools.generated.third_party_suite import build, note_document
 from typer.testing import CliRunner
 
+from devtools.generated.third_party_suite import build, note_document
 from redacto.cli import app
 from redacto.corpus import load_suite, write_suite
 

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from devtools.generated import ner_vectors
 from devtools.generated.cli import main
 from devtools.generated.engine import ROOT, Generated, diff_hint, differences, write

@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from devtools.generated.ink_vectors import VECTORS, stored_image
 
+from devtools.generated.ink_vectors import VECTORS, stored_image
 from redacto.document import Box
 from redacto.imaging.ink_cover import cover_ink
 

@@ -8,8 +8,8 @@ import json
 from pathlib import Path
 
 import pytest
-from devtools.generated.ner_vectors import VECTORS
 
+from devtools.generated.ner_vectors import VECTORS
 from redacto.document import Category
 from redacto.ner import COMMA_JOINS, word_is_value
 from redacto.ner.decode import (

@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from devtools.fixtures.pdf_builder import Page
 from PIL import Image, ImageDraw, ImageFont
 
+from devtools.fixtures.pdf_builder import Page
 from redacto.document import Box, Element
 from redacto.ocr.base import OcrEngine
 

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
-from devtools.fixtures.pdf_builder import Doc, Page, text
 from PIL import Image
 
+from devtools.fixtures.pdf_builder import Doc, Page, text
 from redacto.document import Detector, Element, ImageReading, Status
 from redacto.inputs import ReadOptions, RedactOutcome, redact_path
 from redacto.ocr import OcrEngine

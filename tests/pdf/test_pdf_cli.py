@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
-from devtools.fixtures.pdf_builder import Doc, Page, text, write_objects
 
 from cli_runs import all_files, digest, redact, script
+from devtools.fixtures.pdf_builder import Doc, Page, text, write_objects
 from redacto import inputs
 from redacto.prompts import PromptLibrary
 from scripted_models import trusting

@@ -15,9 +15,9 @@ from pathlib import Path
 import numpy as np
 import pypdfium2 as pdfium
 import pytest
-from devtools.fixtures.pdf_builder import Doc, Page, text
 from PIL import Image
 
+from devtools.fixtures.pdf_builder import Doc, Page, text
 from redacto.document import Box, Detection, Element, ImageReading, Source, Status
 from redacto.inputs import redact_path
 from redacto.ocr import OcrEngine, open_ocr

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from devtools.fixtures.pdf_builder import PAGE_H, Doc, Page, draw_image, text
 from PIL import Image, ImageDraw, ImageFont
 
+from devtools.fixtures.pdf_builder import PAGE_H, Doc, Page, draw_image, text
 from redacto.document import Element
 from redacto.ocr import OcrEngine
 from redacto.pdf import PageSource, read_pdf

@@ -165,8 +165,9 @@ def test_the_report_names_each_box_page(run):
 
 
 def test_a_name_inside_an_image_on_a_born_digital_page_is_burned_black(tmp_path):
-    from devtools.fixtures.pdf_builder import Doc, Page, draw_image, text
     from test_pdf_read import picture_of
+
+    from devtools.fixtures.pdf_builder import Doc, Page, draw_image, text
 
     page = Page(
         text(54, 340, "Patient: Jane Smith") + draw_image("Stamp", 54, 200, 300, 50),

@@ -15,9 +15,9 @@ import subprocess
 import numpy as np
 import pypdfium2 as pdfium
 import pytest
-from devtools.fixtures.pdf_builder import PAGE_H, PAGE_W, Doc, Page
 from traps import redact_scripted
 
+from devtools.fixtures.pdf_builder import PAGE_H, PAGE_W, Doc, Page
 from redacto.pdf import PDF_DPI, render_page
 from redacto.report import ReviewReason, Status
 

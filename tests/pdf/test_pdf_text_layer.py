@@ -16,9 +16,9 @@ from pathlib import Path
 import numpy as np
 import pypdfium2 as pdfium
 import pytest
-from devtools.fixtures.pdf_builder import Doc, Page, draw_image, text
 from PIL import Image, ImageDraw, ImageFont
 
+from devtools.fixtures.pdf_builder import Doc, Page, draw_image, text
 from redacto.document import Box, Element, ImageReading, Status
 from redacto.inputs import PdfInput, Redaction, redact
 from redacto.ocr.base import OcrEngine

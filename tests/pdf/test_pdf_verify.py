@@ -7,9 +7,9 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from devtools.fixtures.pdf_builder import Doc, Page, text
 from test_pdf_read import NO_OCR
 
+from devtools.fixtures.pdf_builder import Doc, Page, text
 from redacto.document import Box
 from redacto.pdf import PdfVerificationError, read_pdf, verify_redacted_pdf, write_redacted_pdf
 from redacto.pdf.geometry import PageGeometry

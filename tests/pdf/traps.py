@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from devtools.fixtures.pdf_builder import PAGE_H, PAGE_W, Doc, Page, draw_image, text
 from PIL import Image, ImageDraw, ImageFont
 
+from devtools.fixtures.pdf_builder import PAGE_H, PAGE_W, Doc, Page, draw_image, text
 from redacto.document import ImageReading
 from redacto.inputs import RedactOutcome, redact_path
 from redacto.pipeline import PipelineOptions

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 import test_locator
 import test_locator_mistakes
-from devtools.generated.shared_vectors import SHARED_FIELDS
 
+from devtools.generated.shared_vectors import SHARED_FIELDS
 from redacto.host.resources import SOURCE_ROOT
 from redacto.modelfile.manifest import load_manifest
 from redacto.modelfile.policy import check_model_file, phone_settings

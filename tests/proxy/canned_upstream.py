@@ -17,6 +17,7 @@ import threading
 from dataclasses import dataclass, field
 
 import httptools
+
 from devtools.fixtures.echo_upstream import stop_loop
 
 

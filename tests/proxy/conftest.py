@@ -8,10 +8,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
 from devtools.fixtures.echo_upstream import STEERING, EchoUpstream
 from devtools.fixtures.redis_server import RedisServer
 from devtools.fixtures.running_proxy import RunningProxy, start_proxy
-
 from redacto.proxy import ProxyConfig, build_proxy
 from redacto.proxy.vault_key import VaultKey
 

@@ -16,6 +16,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import orjson
+
 from devtools.fixtures.echo_upstream import reply_text, stream_events, whole_answer
 
 FRAMINGS = {

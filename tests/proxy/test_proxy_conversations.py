@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+
 from devtools.fixtures.echo_upstream import EchoUpstream
 from devtools.fixtures.running_proxy import RunningProxy
-
 from redacto.proxy.vault import VaultStore
 
 ALICE = "My email is alice@example.org and my SSN is 536-22-8741."

@@ -20,11 +20,11 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
+from redis.asyncio import Redis
+
 from devtools.fixtures.echo_upstream import EchoUpstream
 from devtools.fixtures.redis_server import RedisServer
 from devtools.fixtures.running_proxy import RunningProxy, start_proxy
-from redis.asyncio import Redis
-
 from redacto.proxy import ProxyConfig, build_proxy
 from redacto.proxy.detectors import Found
 from redacto.proxy.limits import Limits

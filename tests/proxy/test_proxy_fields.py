@@ -18,10 +18,10 @@ from typing import Any
 import httpx
 import orjson
 import pytest
-from devtools.fixtures.echo_upstream import EchoUpstream
-from devtools.fixtures.running_proxy import RunningProxy, start_proxy
 from openai_requests import CHAT, COMPLETION, IMAGE_URL, REQUESTS
 
+from devtools.fixtures.echo_upstream import EchoUpstream
+from devtools.fixtures.running_proxy import RunningProxy, start_proxy
 from redacto.proxy import ProxyConfig, build_proxy
 from redacto.proxy.fields import CHAT as CHAT_FIELDS
 from redacto.proxy.fields import COMPLETION as COMPLETION_FIELDS

@@ -12,9 +12,9 @@ from collections.abc import Iterator
 
 import orjson
 import pytest
-from devtools.fixtures.running_proxy import RunningProxy, start_proxy
 from real_upstreams import FRAMINGS, running_upstream
 
+from devtools.fixtures.running_proxy import RunningProxy, start_proxy
 from redacto.proxy import ProxyConfig, build_proxy
 
 MESSAGE = "Write to jane.roe@example.com or call (415) 555-0132 about the order."

@@ -7,9 +7,9 @@ import socket
 
 import orjson
 import pytest
+
 from devtools.fixtures.echo_upstream import EchoUpstream
 from devtools.fixtures.running_proxy import RunningProxy, start_proxy, streamed_text
-
 from redacto.proxy import ProxyConfig, build_proxy
 
 PII = (

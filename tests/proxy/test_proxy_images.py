@@ -15,9 +15,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
 from devtools.fixtures.echo_upstream import EchoUpstream
 from devtools.fixtures.running_proxy import start_proxy
-
 from disk_watch import DiskWatch, watch_disk
 from redacto.ocr import known_ocr_engines
 from redacto.proxy import ProxyConfig, build_proxy

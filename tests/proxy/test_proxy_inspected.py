@@ -13,10 +13,10 @@ from typing import Any
 import httpx
 import orjson
 import pytest
-from devtools.fixtures.echo_upstream import STEERING, EchoUpstream
-from devtools.fixtures.running_proxy import RunningProxy, start_proxy
 from typer.testing import CliRunner
 
+from devtools.fixtures.echo_upstream import STEERING, EchoUpstream
+from devtools.fixtures.running_proxy import RunningProxy, start_proxy
 from redacto.cli import app
 from redacto.proxy import ProxyConfig, build_proxy
 

@@ -20,9 +20,9 @@ from pathlib import Path
 import httpx
 import orjson
 import pytest
+
 from devtools.fixtures.echo_upstream import EchoUpstream
 from devtools.fixtures.running_proxy import RunningProxy, start_proxy
-
 from redacto.proxy import Limits, ProxyConfig, build_proxy
 from redacto.proxy import limits as limits_module
 from redacto.proxy.detectors import Found, TextDetector

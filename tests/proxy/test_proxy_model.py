@@ -9,11 +9,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from devtools.fixtures.echo_upstream import EchoUpstream
-from devtools.fixtures.running_proxy import start_proxy
 from PIL import Image
 
 from cli_runs import render_short_page as render_page
+from devtools.fixtures.echo_upstream import EchoUpstream
+from devtools.fixtures.running_proxy import start_proxy
 from redacto.engines.scripted import ScriptedEngine
 from redacto.proxy import ProxyConfig, build_proxy
 from scripted_models import trusting

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import httpx
 import pytest
+
 from devtools.fixtures.echo_upstream import EchoUpstream
 from devtools.fixtures.running_proxy import start_proxy
-
 from redacto.prompts import PromptLibrary
 from redacto.proxy import ProxyConfig, build_proxy
 from redacto.proxy.detectors import NerTier

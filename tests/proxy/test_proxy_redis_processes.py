@@ -25,11 +25,11 @@ import httpx
 import orjson
 import psutil
 import pytest
+from typer.testing import CliRunner
+
 from devtools.fixtures.echo_upstream import EchoUpstream
 from devtools.fixtures.redis_server import RedisServer
 from devtools.fixtures.running_proxy import streamed_text
-from typer.testing import CliRunner
-
 from redacto.cli import app
 
 pytestmark = pytest.mark.slow  # starts Redis and proxy processes

@@ -12,10 +12,10 @@ from typing import TypeVar
 
 import httpx
 import pytest
+
 from devtools.fixtures.echo_upstream import EchoUpstream
 from devtools.fixtures.redis_server import RedisServer, free_port
 from devtools.fixtures.running_proxy import RunningProxy, start_proxy
-
 from redacto.engines.scripted import ScriptedEngine
 from redacto.proxy import ProxyConfig, build_proxy
 from redacto.proxy.redis_vault import KEY_PREFIX, RedisVaultStore, SharedVault

@@ -16,8 +16,8 @@ import httpx
 import orjson
 import pytest
 from canned_upstream import CannedUpstream, chunked
-from devtools.fixtures.running_proxy import RunningProxy, start_proxy, streamed_text
 
+from devtools.fixtures.running_proxy import RunningProxy, start_proxy, streamed_text
 from redacto.proxy import ProxyConfig, build_proxy
 
 EMAIL = "jane.roe@example.com"

@@ -17,8 +17,8 @@ import time
 from pathlib import Path
 
 import pytest
-from devtools.fixtures.echo_upstream import EchoUpstream
 
+from devtools.fixtures.echo_upstream import EchoUpstream
 from redacto.proxy.scrub import Scrubber
 
 

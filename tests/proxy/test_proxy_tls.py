@@ -13,10 +13,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from devtools.fixtures.echo_upstream import STEERING, EchoUpstream
-from devtools.fixtures.running_proxy import RunningProxy, start_proxy, streamed_text
 from typer.testing import CliRunner
 
+from devtools.fixtures.echo_upstream import STEERING, EchoUpstream
+from devtools.fixtures.running_proxy import RunningProxy, start_proxy, streamed_text
 from redacto.cli import app
 from redacto.proxy import ProxyConfig, build_proxy
 from tls_certs import Certs

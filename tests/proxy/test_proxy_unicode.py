@@ -13,9 +13,9 @@ from typing import Any
 
 import orjson
 import pytest
+
 from devtools.fixtures.echo_upstream import EchoUpstream
 from devtools.fixtures.running_proxy import RunningProxy
-
 from redacto.proxy.escapes import undo_json_escapes
 
 

@@ -10,9 +10,9 @@ import time
 
 import httpx
 import orjson
+
 from devtools.fixtures.echo_upstream import EchoUpstream
 from devtools.fixtures.running_proxy import RunningProxy
-
 from redacto.upstream import UpstreamError, UpstreamPool
 
 CHAT = b"/v1/chat/completions"

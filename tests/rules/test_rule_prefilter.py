@@ -9,8 +9,8 @@ import random
 from pathlib import Path
 
 import pytest
-from devtools.generated.rule_prefilter import derive, updated_yaml
 
+from devtools.generated.rule_prefilter import derive, updated_yaml
 from redacto.document import Category
 from redacto.rules import CATEGORY_RULES, RECOGNIZERS, recognizers_for
 from redacto.rules.catalog import RECOGNIZERS_FILE, PrefilterSpec

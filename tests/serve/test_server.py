@@ -159,6 +159,7 @@ def test_text_review_edits_approve_and_download(tmp_path, caplog):
 @pytest.mark.slow
 def test_a_pdf_is_reviewed_page_by_page_and_approved_as_a_checked_pdf(tmp_path):
     import pypdfium2 as pdfium
+
     from devtools.fixtures.pdf_builder import Doc, Page, text
 
     white = text(54, 300, "Whitney Whitefield", colour="1 1 1")  # on the page, never shown
