@@ -20,30 +20,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
-import pypdfium2 as pdfium
 import pytest
-from PIL import Image
+from rules_only_run import NoOcr, redact_with_rules_only
 
 from devtools.fixtures.pdf_builder import Doc, Page
-from redacto.document import Detector, Element, ImageReading, Status
-from redacto.inputs import ReadOptions, redact_path
-from redacto.ocr import OcrEngine
-from redacto.pdf import read_pdf, render_page
-from redacto.pipeline import PipelineOptions
-from redacto.prompts import PromptLibrary
-from scripted_models import trusting
+from redacto.pdf import read_pdf
 
 SSN, EMAIL, PHONE = "536-22-8426", "rafael.griffin@example.com", "555-867-5309"
 SIZES = [3.5, 4.0, 4.5, 5.0]
 """Points: below the size at which a full stop always leaves enough ink."""
-
-
-class _NoOcr(OcrEngine):
-    name = "none"
-
-    def read(self, image: Image.Image) -> list[Element]:
-        return []
 
 
 def line(x: float, y: float, words: str, size: float, grey: str = "0") -> str:
@@ -62,7 +47,7 @@ def fine_print(path: Path, size: float) -> Path:
 
 @pytest.mark.parametrize("size", SIZES)
 def test_fine_print_is_read_whole(tmp_path, size):
-    read = read_pdf(fine_print(tmp_path / "in.pdf", size), ocr=_NoOcr())
+    read = read_pdf(fine_print(tmp_path / "in.pdf", size), ocr=NoOcr())
     words = [e.text for e in read.document.elements]
     assert read.pages[0].hidden == 0
     assert words.count(EMAIL) == 12
@@ -75,7 +60,7 @@ def test_light_grey_type_is_read(tmp_path, grey, size):
     content = line(54, 370, "Terms of the referral", 12) + line(
         54, 340, f"Mail {EMAIL} SSN {SSN}", size, grey
     )
-    read = read_pdf(Doc([Page(content)]).write(tmp_path / "in.pdf"), ocr=_NoOcr())
+    read = read_pdf(Doc([Page(content)]).write(tmp_path / "in.pdf"), ocr=NoOcr())
     assert [e.text for e in read.document.elements][4:] == ["Mail", EMAIL, "SSN", SSN]
     assert read.pages[0].hidden == 0
 
@@ -83,7 +68,7 @@ def test_light_grey_type_is_read(tmp_path, grey, size):
 @pytest.mark.parametrize("grey", ["0.9", "0.95"])
 def test_near_white_type_is_still_hidden(tmp_path, grey):
     content = line(54, 370, "Terms of the referral", 12) + line(54, 340, f"Mail {EMAIL}", 8, grey)
-    read = read_pdf(Doc([Page(content)]).write(tmp_path / "in.pdf"), ocr=_NoOcr())
+    read = read_pdf(Doc([Page(content)]).write(tmp_path / "in.pdf"), ocr=NoOcr())
     assert [e.text for e in read.document.elements] == ["Terms", "of", "the", "referral"]
     assert read.pages[0].hidden == 2
 
@@ -96,43 +81,21 @@ def test_fine_print_under_a_white_rectangle_is_still_hidden(tmp_path):
         + line(54, 340, f"Mail {EMAIL}", 4.0)
         + "1 g 70 330 200 20 re f\n"
     )
-    read = read_pdf(Doc([Page(content)]).write(tmp_path / "in.pdf"), ocr=_NoOcr())
+    read = read_pdf(Doc([Page(content)]).write(tmp_path / "in.pdf"), ocr=NoOcr())
     assert [e.text for e in read.document.elements] == ["Terms", "of", "the", "referral", "Mail"]
     assert read.pages[0].hidden == 1
-
-
-BLIND = {"classify": ["CATEGORY: Medical"], "detect": ["NONE"], "validate": ["PASS"]}
-"""A model that names nothing and passes the page: only the rules tier can find a value."""
 
 
 @pytest.mark.slow  # PP-OCR reads the burned page in the check after writing
 def test_the_rules_box_fine_print_and_nothing_of_it_is_left(tmp_path):
     source = fine_print(tmp_path / "in.pdf", 4.0)
-    outcome = redact_path(
-        source,
-        tmp_path / "out",
-        trusting(BLIND),
-        prompts=PromptLibrary.load(),
-        read=ReadOptions(ocr=_NoOcr()),
-        options=PipelineOptions(
-            image_reading=ImageReading.TEXT, detectors=frozenset({Detector.RULES})
-        ),
-    )
-    report = outcome.report
-    assert report.status is not Status.ERROR, report.error
-    written = {p.name: p for p in outcome.written}
-    redacted_text = written["redacted.txt"].read_text()
-    pdf = pdfium.PdfDocument(str(written["redacted.pdf"]))
-    try:
-        layer = pdf[0].get_textpage().get_text_range()
-        burned = np.asarray(render_page(pdf[0]).convert("L"))
-    finally:
-        pdf.close()
+    output = redact_with_rules_only(source, tmp_path / "out")
+    burned = output.burned
     for value in (EMAIL, SSN, PHONE):
-        assert value not in redacted_text and value not in layer
-    assert "referral" in layer
+        assert value not in output.redacted_text and value not in output.layer
+    assert "referral" in output.layer
     # Every value's word is black in the output's pixels.
-    read = read_pdf(source, ocr=_NoOcr())
+    read = read_pdf(source, ocr=NoOcr())
     boxes = [e.box for e in read.document.elements if e.text in (EMAIL, SSN, f"{PHONE}.")]
     assert len(boxes) == 36
     for box in boxes:

@@ -11,29 +11,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-import pypdfium2 as pdfium
 import pytest
-from PIL import Image
+from rules_only_run import NoOcr, redact_with_rules_only
 
 from devtools.fixtures.pdf_builder import Doc, Page
-from redacto.document import Detector, Element, ImageReading, Status
-from redacto.inputs import ReadOptions, redact_path
-from redacto.ocr import OcrEngine
-from redacto.pdf import read_pdf, render_page
-from redacto.pipeline import PipelineOptions
-from redacto.prompts import PromptLibrary
-from scripted_models import trusting
+from redacto.pdf import read_pdf
 
 SSN, EMAIL = "536-22-8426", "rafael.griffin@example.com"
 SIZES = [1.5, 2.0, 2.5, 3.0]
 """Points: all under the 8 px a character once had to reach to count as shown."""
-
-
-class _NoOcr(OcrEngine):
-    name = "none"
-
-    def read(self, image: Image.Image) -> list[Element]:
-        return []
 
 
 def line(x: float, y: float, words: str, size: float, grey: str = "0") -> str:
@@ -51,7 +37,7 @@ def tiny_print(path: Path, size: float, lines: int = 6) -> Path:
 
 @pytest.mark.parametrize("size", SIZES)
 def test_tiny_type_is_read_whole(tmp_path, size):
-    read = read_pdf(tiny_print(tmp_path / "in.pdf", size), ocr=_NoOcr())
+    read = read_pdf(tiny_print(tmp_path / "in.pdf", size), ocr=NoOcr())
     words = [e.text for e in read.document.elements]
     assert read.pages[0].hidden == 0
     assert words.count(EMAIL) == 6
@@ -61,7 +47,7 @@ def test_tiny_type_is_read_whole(tmp_path, size):
 @pytest.mark.parametrize("grey", ["0.9", "1"])
 def test_tiny_near_white_type_is_still_hidden(tmp_path, grey):
     content = line(54, 370, "Terms of the referral", 12) + line(54, 340, f"SSN {SSN}", 2, grey)
-    read = read_pdf(Doc([Page(content)]).write(tmp_path / "in.pdf"), ocr=_NoOcr())
+    read = read_pdf(Doc([Page(content)]).write(tmp_path / "in.pdf"), ocr=NoOcr())
     assert [e.text for e in read.document.elements] == ["Terms", "of", "the", "referral"]
     assert read.pages[0].hidden == 2
 
@@ -72,43 +58,21 @@ def test_tiny_type_under_a_white_rectangle_is_still_hidden(tmp_path):
         + line(54, 340, f"SSN {SSN}", 2)
         + "1 g 50 335 100 12 re f\n"
     )
-    read = read_pdf(Doc([Page(content)]).write(tmp_path / "in.pdf"), ocr=_NoOcr())
+    read = read_pdf(Doc([Page(content)]).write(tmp_path / "in.pdf"), ocr=NoOcr())
     assert [e.text for e in read.document.elements] == ["Terms", "of", "the", "referral"]
     assert read.pages[0].hidden == 2
-
-
-BLIND = {"classify": ["CATEGORY: Medical"], "detect": ["NONE"], "validate": ["PASS"]}
-"""A model that names nothing and passes the page: only the rules tier can find a value."""
 
 
 @pytest.mark.slow  # PP-OCR reads the burned page in the check after writing
 def test_the_rules_box_tiny_type_and_nothing_of_it_is_left(tmp_path):
     source = tiny_print(tmp_path / "in.pdf", 2.0)
-    outcome = redact_path(
-        source,
-        tmp_path / "out",
-        trusting(BLIND),
-        prompts=PromptLibrary.load(),
-        read=ReadOptions(ocr=_NoOcr()),
-        options=PipelineOptions(
-            image_reading=ImageReading.TEXT, detectors=frozenset({Detector.RULES})
-        ),
-    )
-    report = outcome.report
-    assert report.status is not Status.ERROR, report.error
-    written = {p.name: p for p in outcome.written}
-    redacted_text = written["redacted.txt"].read_text()
-    pdf = pdfium.PdfDocument(str(written["redacted.pdf"]))
-    try:
-        layer = pdf[0].get_textpage().get_text_range()
-        burned = np.asarray(render_page(pdf[0]).convert("L"))
-    finally:
-        pdf.close()
+    output = redact_with_rules_only(source, tmp_path / "out")
+    burned = output.burned
     for value in (EMAIL, SSN):
-        assert value not in redacted_text and value not in layer
-    assert "referral" in layer
+        assert value not in output.redacted_text and value not in output.layer
+    assert "referral" in output.layer
     # Every value's word is black in the output's pixels.
-    read = read_pdf(source, ocr=_NoOcr())
+    read = read_pdf(source, ocr=NoOcr())
     boxes = [e.box for e in read.document.elements if e.text in (EMAIL, SSN)]
     assert len(boxes) == 12
     for box in boxes:
