@@ -13,7 +13,7 @@ say "ruff"
 ruff check tools tests scripts devtools
 ruff format --check tools tests scripts devtools
 
-say "mypy (tools/redacto and scripts, [tool.mypy] in pyproject.toml)"
+say "mypy (tools/redacto and devtools, [tool.mypy] in pyproject.toml)"
 mypy
 
 say "import contracts (the layers DESIGN.md states, [tool.importlinter] in pyproject.toml)"

@@ -1,6 +1,6 @@
 """The text layer of `redacted.pdf` on the corpus's own pages, with their gold PII redacted.
 
-    python scripts/text_layer_corpus.py [--suite main] [--split test] [--limit N] [--scanned]
+    python -m devtools.bench.text_layer_corpus [--suite main] [--split test] [--limit N] [--scanned]
 
 Each document becomes the one-page PDF the PDF eval reads (`corpus/pdf_pages.py`: the flat
 page as real text, or with `--scanned` the phone photo), is read by `read_pdf` — born-digital
