@@ -99,6 +99,31 @@ class Redactor:
 
             ner_session()  # raises NerUnavailableError; loaded once per process
 
+    @classmethod
+    def with_options(
+        cls,
+        model: ModelChoice,
+        options: PipelineOptions,
+        *,
+        ocr: str | OcrEngine = "ppocr",
+        text_layer: bool = True,
+    ) -> Self:
+        """A `Redactor` that runs with `options` as they are, every knob included (`rules`,
+        chunk size, budget, …): for a caller that holds a whole `PipelineOptions`, as a
+        batch does. Raises as the constructor does."""
+        redactor = cls(model, detectors=options.detectors, ocr=ocr, text_layer=text_layer)
+        redactor.options = options
+        return redactor
+
+    def open(self) -> None:
+        """Load the prompts and open the model now, not at the first call, for a caller
+        that must fail before any input (a batch worker at its start). Raises
+        `PromptError` or `EngineError` where a call would give an ERROR result."""
+        if self._closed:
+            raise RedactorClosedError("this Redactor is closed")
+        self._prompts = self._prompts or PromptLibrary.load()
+        self._open_engine()
+
     @property
     def engine(self) -> Engine | None:
         """The open model, or None before the first call that needed it."""
@@ -136,6 +161,16 @@ class Redactor:
         made (no hidden value can be extracted from it, else the run is ERROR). `name` is
         what the report calls a PDF given as bytes."""
         return self._source(PdfInput, pdf, name, on_event)
+
+    def redact_bytes(
+        self, data: bytes, name: str | os.PathLike[str], *, on_event: OnEvent | None = None
+    ) -> RedactResult:
+        """Redact an input held in memory as its kind, by `name`'s suffix (a photo, a PDF or
+        a text): as `redact` redacts a file called `name` that holds `data`, the report
+        naming it by `name` (a batch's input sent to another machine, an upload). Raises
+        `BadInputError` for an unknown suffix or unreadable content."""
+        path = Path(name)
+        return self._bytes(input_kind(path), bytes(data), str(path), on_event)
 
     def redact(
         self,
@@ -216,7 +251,8 @@ class Redactor:
             name,
             read_source,
             info,
-            self._model,
+            # A run that fails before the model is used still names the open model in full.
+            self._engine if self._engine is not None else self._model,
             prompts=prompts,
             options=self.options,
             on_event=on_event,
