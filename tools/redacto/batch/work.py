@@ -1,11 +1,11 @@
 """A batch worker: one model, one NER tier and one OCR engine opened once, many inputs run.
 
 A worker turns a `Job` (an input's path, or its bytes where the worker cannot read the
-path) into a `JobResult`: the files a single `redacto redact` would write for it, in
-memory, and its summary row. It writes nothing: the driver does (`redacto.batch.store`),
-whichever process or machine the worker runs in. Every value here pickles, so the same
-worker serves one process, a process pool and Ray actors (`BatchWork`, run by
-`redacto.batch.workers`).
+path) into a `JobResult` through the Python API (`redacto.Redactor`, as `redacto redact
+INPUT` does): the files a single `redacto redact` would write for it, in memory, and its
+summary row. It writes nothing: the driver does (`redacto.batch.store`), whichever process
+or machine the worker runs in. Every value here pickles, so the same worker serves one
+process, a process pool and Ray actors (`BatchWork`, run by `redacto.batch.workers`).
 """
 
 from __future__ import annotations
@@ -14,32 +14,15 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from redacto.batch.summary import SummaryRow
 from redacto.batch.workers import WorkerStartError
-from redacto.document import Detector
-from redacto.engines import Engine, EngineError
-from redacto.inputs import (
-    BadInputError,
-    ImageInput,
-    InputFile,
-    OutputFile,
-    ReadOptions,
-    input_info,
-    input_kind,
-    read_input,
-    read_input_bytes,
-    run_input,
-)
-from redacto.inputs.base import bytes_info
-from redacto.models import open_model
+from redacto.engines import EngineError
+from redacto.inputs import BadInputError, OutputFile
 from redacto.pipeline import PipelineOptions
-from redacto.prompts import PromptError, PromptLibrary
-from redacto.report import InputInfo, describe_error
-
-if TYPE_CHECKING:
-    from redacto.ocr import OcrEngine
+from redacto.prompts import PromptError
+from redacto.redactor import Redactor, RedactResult
+from redacto.report import describe_error
 
 
 @dataclass(frozen=True)
@@ -79,72 +62,50 @@ OnResult = Callable[[JobResult], None]
 
 
 class Worker:
-    """Runs inputs one after another on engines opened once. Close it when done."""
+    """Runs inputs one after another through one `redacto.Redactor`, whose model, prompts,
+    NER tier and OCR engine are opened once. Close it when done."""
 
     def __init__(self, options: BatchOptions) -> None:
-        from redacto.ner import NerUnavailableError, ner_session
+        from redacto.ner import NerUnavailableError
 
         self.options = options
-        self._ocr: OcrEngine | None = None
         try:
-            self.prompts = PromptLibrary.load()
-            self.engine: Engine = open_model(options.model)
-        except (EngineError, PromptError) as error:
+            self.redactor = Redactor.with_options(
+                options.model, options.pipeline, ocr=options.ocr, text_layer=options.text_layer
+            )
+        except NerUnavailableError as error:
             raise WorkerStartError(str(error)) from None
         try:
-            if Detector.NER in options.pipeline.detectors:
-                ner_session()
-        except NerUnavailableError as error:
-            self.engine.close()
+            self.redactor.open()  # a model or prompts that cannot load stop the batch here
+        except (EngineError, PromptError) as error:
+            self.redactor.close()
             raise WorkerStartError(str(error)) from None
 
     def close(self) -> None:
-        self.engine.close()
+        self.redactor.close()
 
     def run(self, job: Job) -> JobResult:
         """Run one input; never raises for the input's sake (its row says what happened)."""
         started = time.perf_counter()
         file = str(job.path)
         try:
-            ran = run_input(
-                job.path,
-                lambda: self._read(job),
-                lambda: self._info(job),
-                self.engine,
-                prompts=self.prompts,
-                options=self.options.pipeline,
-            )
+            result = self._redact(job)
         except BadInputError as error:
             reason = f"bad input: {error}"
         except Exception as error:  # a bug must not stop the batch: the row names it
             reason = f"internal error: {describe_error(error)}"
         else:
             seconds = time.perf_counter() - started
-            row = SummaryRow.of_report(file, ran.report, seconds)
-            return JobResult(job.index, ran.files_as_written(), row)
+            row = SummaryRow.of_report(file, result.report, seconds)
+            return JobResult(job.index, result.files(), row)
         seconds = time.perf_counter() - started
         return JobResult(job.index, (), SummaryRow.error(file, reason, job.sha256, seconds))
 
-    def _read(self, job: Job) -> InputFile:
-        read = ReadOptions(ocr=self._ocr_for(job.path), text_layer=self.options.text_layer)
+    def _redact(self, job: Job) -> RedactResult:
+        """The input at its path, or its bytes named by its path where they were sent."""
         if job.data is None:
-            return read_input(job.path, read)
-        return read_input_bytes(job.data, job.path, read)
-
-    def _ocr_for(self, path: Path) -> str | OcrEngine:
-        """Photos share one open OCR engine. A PDF gets the name: it opens OCR only for a
-        scanned page, and its report names OCR only then, as a single run's does."""
-        if input_kind(path) is not ImageInput:
-            return self.options.ocr
-        if self._ocr is None:
-            from redacto.ocr import open_ocr
-
-            self._ocr = open_ocr(self.options.ocr)
-        return self._ocr
-
-    @staticmethod
-    def _info(job: Job) -> InputInfo:
-        return input_info(job.path) if job.data is None else bytes_info(job.path, job.data)
+            return self.redactor.redact(job.path)
+        return self.redactor.redact_bytes(job.data, job.path)
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 One file is redacted through the Python API (`redacto.Redactor`, docs/api.md) and its result
 written as `RedactResult.write` writes it. Several inputs, or a folder, make a batch
-(`redacto.cli.redact_batch`, docs/batch.md), which keeps its own workers.
+(`redacto.cli.redact_batch`, docs/batch.md), each worker holding one `Redactor`.
 
 Exit codes: 0 PASS, 10 NEEDS_REVIEW (outputs written and flagged), 2 bad input (nothing
 written), 1 engine or internal error (report.json only, no redacted output claimed).

@@ -8,7 +8,8 @@
 
 `Redactor` runs what `redacto redact` runs (`redacto.inputs`: read, redact in memory), with
 the model, OCR and NER tier kept open across calls; `RedactResult` is one run, in memory.
-`redacto redact INPUT` is a thin layer over it. docs/api.md is the reference.
+`redacto redact INPUT` and its batch's workers are thin layers over it. docs/api.md is the
+reference.
 """
 
 from redacto.document import DEFAULT_DETECTORS, Category, Detector, Status
