@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 from rules_only_run import NoOcr, redact_with_rules_only
 
-from devtools.fixtures.pdf_builder import Doc, Page
+from devtools.fixtures.pdf_builder import Doc, Page, grey_text
 from redacto.pdf import read_pdf
 
 SSN, EMAIL, PHONE = "536-22-8426", "rafael.griffin@example.com", "555-867-5309"
@@ -31,17 +31,13 @@ SIZES = [3.5, 4.0, 4.5, 5.0]
 """Points: below the size at which a full stop always leaves enough ink."""
 
 
-def line(x: float, y: float, words: str, size: float, grey: str = "0") -> str:
-    return f"BT /F1 {size} Tf {grey} g 1 0 0 1 {x:.3f} {y:.2f} Tm ({words}) Tj ET\n"
-
-
 def fine_print(path: Path, size: float) -> Path:
     """Twelve lines of fine print, each a fraction of a pixel further right than the last,
     so the full stops and hyphens fall on every part of the pixel grid."""
-    content = line(54, 370, "Terms of the referral", 12)
+    content = grey_text(54, 370, "Terms of the referral", 12)
     for i in range(12):
         words = f"Mail {EMAIL} SSN {SSN} or call {PHONE}."
-        content += line(54 + i * 0.043, 340 - i * 3 * size, words, size)
+        content += grey_text(54 + i * 0.043, 340 - i * 3 * size, words, size)
     return Doc([Page(content)]).write(path)
 
 
@@ -57,7 +53,7 @@ def test_fine_print_is_read_whole(tmp_path, size):
 
 @pytest.mark.parametrize(("grey", "size"), [("0.7", 4.0), ("0.7", 8.0), ("0.8", 6.0)])
 def test_light_grey_type_is_read(tmp_path, grey, size):
-    content = line(54, 370, "Terms of the referral", 12) + line(
+    content = grey_text(54, 370, "Terms of the referral", 12) + grey_text(
         54, 340, f"Mail {EMAIL} SSN {SSN}", size, grey
     )
     read = read_pdf(Doc([Page(content)]).write(tmp_path / "in.pdf"), ocr=NoOcr())
@@ -67,7 +63,9 @@ def test_light_grey_type_is_read(tmp_path, grey, size):
 
 @pytest.mark.parametrize("grey", ["0.9", "0.95"])
 def test_near_white_type_is_still_hidden(tmp_path, grey):
-    content = line(54, 370, "Terms of the referral", 12) + line(54, 340, f"Mail {EMAIL}", 8, grey)
+    content = grey_text(54, 370, "Terms of the referral", 12) + grey_text(
+        54, 340, f"Mail {EMAIL}", 8, grey
+    )
     read = read_pdf(Doc([Page(content)]).write(tmp_path / "in.pdf"), ocr=NoOcr())
     assert [e.text for e in read.document.elements] == ["Terms", "of", "the", "referral"]
     assert read.pages[0].hidden == 2
@@ -77,8 +75,8 @@ def test_fine_print_under_a_white_rectangle_is_still_hidden(tmp_path):
     # Its letters have outlines of their own and leave no ink: the word is hidden, whatever
     # its full stops do.
     content = (
-        line(54, 370, "Terms of the referral", 12)
-        + line(54, 340, f"Mail {EMAIL}", 4.0)
+        grey_text(54, 370, "Terms of the referral", 12)
+        + grey_text(54, 340, f"Mail {EMAIL}", 4.0)
         + "1 g 70 330 200 20 re f\n"
     )
     read = read_pdf(Doc([Page(content)]).write(tmp_path / "in.pdf"), ocr=NoOcr())

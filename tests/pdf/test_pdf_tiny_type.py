@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from rules_only_run import NoOcr, redact_with_rules_only
 
-from devtools.fixtures.pdf_builder import Doc, Page
+from devtools.fixtures.pdf_builder import Doc, Page, grey_text
 from redacto.pdf import read_pdf
 
 SSN, EMAIL = "536-22-8426", "rafael.griffin@example.com"
@@ -22,16 +22,12 @@ SIZES = [1.5, 2.0, 2.5, 3.0]
 """Points: all under the 8 px a character once had to reach to count as shown."""
 
 
-def line(x: float, y: float, words: str, size: float, grey: str = "0") -> str:
-    return f"BT /F1 {size} Tf {grey} g 1 0 0 1 {x:.3f} {y:.2f} Tm ({words}) Tj ET\n"
-
-
 def tiny_print(path: Path, size: float, lines: int = 6) -> Path:
     """Lines of tiny type, each a fraction of a pixel further right than the last, so its
     glyphs fall on every part of the pixel grid."""
-    content = line(54, 370, "Terms of the referral", 12)
+    content = grey_text(54, 370, "Terms of the referral", 12)
     for i in range(lines):
-        content += line(54 + i * 0.083, 340 - i * 4 * size, f"Mail {EMAIL} SSN {SSN}", size)
+        content += grey_text(54 + i * 0.083, 340 - i * 4 * size, f"Mail {EMAIL} SSN {SSN}", size)
     return Doc([Page(content)]).write(path)
 
 
@@ -46,7 +42,9 @@ def test_tiny_type_is_read_whole(tmp_path, size):
 
 @pytest.mark.parametrize("grey", ["0.9", "1"])
 def test_tiny_near_white_type_is_still_hidden(tmp_path, grey):
-    content = line(54, 370, "Terms of the referral", 12) + line(54, 340, f"SSN {SSN}", 2, grey)
+    content = grey_text(54, 370, "Terms of the referral", 12) + grey_text(
+        54, 340, f"SSN {SSN}", 2, grey
+    )
     read = read_pdf(Doc([Page(content)]).write(tmp_path / "in.pdf"), ocr=NoOcr())
     assert [e.text for e in read.document.elements] == ["Terms", "of", "the", "referral"]
     assert read.pages[0].hidden == 2
@@ -54,8 +52,8 @@ def test_tiny_near_white_type_is_still_hidden(tmp_path, grey):
 
 def test_tiny_type_under_a_white_rectangle_is_still_hidden(tmp_path):
     content = (
-        line(54, 370, "Terms of the referral", 12)
-        + line(54, 340, f"SSN {SSN}", 2)
+        grey_text(54, 370, "Terms of the referral", 12)
+        + grey_text(54, 340, f"SSN {SSN}", 2)
         + "1 g 50 335 100 12 re f\n"
     )
     read = read_pdf(Doc([Page(content)]).write(tmp_path / "in.pdf"), ocr=NoOcr())
