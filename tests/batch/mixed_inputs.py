@@ -6,15 +6,11 @@ Short on purpose: the tiny test model's KV cache holds 1,024 tokens.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 from cli_runs import render_short_page
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "pdf"))
-from page_shapes import SHAPES
-
 from devtools.fixtures.pdf_builder import Doc
+from page_shapes import SHAPES
 
 LETTERS = {
     "letters/chen.txt": "Dear Mrs. Chen, your MRN 4471829 visit is booked. Call 408-555-1234.\n",

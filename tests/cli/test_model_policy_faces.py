@@ -6,7 +6,6 @@ policy trusts it. (The built model's policy is read from its file: tests/models.
 from __future__ import annotations
 
 import json
-import sys
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -22,6 +21,7 @@ from redacto.pipeline import PipelineOptions
 from redacto.prompts import PromptLibrary
 from redacto.report import ReviewReason
 from redacto.serve import ReviewServer, ServeConfig
+from serve_cases import events, upload
 
 TEXT = "Why is the sky so blue tonight?\n"
 """Nothing to find, and a validator that says PASS: the trust alone decides. (A leaky PASS,
@@ -85,9 +85,6 @@ def test_the_eval(tmp_path: Path, trust, status, reason):
 
 @pytest.mark.parametrize(("trust", "status", "reason"), CASES)
 def test_the_review_page(tmp_path: Path, trust, status, reason):
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "serve"))
-    from serve_cases import events, upload
-
     note = tmp_path / "note.txt"
     note.write_text(TEXT, encoding="utf-8")
     config = ServeConfig(options=PipelineOptions(rules=False))

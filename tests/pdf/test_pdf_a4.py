@@ -9,10 +9,10 @@ import json
 import numpy as np
 import pypdfium2 as pdfium
 import pytest
-from page_shapes import SHAPES
 
 from cli_runs import redact, script
 from devtools.fixtures.pdf_builder import Doc
+from page_shapes import SHAPES
 from redacto.pdf import render_page
 
 pytestmark = pytest.mark.slow  # PP-OCR reads the pages

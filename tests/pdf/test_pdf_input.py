@@ -9,9 +9,9 @@ import tempfile
 from pathlib import Path
 
 import pypdfium2 as pdfium
-from page_shapes import SHAPES, InkOcr
 
 from devtools.fixtures.pdf_builder import Doc
+from page_shapes import SHAPES, InkOcr
 from redacto.document import Status
 from redacto.inputs import PdfInput, redact, write
 from redacto.pdf import PdfVerificationError, read_pdf

@@ -18,9 +18,9 @@ from pathlib import Path
 import numpy as np
 import pypdfium2 as pdfium
 import pytest
-from page_shapes import SHAPES, InkOcr, Shape
 
 from devtools.fixtures.pdf_builder import Doc, write_objects
+from page_shapes import SHAPES, InkOcr, Shape
 from redacto.document import Box
 from redacto.pdf import PDF_DPI, PdfVerificationError, read_pdf, render_page, verify_redacted_pdf
 from redacto.pdf.geometry import PageGeometry, pdf_number

@@ -8,10 +8,10 @@ import json
 import socket
 
 import pytest
+
 from cv_cases import DETECTOR_OPTIONS, ENGLISH
 from cv_pages import write_born_digital
 from fake_upstream import Answer
-
 from redacto.engines.scripted import ScriptedEngine
 from redacto.inputs import BadInputError
 from redacto.proofread import MISTAKES_JSON, PROOFREAD_PDF, ProofreadOptions, UpstreamConfig

@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 
 import pytest
+
 from cv_cases import DETECTOR_OPTIONS, ENGLISH, FRENCH
 from cv_pages import write_born_digital
-
 from redacto.proofread import MISTAKES_JSON, ProofreadOptions, proofread_file
 from redacto.proofread.hunspell import SpellCheck
 

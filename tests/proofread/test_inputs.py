@@ -13,13 +13,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from cv_cases import DETECTOR_OPTIONS, ENGLISH, line
-from cv_pages import ENGLISH_EMAIL, ENGLISH_NAME, ENGLISH_PHONE, scan_image, write_born_digital
-from fake_upstream import Answer
 from PIL import Image
 from typer.testing import CliRunner
 
 from cli_runs import digest, script
+from cv_cases import DETECTOR_OPTIONS, ENGLISH, line
+from cv_pages import ENGLISH_EMAIL, ENGLISH_NAME, ENGLISH_PHONE, scan_image, write_born_digital
+from fake_upstream import Answer
 from redacto.cli import app
 from redacto.cli.proofread import API_KEY_VARIABLE as CLI_KEY_VARIABLE
 from redacto.document import Category

@@ -4,10 +4,10 @@ the three tiers read the document before anything is sent upstream."""
 from __future__ import annotations
 
 import pytest
-from fake_upstream import Answer
 from typer.testing import CliRunner
 
 from cli_runs import script
+from fake_upstream import Answer
 from redacto.cli import app
 
 NOTE = "Please forward the minutes to Joana Ferreira by Friday.\nThe report was recieved late.\n"

@@ -8,11 +8,11 @@ import subprocess
 
 import numpy as np
 import pytest
+from PIL import Image
+
 from cv_cases import DETECTOR_OPTIONS, ENGLISH
 from cv_pages import Frame, write_born_digital
 from fake_upstream import Answer
-from PIL import Image
-
 from redacto.proofread import PROOFREAD_PDF, ProofreadOptions, UpstreamConfig, proofread_file
 
 pytestmark = pytest.mark.slow  # a rotated page is read by OCR

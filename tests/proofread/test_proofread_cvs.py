@@ -15,11 +15,11 @@ import numpy as np
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 import pytest
+from PIL import Image
+
 from cv_cases import ANY, DETECTOR_OPTIONS, ENGLISH, FRENCH, ActedOn, CvCase
 from cv_pages import A4, LETTER
 from fake_upstream import Answer, FakeUpstream
-from PIL import Image
-
 from redacto.proofread import (
     MISTAKES_JSON,
     PROOFREAD_PDF,

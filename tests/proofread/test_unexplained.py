@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import json
 
-from fake_upstream import Answer
 from typer.testing import CliRunner
 
 from cli_runs import script
+from fake_upstream import Answer
 from redacto.cli import app
 from redacto.document import Category, Step
 from redacto.engines.scripted import ScriptedEngine

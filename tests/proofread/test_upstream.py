@@ -7,8 +7,8 @@ import json
 import socket
 
 import pytest
-from fake_upstream import MODEL_ID, Answer
 
+from fake_upstream import MODEL_ID, Answer
 from redacto.proofread.upstream import (
     API_KEY_VARIABLE,
     ProofreadPrompt,

@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 from click.testing import Result
-from cv_pages import ENGLISH_EMAIL, ENGLISH_NAME
-from fake_upstream import Answer, FakeUpstream
 from test_inputs import CV_TEXT, TEXT_ANSWER
 from typer.testing import CliRunner
 
 from cli_runs import script
+from cv_pages import ENGLISH_EMAIL, ENGLISH_NAME
+from fake_upstream import Answer, FakeUpstream
 from redacto.cli import app
 from redacto.proofread import MISTAKES_JSON, UpstreamConfig, UpstreamError
 from redacto.proofread.upstream import ProofreadPrompt, stream_answer

@@ -16,12 +16,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from cv_cases import ENGLISH
-from cv_pages import ENGLISH_EMAIL, ENGLISH_NAME, write_born_digital
-from fake_upstream import Answer
 from test_inputs import CV_TEXT, TEXT_ANSWER
 
 from cli_runs import script
+from cv_cases import ENGLISH
+from cv_pages import ENGLISH_EMAIL, ENGLISH_NAME, write_born_digital
+from fake_upstream import Answer
 from redacto.proofread import MISTAKES_JSON, PROOFREAD_PDF
 
 PROXY_EXTRA = ("uvloop", "orjson")

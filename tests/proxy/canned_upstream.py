@@ -13,12 +13,11 @@ receive nothing.
 from __future__ import annotations
 
 import asyncio
-import threading
 from dataclasses import dataclass, field
 
 import httptools
 
-from devtools.fixtures.echo_upstream import stop_loop
+from devtools.fixtures.server_thread import ServerThread
 
 
 class _Connection(asyncio.Protocol):
@@ -58,8 +57,7 @@ class CannedUpstream:
     """Connections accepted."""
     requests: list[bytes] = field(default_factory=list)
     """Each request as it arrived (head and body), in order."""
-    _loop: asyncio.AbstractEventLoop | None = None
-    _thread: threading.Thread | None = None
+    _server: ServerThread | None = None
 
     @property
     def url(self) -> str:
@@ -68,27 +66,10 @@ class CannedUpstream:
     @classmethod
     def start(cls, answer: bytes) -> CannedUpstream:
         upstream = cls(answer)
-        ready = threading.Event()
-
-        def run() -> None:
-            loop = upstream._loop = asyncio.new_event_loop()
-            server = loop.run_until_complete(
-                loop.create_server(lambda: _Connection(upstream), "127.0.0.1", 0)
-            )
-            upstream.port = server.sockets[0].getsockname()[1]
-            ready.set()
-            loop.run_forever()
-            server.close()
-            loop.run_until_complete(server.wait_closed())
-            loop.close()
-
-        upstream._thread = threading.Thread(target=run, daemon=True)
-        upstream._thread.start()
-        assert ready.wait(10)
+        upstream._server = ServerThread.start(lambda: _Connection(upstream))
+        upstream.port = upstream._server.port
         return upstream
 
     def stop(self) -> None:
-        if self._loop is not None:
-            asyncio.run_coroutine_threadsafe(stop_loop(), self._loop).result(5)
-        if self._thread is not None:
-            self._thread.join(5)
+        if self._server is not None:
+            self._server.stop()

@@ -10,12 +10,12 @@ any thread — which must be none.
 from __future__ import annotations
 
 import base64
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from cli_runs import render_short_page
 from devtools.fixtures.echo_upstream import EchoUpstream
 from devtools.fixtures.running_proxy import start_proxy
 from disk_watch import DiskWatch, watch_disk
@@ -33,9 +33,6 @@ def disk_watch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path
 
 
 def page_url(tmp_path: Path) -> str:
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "pipeline"))
-    from test_cli_images import render_short_page
-
     page = render_short_page(tmp_path / "page.png")
     return "data:image/png;base64," + base64.b64encode(page.read_bytes()).decode()
 

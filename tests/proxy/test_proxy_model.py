@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import base64
 import io
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,15 +16,6 @@ from devtools.fixtures.running_proxy import start_proxy
 from redacto.engines.scripted import ScriptedEngine
 from redacto.proxy import ProxyConfig, build_proxy
 from scripted_models import trusting
-
-
-def render_short_page(path: Path) -> Path:
-    """The pipeline tests' own short rendered page (two lines: a name, an email, a phone)."""
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "pipeline"))
-    from test_cli_images import render_short_page as render
-
-    return render(path)
-
 
 TEXT = "Jane Smith asked about the invoice."
 
@@ -116,7 +106,7 @@ def post_image(upstream: EchoUpstream, engine: ScriptedEngine, page: Path, **con
 def test_an_image_is_forwarded_burned_when_the_pipeline_vouches_for_it(
     upstream: EchoUpstream, tmp_path: Path
 ) -> None:
-    page = render_short_page(tmp_path / "page.png")
+    page = render_page(tmp_path / "page.png")
     engine = scripted(classify=["CATEGORY: General"], detect=[""], validate=["PASS"])
     answer = post_image(upstream, engine, page)
     assert answer.status_code == 200, answer.text
@@ -136,7 +126,7 @@ def test_an_image_is_forwarded_burned_when_the_pipeline_vouches_for_it(
 def test_an_image_the_pipeline_cannot_vouch_for_is_refused_unless_asked(
     upstream: EchoUpstream, tmp_path: Path, forward_review: bool
 ) -> None:
-    page = render_short_page(tmp_path / "page.png")
+    page = render_page(tmp_path / "page.png")
     engine = scripted(classify=["CATEGORY: General"], detect=[""], validate=["FAIL"])
     answer = post_image(upstream, engine, page, forward_review=forward_review)
     if forward_review:

@@ -17,7 +17,6 @@ import io
 import json
 import os
 import shutil
-import sys
 import threading
 import urllib.request
 from pathlib import Path
@@ -27,16 +26,14 @@ from PIL import Image
 from selenium import webdriver
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
-from serve_cases import SAMPLE, TEXT_READING, SlowEngine, sample_replies
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "proofread"))
 from cv_cases import DETECTOR_OPTIONS, ENGLISH, ActedOn
 from cv_pages import write_born_digital
 from fake_upstream import Answer, FakeUpstream
-
 from redacto.prompts import PromptLibrary
 from redacto.proofread import UpstreamConfig
 from redacto.serve import ReviewServer, ServeConfig
+from serve_cases import SAMPLE, TEXT_READING, SlowEngine, sample_replies
 
 pytestmark = pytest.mark.slow
 CHROMIUM = shutil.which("chromium")

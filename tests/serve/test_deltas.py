@@ -12,11 +12,11 @@ import json
 import urllib.request
 
 import pytest
-from serve_cases import TEXT_READING, SlowEngine, events, post, upload
 
 from redacto.prompts import PromptLibrary
 from redacto.serve import ReviewServer, ServeConfig
 from redacto.serve.deltas import apply_delta, review_delta
+from serve_cases import TEXT_READING, SlowEngine, events, post, upload
 
 
 @pytest.mark.parametrize(

@@ -13,10 +13,10 @@ import sys
 
 import pytest
 from PIL import Image, ImageDraw
-from serve_cases import ROOT, TEXT_READING, SlowEngine, events, post
 
 from redacto.prompts import PromptLibrary
 from redacto.serve import ReviewServer, ServeConfig
+from serve_cases import ROOT, TEXT_READING, SlowEngine, events, post
 
 REPLIES = {
     "classify": ["CATEGORY: Medical"],

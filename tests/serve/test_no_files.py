@@ -16,23 +16,20 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from serve_cases import SAMPLE, SAMPLE_REPLIES, TEXT_READING, SlowEngine, events, post, upload
 
+from cv_cases import DETECTOR_OPTIONS, ENGLISH
+from cv_pages import scan_image, write_born_digital
 from disk_watch import DiskWatch, watch_disk
+from fake_upstream import Answer, FakeUpstream
 from redacto.prompts import PromptLibrary
 from redacto.proofread import UpstreamConfig
 from redacto.serve import ReviewServer, ServeConfig
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "proofread"))
-from cv_cases import DETECTOR_OPTIONS, ENGLISH
-from cv_pages import scan_image, write_born_digital
-from fake_upstream import Answer, FakeUpstream
+from serve_cases import SAMPLE, SAMPLE_REPLIES, TEXT_READING, SlowEngine, events, post, upload
 
 TEXT_REPLIES = {
     "classify": ["CATEGORY: Medical"],

@@ -8,22 +8,19 @@ from __future__ import annotations
 
 import json
 import logging
-import sys
 import threading
 import urllib.request
 from pathlib import Path
 
 import pytest
-from serve_cases import events, post
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "proofread"))
 from cv_cases import DETECTOR_OPTIONS, ENGLISH, ActedOn
 from cv_pages import scan_image, write_born_digital
 from fake_upstream import Answer, FakeUpstream
-
 from redacto.prompts import PromptLibrary
 from redacto.proofread import UpstreamConfig
 from redacto.serve import ReviewServer, ServeConfig
+from serve_cases import events, post
 
 PDF_DPI = 200
 """The pipeline's DPI for PDF pages: a page image's pixels per 72 points."""

@@ -15,10 +15,10 @@ import socket
 import time
 
 import pytest
-from serve_cases import TEXT_READING, SlowEngine, events, upload
 
 from redacto.prompts import PromptLibrary
 from redacto.serve import ReviewServer, ServeConfig
+from serve_cases import TEXT_READING, SlowEngine, events, upload
 
 REPLIES = {
     "classify": ["CATEGORY: Medical"],

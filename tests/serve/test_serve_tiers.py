@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import pytest
+
 from serve_cases import events, upload
 
 pytestmark = pytest.mark.slow  # starts `redacto serve`, the NER tier loaded

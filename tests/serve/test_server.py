@@ -11,10 +11,10 @@ import urllib.error
 import urllib.request
 
 import pytest
-from serve_cases import TEXT_READING, SlowEngine, events, post, upload
 
 from redacto.prompts import PromptLibrary
 from redacto.serve import CONTENT_SECURITY_POLICY, ReviewServer, ServeConfig
+from serve_cases import TEXT_READING, SlowEngine, events, post, upload
 
 TEXT = "Visit note\r\nPatient: Jane Doe, phone 408-555-0134.\r\nSeen by Dr. Adams.\r\n"
 TEXT_REPLIES = {

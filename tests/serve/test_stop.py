@@ -19,12 +19,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from serve_cases import events, post, upload
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "proofread"))
 from cv_cases import ENGLISH
 from cv_pages import write_born_digital
 from fake_upstream import Answer, FakeUpstream
+from serve_cases import events, post, upload
 
 pytestmark = pytest.mark.slow  # each test starts `redacto serve` and stops it with a signal
 

@@ -20,7 +20,7 @@ from redacto.engines.scripted import ScriptedEngine
 from redacto.pipeline import PipelineOptions
 from scripted_models import TRUSTING
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "examples" / "sample-medical-note.jpg"
 SAMPLE_REPLIES = {
     "classify": ["DOCUMENT_TYPE: Clinic Visit Note\nCATEGORY: Medical"],

@@ -27,7 +27,6 @@ from cv_pages import (
     write_born_digital,
     write_scanned,
 )
-
 from redacto.document import Category, ImageReading, Step
 from redacto.engines.scripted import ScriptedEngine
 from redacto.pipeline import PipelineOptions

@@ -23,6 +23,8 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
+from devtools.fixtures.pdf_builder import write_objects
+
 SCAN_DPI = 200
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 GAP_EM = 0.1
@@ -152,7 +154,7 @@ def write_born_digital(lines: list[Line], path: Path, frame: Frame = Frame()) ->
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
         _stream(b"", content),
     ]
-    return _write(path, objects)
+    return write_objects(path, objects, "/Root 1 0 R")
 
 
 def write_scanned(lines: list[Line], path: Path, page: PageSize = SHORT) -> Path:
@@ -172,7 +174,7 @@ def write_scanned(lines: list[Line], path: Path, page: PageSize = SHORT) -> Path
         ),
         _stream(b"", draw),
     ]
-    return _write(path, objects)
+    return write_objects(path, objects, "/Root 1 0 R")
 
 
 def scan_image(lines: list[Line], dpi: int = SCAN_DPI, page: PageSize = SHORT) -> Image.Image:
@@ -209,19 +211,3 @@ def _stream(dictionary: bytes, data: bytes) -> bytes:
         + data
         + (b"\nendstream")
     )
-
-
-def _write(path: Path, objects: list[bytes]) -> Path:
-    out = bytearray(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
-    offsets = []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += f"{number} 0 obj\n".encode() + body + b"\nendobj\n"
-    start = len(out)
-    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
-    out += "".join(f"{offset:010d} 00000 n \n" for offset in offsets).encode()
-    out += (
-        f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{start}\n%%EOF\n".encode()
-    )
-    path.write_bytes(bytes(out))
-    return path
