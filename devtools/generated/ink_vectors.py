@@ -170,7 +170,7 @@ CASES = (
     ),
     InkCase(
         "grey_on_white",
-        "RGB grey 0.8 words on white (issue 45).",
+        "RGB grey 0.8 words on white.",
         _cut_both("RGB", (255, 255, 255), (204, 204, 204)),
     ),
     InkCase(
