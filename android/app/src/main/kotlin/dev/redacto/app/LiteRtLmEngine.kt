@@ -10,12 +10,12 @@ import com.google.ai.edge.litertlm.Message
 import com.google.ai.edge.litertlm.MessageCallback
 import com.google.ai.edge.litertlm.ResponseFormat
 import com.google.ai.edge.litertlm.SamplerConfig
+import dev.redacto.core.ModelIdentity
 import dev.redacto.core.engines.ConversationEngine
 import dev.redacto.core.engines.ConversationRuntime
 import dev.redacto.core.engines.ConversationSpec
 import dev.redacto.core.engines.EngineException
 import dev.redacto.core.engines.LlmEngine
-import dev.redacto.core.engines.ModelIdentity
 import dev.redacto.core.engines.NativeConversation
 import dev.redacto.core.engines.ReplyListener
 import dev.redacto.core.modelfile.ModelFileCheck

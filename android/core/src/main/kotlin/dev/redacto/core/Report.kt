@@ -1,9 +1,5 @@
 package dev.redacto.core
 
-import dev.redacto.core.engines.ModelIdentity
-import dev.redacto.core.lexicon.WordKind
-import dev.redacto.core.pipeline.RejectReason
-import dev.redacto.core.pipeline.Verdict
 
 /** Version of the `report.json` shape; mirrors `REPORT_VERSION` in `tools/redacto/report.py`. */
 const val REPORT_VERSION = 1
@@ -132,3 +128,83 @@ data class RunReport(
     val ocr: String? = null,
     val error: String? = null,
 )
+
+/** Why a model line was dropped. The wire values are stable: reports and vectors use them. */
+enum class RejectReason(
+    val wire: String,
+) {
+    JUNK("junk"),
+    UNKNOWN_LABEL("unknown label"),
+    OUT_OF_CHUNK("index outside the chunk"),
+    DUPLICATE("duplicate"),
+    EMPTY_VALUE("empty value"),
+    PLACEHOLDER_VALUE("value is a placeholder"),
+    UNKNOWN_CATEGORY("unknown category"),
+    BAD_VERDICT("no PASS/FAIL verdict"),
+    ALREADY_REDACTED("already redacted"),
+    NOT_IN_DOCUMENT("not in the document"),
+
+    /** A NAME whose value is a lone pronoun or function word ([NotNames]). */
+    NOT_A_NAME("not a name"),
+
+    /** A value that is only a time of day or an amount ([NotIdentifiers]). */
+    NOT_AN_IDENTIFIER("not an identifier"),
+
+    /** A value the category's preserve rules keep readable wherever it stands ([KeptReadable]). */
+    KEPT_READABLE("kept readable by the category"),
+}
+
+/** The validator's answer on a round. */
+enum class Verdict { PASS, FAIL }
+
+/**
+ * Which model answered: recorded in every report so results can be traced to a file (the
+ * engine's URI, the file name, its sha256), and the policy the file carries: the manifest and
+ * quantisation it was built from, and whether that policy could be verified ([policy]). The
+ * run's settings come from the model's verified policy ([LlmEngine.settings]), never from a
+ * name here. Mirrors Python's `ModelIdentity`.
+ */
+data class ModelIdentity(
+    val uri: String,
+    val name: String,
+    val sha256: String? = null,
+    val manifest: String? = null,
+    val quant: String? = null,
+    val policy: PolicyState = PolicyState.NOT_OPENED,
+)
+
+/**
+ * Whether a model carries a policy its run may rely on ([checkModelFile]). Only [VERIFIED] (a
+ * `.litertlm` whose policy and content match its seal and digest) and [DECLARED] (an engine
+ * that reads no model file and states its own settings: a script) give the model's settings;
+ * every other state runs the fail-closed defaults, so its validator's PASS is not trusted.
+ * [wire] is Python's `PolicyState` value, the vectors' `state` its name in lower case.
+ */
+enum class PolicyState(
+    val wire: String,
+) {
+    VERIFIED("verified"),
+    DECLARED("declared by the engine"),
+    ABSENT("no policy in the file"),
+    EDITED("policy edited since it was sealed"),
+    CONTENT_CHANGED("model content changed since its policy was sealed"),
+    UNREADABLE("not a readable model file"),
+    NOT_OPENED("the model was not opened"),
+    ;
+
+    /** May the model's own settings apply (else the fail-closed defaults do)? */
+    val trusted: Boolean get() = this == VERIFIED || this == DECLARED
+}
+
+/** What an unexplained word looks like (the vectors' and the report's `kind`). */
+enum class WordKind(
+    val wire: String,
+) {
+    EMAIL("email"),
+    URL("url"),
+    DOMAIN("domain"),
+    DIGITS("digits"),
+    CAPITALISED("capitalised"),
+    LOWER_CASE("lower-case"),
+    OTHER("other"),
+}

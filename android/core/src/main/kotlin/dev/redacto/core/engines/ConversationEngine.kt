@@ -1,5 +1,6 @@
 package dev.redacto.core.engines
 
+import dev.redacto.core.ModelIdentity
 import dev.redacto.core.modelfile.PipelineSettings
 import kotlinx.coroutines.CoroutineDispatcher
 import kotlinx.coroutines.Dispatchers

@@ -1,5 +1,6 @@
 package dev.redacto.core.engines
 
+import dev.redacto.core.ModelIdentity
 import dev.redacto.core.Step
 import dev.redacto.core.modelfile.PipelineSettings
 import kotlinx.coroutines.flow.Flow
@@ -55,45 +56,6 @@ data class Reply(
     val text: String,
     val stats: ReplyStats,
 )
-
-/**
- * Which model answered: recorded in every report so results can be traced to a file (the
- * engine's URI, the file name, its sha256), and the policy the file carries: the manifest and
- * quantisation it was built from, and whether that policy could be verified ([policy]). The
- * run's settings come from the model's verified policy ([LlmEngine.settings]), never from a
- * name here. Mirrors Python's `ModelIdentity`.
- */
-data class ModelIdentity(
-    val uri: String,
-    val name: String,
-    val sha256: String? = null,
-    val manifest: String? = null,
-    val quant: String? = null,
-    val policy: PolicyState = PolicyState.NOT_OPENED,
-)
-
-/**
- * Whether a model carries a policy its run may rely on ([checkModelFile]). Only [VERIFIED] (a
- * `.litertlm` whose policy and content match its seal and digest) and [DECLARED] (an engine
- * that reads no model file and states its own settings: a script) give the model's settings;
- * every other state runs the fail-closed defaults, so its validator's PASS is not trusted.
- * [wire] is Python's `PolicyState` value, the vectors' `state` its name in lower case.
- */
-enum class PolicyState(
-    val wire: String,
-) {
-    VERIFIED("verified"),
-    DECLARED("declared by the engine"),
-    ABSENT("no policy in the file"),
-    EDITED("policy edited since it was sealed"),
-    CONTENT_CHANGED("model content changed since its policy was sealed"),
-    UNREADABLE("not a readable model file"),
-    NOT_OPENED("the model was not opened"),
-    ;
-
-    /** May the model's own settings apply (else the fail-closed defaults do)? */
-    val trusted: Boolean get() = this == VERIFIED || this == DECLARED
-}
 
 /**
  * A model runtime: "send this system prompt and this user message in a new conversation,

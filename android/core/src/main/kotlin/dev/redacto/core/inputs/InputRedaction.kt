@@ -12,9 +12,9 @@ import dev.redacto.core.pipeline.PipelineResult
 import dev.redacto.core.pipeline.PixelBounds
 import dev.redacto.core.pipeline.ProgressEvent
 import dev.redacto.core.pipeline.PromptBook
-import dev.redacto.core.pipeline.RuleDetector
 import dev.redacto.core.pipeline.pixelBounds
 import dev.redacto.core.pipeline.runPipeline
+import dev.redacto.core.rules.RuleDetector
 import dev.redacto.core.rules.Rules
 
 /*

@@ -1,6 +1,5 @@
 package dev.redacto.core.lexicon
 
-import dev.redacto.core.pipeline.SECOND_OPINION_MASK
 import dev.redacto.core.text.PyText
 import java.text.Normalizer
 
@@ -20,8 +19,8 @@ data class Word(
  * Python's do.
  */
 object LexiconWords {
-    /** What a redacted value reads as ([SECOND_OPINION_MASK]); it separates words. */
-    const val MASK = SECOND_OPINION_MASK
+    /** What a redacted value reads as (the pipeline's second opinion masks with it too); it separates words. */
+    const val MASK = "…"
     private val MASK_POINT = MASK.codePointAt(0)
 
     private val KEPT_EDGES = setOf('@'.code, '%'.code)

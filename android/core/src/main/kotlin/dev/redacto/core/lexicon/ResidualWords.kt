@@ -2,6 +2,7 @@ package dev.redacto.core.lexicon
 
 import dev.redacto.core.Category
 import dev.redacto.core.Span
+import dev.redacto.core.WordKind
 import dev.redacto.core.ner.NerLabels
 import dev.redacto.core.rules.RuleMatching
 import dev.redacto.core.rules.Rules
@@ -49,19 +50,6 @@ enum class Reason(
     LABEL("label"),
     MEASUREMENT("measurement"),
     PROPER_NOUN("proper noun"),
-}
-
-/** What an unexplained word looks like (the vectors' and the report's `kind`). */
-enum class WordKind(
-    val wire: String,
-) {
-    EMAIL("email"),
-    URL("url"),
-    DOMAIN("domain"),
-    DIGITS("digits"),
-    CAPITALISED("capitalised"),
-    LOWER_CASE("lower-case"),
-    OTHER("other"),
 }
 
 /** One readable word, and why it is explained or what it looks like when it is not (exactly one of [reason], [kind]). */

@@ -1,7 +1,7 @@
 package dev.redacto.core.modelfile
 
-import dev.redacto.core.engines.ModelIdentity
-import dev.redacto.core.engines.PolicyState
+import dev.redacto.core.ModelIdentity
+import dev.redacto.core.PolicyState
 import java.io.File
 import java.io.FilterInputStream
 import java.io.IOException

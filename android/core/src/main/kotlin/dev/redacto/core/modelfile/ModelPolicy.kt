@@ -1,14 +1,12 @@
 package dev.redacto.core.modelfile
 
-import dev.redacto.core.engines.LlmEngine
-import dev.redacto.core.engines.ModelIdentity
-import dev.redacto.core.pipeline.PipelineOptions
+import dev.redacto.core.ModelIdentity
 import java.security.MessageDigest
 
 /*
- * A model's policy travels inside its file, and what a run makes of it. Mirrors
- * `tools/redacto/model_policy.py` (the policy text, its seal, the phone's rule) and
- * `pipeline/policy.py` (the settings laid onto a run's options).
+ * A model's policy travels inside its file. Mirrors `tools/redacto/modelfile/policy.py` (the
+ * policy text, its seal, the phone's rule); what a run makes of it is the pipeline's
+ * (`pipeline/ModelSettings.kt`, Python's `pipeline/policy.py`).
  *
  * `redacto model build` writes two system metadata entries into each `.litertlm` it makes:
  * `redacto.policy`, a small text (first line `redacto-model-policy 1`, then one `key value`
@@ -141,37 +139,6 @@ fun policyLine(
     val trust = if (settings.trustValidatorPass) "trusted" else "not trusted"
     return "$origin · validator $trust"
 }
-
-/**
- * These options with the settings [engine]'s model carries ([LlmEngine.settings], as the phone
- * may use them) laid on; [runPipeline] applies it before the first step, so no caller gets a
- * PASS the model's own policy forbids. A caller can be stricter than the model, never looser:
- * a validator PASS is trusted only when both these options and the model trust it. The other
- * settings take the model's value where the caller left them null ("as the model says").
- */
-fun PipelineOptions.forModel(engine: LlmEngine): PipelineOptions = withSettings(phoneSettings(engine.settings))
-
-/**
- * These options with every setting still left to the model (null) at its default; the others
- * as they are (a [StepContext] built without [runPipeline] applies no model's policy).
- */
-fun PipelineOptions.settled(): PipelineOptions {
-    val defaults = PipelineSettings()
-    return copy(
-        imageReading = imageReading ?: defaults.imageReading,
-        modelRedact = modelRedact ?: defaults.modelRedact,
-        constrainedDecoding = constrainedDecoding ?: defaults.constrainedDecoding,
-    )
-}
-
-/** These options with [settings] laid on: trust only if both trust, the rest where the caller left null. */
-internal fun PipelineOptions.withSettings(settings: PipelineSettings): PipelineOptions =
-    copy(
-        trustValidatorPass = trustValidatorPass && settings.trustValidatorPass,
-        imageReading = imageReading ?: settings.imageReading,
-        modelRedact = modelRedact ?: settings.modelRedact,
-        constrainedDecoding = constrainedDecoding ?: settings.constrainedDecoding,
-    )
 
 /**
  * One JSON scalar as Python's `json.loads` reads it: a string, `true`, `false`, `null` or a

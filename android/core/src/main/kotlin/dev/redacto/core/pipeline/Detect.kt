@@ -4,6 +4,7 @@ import dev.redacto.core.Category
 import dev.redacto.core.Detection
 import dev.redacto.core.Document
 import dev.redacto.core.Mode
+import dev.redacto.core.RejectReason
 import dev.redacto.core.Source
 import dev.redacto.core.Step
 import dev.redacto.core.modelfile.ImageReading

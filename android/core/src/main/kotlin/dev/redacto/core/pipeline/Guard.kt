@@ -1,5 +1,6 @@
 package dev.redacto.core.pipeline
 
+import dev.redacto.core.RejectReason
 import dev.redacto.core.engines.Decoding
 
 /*

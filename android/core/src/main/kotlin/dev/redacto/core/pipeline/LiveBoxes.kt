@@ -5,6 +5,7 @@ import dev.redacto.core.Document
 import dev.redacto.core.RunReport
 import dev.redacto.core.describeReasons
 import dev.redacto.core.ner.NerDetector
+import dev.redacto.core.rules.RuleDetector
 
 /**
  * The boxes a screen shows while an image-mode run streams, and the count beside them.

@@ -3,6 +3,7 @@ package dev.redacto.core.pipeline
 import dev.redacto.core.Detection
 import dev.redacto.core.Element
 import dev.redacto.core.Span
+import dev.redacto.core.text.startsLine
 
 /*
  * A page's OCR words read as plain text lines, and the way back from values to words.
@@ -23,18 +24,6 @@ import dev.redacto.core.Span
  * numbered per distinct value ([redactedLines]), not one placeholder per word. Mirrors
  * `pipeline/page_text.py`.
  */
-
-/** Does [element] begin a new line after [previous] (its neighbour in reading order)? */
-fun startsLine(
-    previous: Element,
-    element: Element,
-): Boolean {
-    if (element.page != previous.page) return true
-    val before = previous.box ?: return false
-    val box = element.box ?: return false
-    val centre = (box.y0 + box.y1) / 2
-    return box.x0 < before.x0 || centre < before.y0 || centre > before.y1
-}
 
 /** Elements joined into lines of text, with where (in code points) each element starts. */
 class PageText private constructor(

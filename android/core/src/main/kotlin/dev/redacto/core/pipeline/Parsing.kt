@@ -1,6 +1,8 @@
 package dev.redacto.core.pipeline
 
 import dev.redacto.core.Category
+import dev.redacto.core.RejectReason
+import dev.redacto.core.Verdict
 import dev.redacto.core.text.PyText
 
 /*
@@ -11,31 +13,6 @@ import dev.redacto.core.text.PyText
  * saying why the line was dropped. Dropped lines become [ParseError]s in the report; they
  * never throw. Mirrors `tools/redacto/pipeline/parsing.py`; tests/vectors exercises both.
  */
-
-/** Why a model line was dropped. The wire values are stable: reports and vectors use them. */
-enum class RejectReason(
-    val wire: String,
-) {
-    JUNK("junk"),
-    UNKNOWN_LABEL("unknown label"),
-    OUT_OF_CHUNK("index outside the chunk"),
-    DUPLICATE("duplicate"),
-    EMPTY_VALUE("empty value"),
-    PLACEHOLDER_VALUE("value is a placeholder"),
-    UNKNOWN_CATEGORY("unknown category"),
-    BAD_VERDICT("no PASS/FAIL verdict"),
-    ALREADY_REDACTED("already redacted"),
-    NOT_IN_DOCUMENT("not in the document"),
-
-    /** A NAME whose value is a lone pronoun or function word ([NotNames]). */
-    NOT_A_NAME("not a name"),
-
-    /** A value that is only a time of day or an amount ([NotIdentifiers]). */
-    NOT_AN_IDENTIFIER("not an identifier"),
-
-    /** A value the category's preserve rules keep readable wherever it stands ([KeptReadable]). */
-    KEPT_READABLE("kept readable by the category"),
-}
 
 /** The result of parsing one item line of either mode. */
 sealed interface ParsedLine
@@ -173,8 +150,6 @@ class ClassifyParse {
 fun parseClassify(text: String): ClassifyParse = ClassifyParse().also { parse -> PyText.splitLines(text).forEach(parse::feed) }
 
 // --- validate ----------------------------------------------------------------------------
-
-enum class Verdict { PASS, FAIL }
 
 private val VERDICT_LINE = PyText.regex("""^(?:verdict\s*:\s*)?(?<word>pass|fail)\b[\s.!:,\-]*(?<rest>.*)$""", ignoreCase = true)
 

@@ -10,12 +10,13 @@ import dev.redacto.core.Source
 import dev.redacto.core.Span
 import dev.redacto.core.Status
 import dev.redacto.core.UnexplainedWord
+import dev.redacto.core.Verdict
 import dev.redacto.core.engines.EngineException
 import dev.redacto.core.engines.LlmEngine
 import dev.redacto.core.lexicon.LexiconFiles
-import dev.redacto.core.modelfile.forModel
 import dev.redacto.core.ner.NerDetector
 import dev.redacto.core.prompts.PipelinePrompts
+import dev.redacto.core.rules.RuleDetector
 import dev.redacto.core.rules.Rules
 import dev.redacto.core.text.PyText
 
@@ -26,19 +27,6 @@ import dev.redacto.core.text.PyText
  * privacy tool fails closed: anything it could not verify ends NEEDS_REVIEW, never PASS, and
  * an engine failure ends ERROR with no redacted output claimed. Mirrors `pipeline/run.py`.
  */
-
-/** The rule safety net: checksum-validated hits that are unioned with the model's. */
-fun interface RuleDetector {
-    fun find(
-        document: Document,
-        category: Category,
-    ): List<Detection>
-
-    companion object {
-        /** No rules at all (what `PipelineOptions(rules = false)` amounts to). */
-        val NONE: RuleDetector = RuleDetector { _, _ -> emptyList() }
-    }
-}
 
 /**
  * Redacts one document. Engine failures become an ERROR result, never an exception.

@@ -5,11 +5,11 @@ import dev.redacto.core.Detection
 import dev.redacto.core.Document
 import dev.redacto.core.Source
 import dev.redacto.core.UnexplainedWord
+import dev.redacto.core.WordKind
 import dev.redacto.core.lexicon.Lexicon
 import dev.redacto.core.lexicon.LexiconFiles
 import dev.redacto.core.lexicon.LexiconWords
 import dev.redacto.core.lexicon.ResidualWords
-import dev.redacto.core.lexicon.WordKind
 import dev.redacto.core.text.CodePointText
 
 /*

@@ -5,6 +5,7 @@ import dev.redacto.core.Detection
 import dev.redacto.core.Document
 import dev.redacto.core.Source
 import dev.redacto.core.Span
+import dev.redacto.core.lexicon.LexiconWords
 import dev.redacto.core.ner.isPunctuation
 import dev.redacto.core.text.CodePointText
 import dev.redacto.core.text.PyText
@@ -21,8 +22,8 @@ import dev.redacto.core.text.PyText
  * second opinion".
  */
 
-/** What every redacted value reads as to the second opinion. */
-const val SECOND_OPINION_MASK = "…"
+/** What every redacted value reads as to the second opinion: the mask the residual check's words are cut at. */
+const val SECOND_OPINION_MASK = LexiconWords.MASK
 
 /** One tier run on a document: the rules' or the NER tier's detections under a category. */
 fun interface OutputReader {

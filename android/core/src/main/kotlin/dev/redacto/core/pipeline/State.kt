@@ -8,13 +8,13 @@ import dev.redacto.core.ParseError
 import dev.redacto.core.RunReport
 import dev.redacto.core.Step
 import dev.redacto.core.StepTrace
+import dev.redacto.core.Verdict
 import dev.redacto.core.engines.ChatRequest
 import dev.redacto.core.engines.Decoding
 import dev.redacto.core.engines.LlmEngine
 import dev.redacto.core.engines.Reply
 import dev.redacto.core.modelfile.ConstrainedDecoding
 import dev.redacto.core.modelfile.ImageReading
-import dev.redacto.core.modelfile.settled
 import dev.redacto.core.prompts.PipelinePrompts
 
 /*

@@ -4,9 +4,11 @@ import dev.redacto.core.Category
 import dev.redacto.core.Detection
 import dev.redacto.core.Document
 import dev.redacto.core.Mode
+import dev.redacto.core.RejectReason
 import dev.redacto.core.Source
 import dev.redacto.core.Step
 import dev.redacto.core.UnexplainedWord
+import dev.redacto.core.Verdict
 import dev.redacto.core.modelfile.ImageReading
 
 /*

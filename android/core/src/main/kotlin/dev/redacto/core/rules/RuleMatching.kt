@@ -1,7 +1,7 @@
 package dev.redacto.core.rules
 
 import dev.redacto.core.Element
-import dev.redacto.core.pipeline.startsLine
+import dev.redacto.core.text.startsLine
 import java.util.regex.Pattern
 
 /**

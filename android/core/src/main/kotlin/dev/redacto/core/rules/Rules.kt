@@ -6,7 +6,6 @@ import dev.redacto.core.Document
 import dev.redacto.core.Mode
 import dev.redacto.core.Source
 import dev.redacto.core.Span
-import dev.redacto.core.pipeline.RuleDetector
 import dev.redacto.core.prompts.PipelinePrompts
 import dev.redacto.core.text.PyText
 import java.util.regex.Pattern

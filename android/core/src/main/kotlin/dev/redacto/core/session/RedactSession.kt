@@ -14,8 +14,8 @@ import dev.redacto.core.ocr.RgbImage
 import dev.redacto.core.pipeline.Detector
 import dev.redacto.core.pipeline.LiveBoxes
 import dev.redacto.core.pipeline.PipelineOptions
-import dev.redacto.core.pipeline.RuleDetector
 import dev.redacto.core.pipeline.reviewItems
+import dev.redacto.core.rules.RuleDetector
 import dev.redacto.core.rules.Rules
 import kotlinx.coroutines.CancellationException
 import kotlinx.coroutines.CoroutineDispatcher

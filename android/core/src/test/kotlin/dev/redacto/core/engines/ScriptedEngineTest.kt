@@ -1,6 +1,7 @@
 package dev.redacto.core.engines
 
 import dev.redacto.core.Category
+import dev.redacto.core.ModelIdentity
 import dev.redacto.core.Step
 import dev.redacto.core.pipeline.Phase
 import dev.redacto.core.pipeline.ProgressEvent

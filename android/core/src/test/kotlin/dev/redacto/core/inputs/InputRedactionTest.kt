@@ -8,6 +8,7 @@ import dev.redacto.core.RunReport
 import dev.redacto.core.Status
 import dev.redacto.core.Step
 import dev.redacto.core.TRUSTING
+import dev.redacto.core.Verdict
 import dev.redacto.core.engines.ScriptedEngine
 import dev.redacto.core.imaging.coverInk
 import dev.redacto.core.lexicon.LexiconFolder
@@ -18,9 +19,8 @@ import dev.redacto.core.ocr.fakePage
 import dev.redacto.core.pipeline.LiveBoxes
 import dev.redacto.core.pipeline.PipelineResult
 import dev.redacto.core.pipeline.PixelBounds
-import dev.redacto.core.pipeline.RuleDetector
-import dev.redacto.core.pipeline.Verdict
 import dev.redacto.core.pipeline.pixelBounds
+import dev.redacto.core.rules.RuleDetector
 import dev.redacto.core.rules.Rules
 import kotlinx.coroutines.runBlocking
 import org.junit.jupiter.api.Assertions.assertEquals

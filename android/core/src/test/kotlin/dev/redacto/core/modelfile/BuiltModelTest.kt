@@ -1,8 +1,8 @@
 package dev.redacto.core.modelfile
 
 import com.google.gson.JsonParser
+import dev.redacto.core.PolicyState
 import dev.redacto.core.Vectors
-import dev.redacto.core.engines.PolicyState
 import org.junit.jupiter.api.Assertions.assertEquals
 import org.junit.jupiter.api.Assumptions.assumeTrue
 import org.junit.jupiter.api.Test

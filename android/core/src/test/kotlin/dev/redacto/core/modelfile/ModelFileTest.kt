@@ -3,6 +3,7 @@ package dev.redacto.core.modelfile
 import dev.redacto.core.Box
 import dev.redacto.core.Document
 import dev.redacto.core.Element
+import dev.redacto.core.PolicyState
 import dev.redacto.core.ReviewReason
 import dev.redacto.core.Status
 import dev.redacto.core.Step
@@ -10,7 +11,6 @@ import dev.redacto.core.TRUSTING
 import dev.redacto.core.Vectors
 import dev.redacto.core.engines.ChatRequest
 import dev.redacto.core.engines.LlmEngine
-import dev.redacto.core.engines.PolicyState
 import dev.redacto.core.engines.ScriptedEngine
 import dev.redacto.core.lexicon.LexiconFolder
 import dev.redacto.core.pipeline.PipelineOptions

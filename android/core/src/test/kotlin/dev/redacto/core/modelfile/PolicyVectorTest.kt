@@ -1,11 +1,12 @@
 package dev.redacto.core.modelfile
 
 import dev.redacto.core.Fields
+import dev.redacto.core.PolicyState
 import dev.redacto.core.SharedVectors
 import dev.redacto.core.Vectors
 import dev.redacto.core.asBoolStrict
-import dev.redacto.core.engines.PolicyState
 import dev.redacto.core.pipeline.PipelineOptions
+import dev.redacto.core.pipeline.withSettings
 import org.junit.jupiter.api.Assertions.assertEquals
 import org.junit.jupiter.api.DynamicTest
 import org.junit.jupiter.api.Test

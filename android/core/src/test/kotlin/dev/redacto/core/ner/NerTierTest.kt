@@ -4,6 +4,7 @@ import dev.redacto.core.Box
 import dev.redacto.core.Category
 import dev.redacto.core.Document
 import dev.redacto.core.Element
+import dev.redacto.core.RejectReason
 import dev.redacto.core.ReviewReason
 import dev.redacto.core.Source
 import dev.redacto.core.Span
@@ -13,11 +14,10 @@ import dev.redacto.core.StepTrace
 import dev.redacto.core.engines.ScriptedEngine
 import dev.redacto.core.pipeline.Detector
 import dev.redacto.core.pipeline.PipelineOptions
-import dev.redacto.core.pipeline.RejectReason
-import dev.redacto.core.pipeline.RuleDetector
 import dev.redacto.core.pipeline.runPipeline
 import dev.redacto.core.pipeline.runs
 import dev.redacto.core.prompts.PipelinePrompts
+import dev.redacto.core.rules.RuleDetector
 import dev.redacto.core.rules.RuleMatching
 import kotlinx.coroutines.runBlocking
 import org.junit.jupiter.api.Assertions.assertEquals

@@ -6,6 +6,7 @@ import dev.redacto.core.Status
 import dev.redacto.core.Step
 import dev.redacto.core.TRUSTING
 import dev.redacto.core.Vectors
+import dev.redacto.core.Verdict
 import dev.redacto.core.asArrayStrict
 import dev.redacto.core.asIntStrict
 import dev.redacto.core.asObjectStrict

@@ -12,6 +12,7 @@ import dev.redacto.core.TRUSTING
 import dev.redacto.core.engines.ScriptedEngine
 import dev.redacto.core.lexicon.LexiconFolder
 import dev.redacto.core.modelfile.ImageReading
+import dev.redacto.core.rules.RuleDetector
 import kotlinx.coroutines.runBlocking
 import org.junit.jupiter.api.Assertions.assertEquals
 import org.junit.jupiter.api.Assertions.assertFalse

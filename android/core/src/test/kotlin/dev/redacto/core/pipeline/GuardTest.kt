@@ -3,13 +3,15 @@ package dev.redacto.core.pipeline
 import dev.redacto.core.Box
 import dev.redacto.core.Document
 import dev.redacto.core.Element
+import dev.redacto.core.ModelIdentity
+import dev.redacto.core.RejectReason
 import dev.redacto.core.Status
 import dev.redacto.core.Step
 import dev.redacto.core.TRUSTING
+import dev.redacto.core.Verdict
 import dev.redacto.core.engines.ChatRequest
 import dev.redacto.core.engines.Decoding
 import dev.redacto.core.engines.LlmEngine
-import dev.redacto.core.engines.ModelIdentity
 import dev.redacto.core.engines.ScriptedEngine
 import dev.redacto.core.lexicon.LexiconFolder
 import kotlinx.coroutines.flow.Flow

@@ -1,6 +1,8 @@
 package dev.redacto.core.pipeline
 
 import dev.redacto.core.Category
+import dev.redacto.core.RejectReason
+import dev.redacto.core.Verdict
 import org.junit.jupiter.api.Assertions.assertEquals
 import org.junit.jupiter.api.Assertions.assertNull
 import org.junit.jupiter.api.Test

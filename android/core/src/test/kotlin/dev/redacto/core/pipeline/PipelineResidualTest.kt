@@ -8,9 +8,10 @@ import dev.redacto.core.Source
 import dev.redacto.core.Status
 import dev.redacto.core.Step
 import dev.redacto.core.UnexplainedWord
+import dev.redacto.core.Verdict
+import dev.redacto.core.WordKind
 import dev.redacto.core.engines.ScriptedEngine
 import dev.redacto.core.lexicon.LexiconFolder
-import dev.redacto.core.lexicon.WordKind
 import dev.redacto.core.modelfile.ImageReading
 import dev.redacto.core.modelfile.PipelineSettings
 import kotlinx.coroutines.runBlocking

@@ -18,7 +18,7 @@ import dev.redacto.core.ocr.RgbImage
 import dev.redacto.core.ocr.WHITE
 import dev.redacto.core.ocr.fakePage
 import dev.redacto.core.pipeline.PixelBounds
-import dev.redacto.core.pipeline.RuleDetector
+import dev.redacto.core.rules.RuleDetector
 import kotlinx.coroutines.runBlocking
 import org.junit.jupiter.api.Assertions.assertEquals
 import org.junit.jupiter.api.Assertions.assertInstanceOf

@@ -5,6 +5,7 @@ import dev.redacto.core.Category
 import dev.redacto.core.Document
 import dev.redacto.core.Element
 import dev.redacto.core.Fields
+import dev.redacto.core.RejectReason
 import dev.redacto.core.Source
 import dev.redacto.core.Step
 import dev.redacto.core.Vectors
@@ -15,7 +16,6 @@ import dev.redacto.core.pipeline.IndexItem
 import dev.redacto.core.pipeline.LineRejected
 import dev.redacto.core.pipeline.PipelineOptions
 import dev.redacto.core.pipeline.PipelineResult
-import dev.redacto.core.pipeline.RejectReason
 import dev.redacto.core.pipeline.TextItem
 import dev.redacto.core.pipeline.rejectedAs
 import dev.redacto.core.pipeline.runPipeline

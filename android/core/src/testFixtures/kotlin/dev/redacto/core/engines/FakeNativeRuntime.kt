@@ -1,5 +1,6 @@
 package dev.redacto.core.engines
 
+import dev.redacto.core.ModelIdentity
 import java.util.Collections
 import java.util.concurrent.CancellationException
 import kotlin.concurrent.thread

@@ -1,5 +1,7 @@
 package dev.redacto.core.engines
 
+import dev.redacto.core.ModelIdentity
+import dev.redacto.core.PolicyState
 import dev.redacto.core.Step
 import dev.redacto.core.modelfile.PipelineSettings
 import dev.redacto.core.pipeline.compileAnswerPattern
