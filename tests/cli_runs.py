@@ -24,6 +24,15 @@ def all_files(root: Path) -> dict[Path, str]:
     return {p: digest(p) for p in root.rglob("*") if p.is_file()}
 
 
+def timeless(value: object) -> object:
+    """A report (as JSON) without its timings (`ms`, `ttft_ms`): two runs differ only there."""
+    if isinstance(value, dict):
+        return {k: timeless(v) for k, v in value.items() if k not in {"ms", "ttft_ms"}}
+    if isinstance(value, list):
+        return [timeless(item) for item in value]
+    return value
+
+
 def redact(*args: str | Path) -> Result:
     """`redacto redact ARGS…` in-process, as a user would type it."""
     return CliRunner().invoke(app, ["redact", *map(str, args)])

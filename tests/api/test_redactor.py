@@ -12,7 +12,7 @@ import pytest
 from redactor_cases import TEXT, TEXT_REPLIES
 
 import redacto
-from cli_runs import all_files, digest, redact
+from cli_runs import all_files, digest, redact, timeless
 from disk_watch import DiskWatch, watch_disk
 from redacto import BadInputError, Redactor, RedactorClosedError, Status
 from redacto.document import DEFAULT_DETECTORS, Detector, Source
@@ -179,7 +179,7 @@ def test_redacto_redact_writes_what_the_api_returns(counted, tmp_path):
     for file in files:
         written = (out / file.name).read_bytes()
         if file.name == "report.json":
-            assert _timeless(json.loads(file.data)) == _timeless(json.loads(written))
+            assert timeless(json.loads(file.data)) == timeless(json.loads(written))
         else:
             assert file.data == written
 
@@ -206,12 +206,3 @@ def test_importing_redacto_loads_no_pipeline_until_the_api_is_used():
     assert done.stdout.split() == ["False", "True"]
     with pytest.raises(AttributeError):
         redacto.NoSuchThing  # noqa: B018
-
-
-def _timeless(value: object) -> object:
-    """A report without its timings (`ms`, `ttft_ms`): two runs differ only there."""
-    if isinstance(value, dict):
-        return {k: _timeless(v) for k, v in value.items() if k not in {"ms", "ttft_ms"}}
-    if isinstance(value, list):
-        return [_timeless(item) for item in value]
-    return value

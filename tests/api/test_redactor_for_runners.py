@@ -10,21 +10,12 @@ from pathlib import Path
 import pytest
 from redactor_cases import TEXT
 
-from cli_runs import render_short_page
+from cli_runs import render_short_page, timeless
 from redacto import BadInputError, Redactor, RedactorClosedError, Status
 from redacto.document import Detector, Source
 from redacto.engines import EngineError
 from redacto.models import chosen_identity
 from redacto.pipeline import PipelineOptions
-
-
-def _timeless(value: object) -> object:
-    """A report without its timings (`ms`, `ttft_ms`): two runs differ only there."""
-    if isinstance(value, dict):
-        return {k: _timeless(v) for k, v in value.items() if k not in {"ms", "ttft_ms"}}
-    if isinstance(value, list):
-        return [_timeless(item) for item in value]
-    return value
 
 
 def test_bytes_named_as_a_file_give_what_the_file_gives(counted, tmp_path):
@@ -44,7 +35,7 @@ def test_bytes_named_as_a_file_give_what_the_file_gives(counted, tmp_path):
     files = {file.name: file.data for file in from_file.files()}
     for file in from_bytes.files():
         if file.name == "report.json":
-            assert _timeless(json.loads(file.data)) == _timeless(json.loads(files[file.name]))
+            assert timeless(json.loads(file.data)) == timeless(json.loads(files[file.name]))
         else:
             assert file.data == files[file.name], file.name
     assert {file.name for file in from_bytes.files()} == set(files)

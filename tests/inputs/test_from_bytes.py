@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from cli_runs import timeless
 from redacto.document import Box, Element
 from redacto.engines.scripted import ScriptedEngine
 from redacto.inputs import (
@@ -74,15 +75,6 @@ def test_bytes_read_as_their_file_is_read_give_the_same_files(tmp_path, prompts,
             assert timeless(json.loads(file.data)) == timeless(json.loads(written.read_text()))
         else:
             assert file.data == written.read_bytes(), file.name
-
-
-def timeless(value: object) -> object:
-    """A report without its timings (`ms`, `ttft_ms`, …): two runs differ only there."""
-    if isinstance(value, dict):
-        return {k: timeless(v) for k, v in value.items() if not k.endswith("ms")}
-    if isinstance(value, list):
-        return [timeless(item) for item in value]
-    return value
 
 
 @pytest.mark.parametrize(
