@@ -310,6 +310,35 @@ def run_wrk(url: str, script: Path, connections: int, seconds: int) -> WrkRun:
     return run
 
 
+@dataclass(frozen=True)
+class LatencyAndLoad:
+    """One request body on one server: alone on one connection, then under load on 16."""
+
+    latency: WrkRun
+    load: WrkRun
+    cpu_us: tuple[float, ...]
+    """Each CPU clock's microseconds per request under the load, in the order given."""
+
+
+def latency_and_load(
+    url: str,
+    script: Path,
+    latency_s: int,
+    load_s: int,
+    clocks: Sequence[Callable[[], float]],
+) -> LatencyAndLoad:
+    """A second's warm-up (not counted), `latency_s` on one connection, then `load_s` on 16,
+    reading each of `clocks` (CPU seconds of a server, of Redis …) around the load."""
+    run_wrk(url, script, 4, 1)
+    latency = run_wrk(url, script, 1, latency_s)
+    before = [clock() for clock in clocks]
+    load = run_wrk(url, script, 16, load_s)
+    cpu_us = tuple(
+        (clock() - start) / load.requests * 1e6 for clock, start in zip(clocks, before, strict=True)
+    )
+    return LatencyAndLoad(latency, load, cpu_us)
+
+
 def wrk_post_lines(payload: str) -> list[str]:
     """The Lua lines that make wrk POST `payload` as JSON (a long bracket: no escaping)."""
     level = "=" * next(n for n in range(1, 10) if f"]{'=' * n}]" not in payload)

@@ -48,6 +48,7 @@ from devtools.bench.harness import (
     WrkRun,
     bench_parser,
     environment_lines,
+    latency_and_load,
     ms_cell,
     require_wrk,
     run_wrk,
@@ -388,13 +389,11 @@ def measure(
     rows = []
     for body in BODIES:
         for path in started:
-            server, script = started[path], scripts[body]
-            url = server.url + CHAT
-            run_wrk(url, script, 4, 1)  # warm-up, not counted
-            latency = run_wrk(url, script, 1, latency_s)
-            before = server.cpu_seconds()
-            load = run_wrk(url, script, 16, load_s)
-            cpu_us = (server.cpu_seconds() - before) / load.requests * 1e6
+            server = started[path]
+            run = latency_and_load(
+                server.url + CHAT, scripts[body], latency_s, load_s, [server.cpu_seconds]
+            )
+            latency, load, (cpu_us,) = run.latency, run.load, run.cpu_us
             rows.append(Row(body, path, latency, load, cpu_us))
             print(
                 f"{body.label:36} {path:9} p50 {latency.p50_ms:8.3f} ms  "

@@ -35,6 +35,7 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import httpx
@@ -46,10 +47,10 @@ from devtools.bench.harness import (
     WrkRun,
     bench_parser,
     cpu_seconds,
+    latency_and_load,
     main_or_compare,
     ms_cell,
     require_wrk,
-    run_wrk,
     start_server,
     wrk_post_lines,
 )
@@ -197,14 +198,12 @@ def measure(
         script = body.wrk_script(folder, number)
         for path in PATHS:
             server = started[path]
-            url = server.url + CHAT
-            run_wrk(url, script, 4, 1)  # warm-up, not counted
-            latency = run_wrk(url, script, 1, latency_s)
-            before = server.cpu_seconds(children=True)
-            redis_before = cpu_seconds(redis.process.pid)
-            load = run_wrk(url, script, 16, load_s)
-            cpu_us = (server.cpu_seconds(children=True) - before) / load.requests * 1e6
-            redis_us = (cpu_seconds(redis.process.pid) - redis_before) / load.requests * 1e6
+            clocks = [
+                partial(server.cpu_seconds, children=True),  # the workers too
+                partial(cpu_seconds, redis.process.pid),
+            ]
+            run = latency_and_load(server.url + CHAT, script, latency_s, load_s, clocks)
+            latency, load, (cpu_us, redis_us) = run.latency, run.load, run.cpu_us
             rows.append(Row(body, path, latency, load, cpu_us, redis_us))
             print(
                 f"{body.label:52} {path:9} p50 {latency.p50_ms:7.3f} ms {load.rps:8.0f} req/s "
