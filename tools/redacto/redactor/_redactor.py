@@ -79,12 +79,23 @@ class Redactor:
         language: str | None = None,
         text_layer: bool = True,
     ) -> None:
-        self.options = PipelineOptions(
+        options = PipelineOptions(
             detectors=_detectors(detectors),
             category=_category(category),
             strict=strict,
             language=_language(language),
         )
+        self._start(model, options, ocr, text_layer)
+
+    def _start(
+        self,
+        model: ModelChoice,
+        options: PipelineOptions,
+        ocr: str | OcrEngine,
+        text_layer: bool,
+    ) -> None:
+        """What both constructors share: hold the choices, load the NER tier if it runs."""
+        self.options = options
         """The pipeline's options for every call (the model's manifest still applies)."""
         self.ocr = SharedOcr(ocr)
         """The OCR engine every photo and scanned page is read with (opened once)."""
@@ -111,8 +122,8 @@ class Redactor:
         """A `Redactor` that runs with `options` as they are, every knob included (`rules`,
         chunk size, budget, …): for a caller that holds a whole `PipelineOptions`, as a
         batch does. Raises as the constructor does."""
-        redactor = cls(model, detectors=options.detectors, ocr=ocr, text_layer=text_layer)
-        redactor.options = options
+        redactor = cls.__new__(cls)
+        redactor._start(model, options, ocr, text_layer)
         return redactor
 
     def open(self) -> None:
