@@ -8,6 +8,7 @@ import ipaddress
 import os
 import socket
 import sys
+import time
 import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
@@ -137,6 +138,17 @@ def grpc_codes(listener: Listener, token: str | None = None) -> dict[str, str]:
     return codes
 
 
+def accepts(listener: Listener) -> bool:
+    """Does the port still take a connection (a worker Ray started ahead of need may exit
+    while it is probed, as the actors take its place)?"""
+    try:
+        host = reach(listener).rsplit(":", 1)[0].strip("[]")
+        with socket.create_connection((host, listener.port), timeout=2):
+            return True
+    except OSError:
+        return False
+
+
 def http_status(listener: Listener) -> int:
     request = urllib.request.Request(
         f"http://{reach(listener)}/get_runtime_envs_info", data=b"", method="POST"
@@ -171,6 +183,7 @@ def test_a_local_ray_listens_on_loopback_only_and_each_listener_wants_the_token(
     token_codes: dict[int, dict[str, str]] = {}
     http_codes: dict[int, int] = {}
     with_token: dict[int, dict[str, str]] = {}
+    gone: dict[int, bool] = {}
 
     def on_result(result: int) -> None:
         if not seen.results:  # the actors are up: look before Ray goes away
@@ -181,7 +194,12 @@ def test_a_local_ray_listens_on_loopback_only_and_each_listener_wants_the_token(
                 if "RuntimeEnvAgent" in listener.process + listener.cmdline:
                     http_codes[listener.port] = http_status(listener)
                 else:
-                    token_codes[listener.port] = grpc_codes(listener)
+                    codes = grpc_codes(listener)
+                    if "UNAUTHENTICATED" not in codes.values():  # starting, or exiting?
+                        time.sleep(1)
+                        codes = grpc_codes(listener)
+                        gone[listener.port] = not accepts(listener)
+                    token_codes[listener.port] = codes
                 token = os.environ.get("RAY_AUTH_TOKEN")  # the run's, while it runs
                 if listener.process == "gcs_server" and token:
                     with_token[listener.port] = grpc_codes(listener, token)
@@ -207,7 +225,9 @@ def test_a_local_ray_listens_on_loopback_only_and_each_listener_wants_the_token(
     assert all(status == 401 for status in http_codes.values()), http_codes
     names = {x.port: x.process for x in seen.listeners}
     for port, codes in token_codes.items():
-        refused = "UNAUTHENTICATED" in codes.values() and "OK" not in codes.values()
+        # A listener that closed while it was probed answers no one: that is refused too.
+        wanted = "UNAUTHENTICATED" in codes.values() or gone.get(port, False)
+        refused = wanted and "OK" not in codes.values()
         assert refused, f"{names[port]} on port {port} answers without the token: {codes}"
     # ... and it is the token that is wanted: with it the GCS answers.
     assert [codes["gcs"] for codes in with_token.values()] == ["OK"], with_token
