@@ -40,9 +40,7 @@ def _layer(package: str) -> int:
 
 
 def uses(sources: Path = CORE / "main" / "kotlin") -> dict[str, set[str]]:
-    """Each package of a source folder, and the other core packages its files name. (The
-    test doubles in `src/testFixtures` are not layered: they may use any part they stand in
-    for, as Python's tests do.)"""
+    """Each package of a source folder, and the other core packages its files name."""
     graph: dict[str, set[str]] = {}
     for path in sorted(sources.rglob("*.kt")):
         text = path.read_text(encoding="utf-8")
@@ -58,14 +56,26 @@ def test_every_core_package_has_a_layer():
     assert set(uses()) == set().union(*LAYERS)
 
 
-def test_a_package_uses_only_the_layers_below_it():
-    upward = sorted(
+def _upward(graph: dict[str, set[str]]) -> list[str]:
+    return sorted(
         f"{package or '(root)'} -> {used}"
-        for package, used_packages in uses().items()
+        for package, used_packages in graph.items()
         for used in used_packages
         if _layer(used) >= _layer(package)
     )
-    assert upward == []
+
+
+def test_a_package_uses_only_the_layers_below_it():
+    assert _upward(uses()) == []
+
+
+def test_the_test_doubles_are_layered_as_what_they_stand_in_for():
+    """A double in `src/testFixtures` sits in the package of what it stands in for and uses
+    only the layers below it, so `ScriptedEngine` needs no pipeline and a session's doubles
+    may use the engine, OCR and NER ones."""
+    fixtures = uses(CORE / "testFixtures" / "kotlin")
+    assert set(fixtures) <= set().union(*LAYERS)
+    assert _upward(fixtures) == []
 
 
 def test_the_check_sees_imports_and_qualified_names(tmp_path: Path):

@@ -6,6 +6,7 @@ import dev.redacto.core.modelfile.PipelineSettings
 import kotlinx.coroutines.flow.Flow
 import kotlinx.coroutines.flow.collect
 import kotlinx.coroutines.flow.takeWhile
+import java.util.regex.Pattern
 
 /** The engine could not produce a reply (load failure, runtime error, script exhausted). */
 open class EngineException(
@@ -25,6 +26,14 @@ data class ChatRequest(
     val maxOutputTokens: Int = 512,
     val constraint: String? = null,
 )
+
+/**
+ * A [ChatRequest.constraint] as Java reads it: plain [Pattern.compile], not `PyText.regex`
+ * (whose textual `\\s` translation would misread an escaped backslash before an `s`). An
+ * answer pattern uses only literals, escapes, classes, groups, alternation and counted
+ * repetition, which Java, Python's `re` and LLGuidance read alike.
+ */
+fun compileAnswerPattern(pattern: String): Pattern = Pattern.compile(pattern)
 
 /** The engine was asked to constrain a reply and cannot (see [LlmEngine.supportsConstraints]). */
 class ConstraintUnsupportedException(

@@ -3,7 +3,6 @@ package dev.redacto.core.pipeline
 import dev.redacto.core.Step
 import dev.redacto.core.modelfile.ConstrainedDecoding
 import dev.redacto.core.text.PyText
-import java.util.regex.Pattern
 
 /*
  * Answers limited to the page: the regular expression a constrained reply must match.
@@ -313,12 +312,4 @@ fun ConstrainedDecoding.covers(step: Step): Boolean =
         Step.VALIDATE -> this == ConstrainedDecoding.DETECT_VALIDATE
         else -> false
     }
-
-/**
- * The pattern as Java reads it: plain [Pattern.compile], not [PyText.regex] (whose textual
- * `\\s` translation would misread an escaped backslash before an `s`). An answer pattern uses
- * only literals, escapes, classes, groups, alternation and counted repetition, which Java,
- * Python's `re` and LLGuidance read alike.
- */
-fun compileAnswerPattern(pattern: String): Pattern = Pattern.compile(pattern)
 

@@ -14,6 +14,7 @@ import dev.redacto.core.engines.ConversationEngine
 import dev.redacto.core.engines.ConversationSpec
 import dev.redacto.core.engines.FakeNativeRuntime
 import dev.redacto.core.engines.LlmEngine
+import dev.redacto.core.engines.compileAnswerPattern
 import dev.redacto.core.engines.ScriptedEngine
 import dev.redacto.core.modelfile.ConstrainedDecoding
 import kotlinx.coroutines.runBlocking

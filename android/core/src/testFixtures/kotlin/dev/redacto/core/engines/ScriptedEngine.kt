@@ -4,7 +4,6 @@ import dev.redacto.core.ModelIdentity
 import dev.redacto.core.PolicyState
 import dev.redacto.core.Step
 import dev.redacto.core.modelfile.PipelineSettings
-import dev.redacto.core.pipeline.compileAnswerPattern
 import kotlinx.coroutines.flow.Flow
 import kotlinx.coroutines.flow.asFlow
 
