@@ -4,19 +4,11 @@ import dev.redacto.core.Status
 import dev.redacto.core.Step
 import dev.redacto.core.TRUSTING
 import dev.redacto.core.engines.EngineException
-import dev.redacto.core.engines.LlmEngine
 import dev.redacto.core.engines.ScriptedEngine
 import dev.redacto.core.lexicon.LexiconFolder
-import dev.redacto.core.ner.NerModel
-import dev.redacto.core.ner.NerToken
-import dev.redacto.core.ner.NerTokenizer
-import dev.redacto.core.ner.Tokenized
-import dev.redacto.core.ocr.FakePpOcrModels
 import dev.redacto.core.ocr.OcrException
-import dev.redacto.core.ocr.PpOcrModels
-import dev.redacto.core.ocr.RgbImage
-import dev.redacto.core.ocr.WHITE
 import dev.redacto.core.ocr.fakePage
+import dev.redacto.core.ocr.whitePage
 import dev.redacto.core.pipeline.PixelBounds
 import dev.redacto.core.rules.RuleDetector
 import kotlinx.coroutines.runBlocking
@@ -39,10 +31,10 @@ class RedactSessionTest {
     @Test
     fun `a run reads, loads, redacts and ends PASS with exactly the report's boxes`(): Unit =
         runBlocking {
-            val runtimes = Counting { ScriptedEngine(namesJaneAndMrn, TRUSTING) }
+            val runtimes = CountingRuntimes { ScriptedEngine(namesJaneAndMrn, TRUSTING) }
             val seen = mutableListOf<RedactState>()
 
-            val end = session(runtimes).redact(fakePage(), paper(800, 320), "model", seen::add)
+            val end = session(runtimes).redact(fakePage(), whitePage(800, 320), "model", seen::add)
 
             val done = assertInstanceOf(RedactState.Done::class.java, end)
             assertEquals(Status.PASS, done.status)
@@ -64,7 +56,7 @@ class RedactSessionTest {
     @Test
     fun `a model that never measured its validator ends NEEDS_REVIEW with the reason to show`(): Unit =
         runBlocking {
-            val end = session(Counting { ScriptedEngine(namesJaneAndMrn) }).redact(fakePage(), paper(800, 320), "model")
+            val end = session(CountingRuntimes { ScriptedEngine(namesJaneAndMrn) }).redact(fakePage(), whitePage(800, 320), "model")
 
             val done = assertInstanceOf(RedactState.Done::class.java, end)
             assertEquals(Status.NEEDS_REVIEW, done.status)
@@ -77,7 +69,7 @@ class RedactSessionTest {
     fun `a run that ends ERROR fails NOT_REDACTED with nothing to burn`(): Unit =
         runBlocking {
             // The detector has no reply: the engine fails inside the run, the report says ERROR.
-            val end = session(Counting { ScriptedEngine(mapOf(Step.CLASSIFY to listOf(classified))) }).redact(fakePage(), paper(800, 320), "model")
+            val end = session(CountingRuntimes { ScriptedEngine(mapOf(Step.CLASSIFY to listOf(classified))) }).redact(fakePage(), whitePage(800, 320), "model")
 
             val failed = assertInstanceOf(RedactState.Failed::class.java, end)
             assertEquals(Failure.NOT_REDACTED, failed.failure)
@@ -91,15 +83,15 @@ class RedactSessionTest {
         runBlocking {
             var attempts = 0
             val runtimes =
-                Counting {
+                CountingRuntimes {
                     attempts++
                     if (attempts == 1) throw EngineException("could not load model on any backend (GPU: X; CPU: Y)")
                     ScriptedEngine(namesJaneAndMrn, TRUSTING)
                 }
             val session = session(runtimes)
 
-            val first = session.redact(fakePage(), paper(800, 320), "model")
-            val second = session.redact(fakePage(), paper(800, 320), "model")
+            val first = session.redact(fakePage(), whitePage(800, 320), "model")
+            val second = session.redact(fakePage(), whitePage(800, 320), "model")
 
             val failed = assertInstanceOf(RedactState.Failed::class.java, first)
             assertEquals(Failure.ENGINE, failed.failure)
@@ -112,10 +104,10 @@ class RedactSessionTest {
     @Test
     fun `OCR that cannot open fails OCR before any model is loaded`(): Unit =
         runBlocking {
-            val runtimes = Counting(ocrFails = true) { ScriptedEngine(namesJaneAndMrn, TRUSTING) }
+            val runtimes = CountingRuntimes(ocrFails = true) { ScriptedEngine(namesJaneAndMrn, TRUSTING) }
             val seen = mutableListOf<RedactState>()
 
-            session(runtimes).redact(fakePage(), paper(800, 320), "model", seen::add)
+            session(runtimes).redact(fakePage(), whitePage(800, 320), "model", seen::add)
 
             assertEquals(RedactState.Reading, seen.first())
             val failed = assertInstanceOf(RedactState.Failed::class.java, seen.last())
@@ -129,12 +121,12 @@ class RedactSessionTest {
     fun `runtimes open once, the model again only for another choice, and each closes once`(): Unit =
         runBlocking {
             val twice = namesJaneAndMrn.mapValues { (_, replies) -> replies + replies }
-            val runtimes = Counting { ScriptedEngine(twice, TRUSTING) }
+            val runtimes = CountingRuntimes { ScriptedEngine(twice, TRUSTING) }
             val session = session(runtimes)
 
-            repeat(2) { session.redact(fakePage(), paper(800, 320), "first") }
+            repeat(2) { session.redact(fakePage(), whitePage(800, 320), "first") }
             assertEquals(listOf("first"), runtimes.opened)
-            session.redact(fakePage(), paper(800, 320), "second")
+            session.redact(fakePage(), whitePage(800, 320), "second")
 
             assertEquals(listOf("first", "second"), runtimes.opened)
             assertEquals(listOf("first"), runtimes.closed, "the first model is closed when the second is asked for")
@@ -152,12 +144,12 @@ class RedactSessionTest {
     @Test
     fun `closing the model before a new file is picked frees it, and the next run opens it again`(): Unit =
         runBlocking {
-            val runtimes = Counting { ScriptedEngine(namesJaneAndMrn, TRUSTING) }
+            val runtimes = CountingRuntimes { ScriptedEngine(namesJaneAndMrn, TRUSTING) }
             val session = session(runtimes)
-            session.redact(fakePage(), paper(800, 320), "model")
+            session.redact(fakePage(), whitePage(800, 320), "model")
 
             session.closeModel()
-            session.redact(fakePage(), paper(800, 320), "model")
+            session.redact(fakePage(), whitePage(800, 320), "model")
 
             assertEquals(listOf("model", "model"), runtimes.opened)
             assertEquals(listOf("model"), runtimes.closed)
@@ -191,81 +183,6 @@ class RedactSessionTest {
         assertEquals("Loading the model…", RedactState.LoadingModel("GPU").stage)
     }
 
-    private fun session(runtimes: Counting): RedactSession<String> =
+    private fun session(runtimes: CountingRuntimes): RedactSession<String> =
         RedactSession(runtimes.runtimes, lexicon = LexiconFolder.files, rules = RuleDetector.NONE)
-
-    /** A white [width]×[height] photo. */
-    private fun paper(
-        width: Int,
-        height: Int,
-    ): RgbImage = RgbImage(width, height, IntArray(width * height) { WHITE })
-
-    /** Factories over core's fakes that count what they open and what gets closed. */
-    private class Counting(
-        val ocrFails: Boolean = false,
-        val script: () -> LlmEngine,
-    ) {
-        val opened = mutableListOf<String>()
-        val closed = mutableListOf<String>()
-        val enginesOpened: Int get() = opened.size
-        var ocrOpened = 0
-        var ocrClosed = 0
-        var nerOpened = 0
-        var nerClosed = 0
-
-        val runtimes =
-            Runtimes<String>(
-                engine = { choice ->
-                    val inner = script()
-                    opened.add(choice)
-                    LoadedEngine(ClosingEngine(inner) { closed.add(choice) }, "scripted")
-                },
-                ocr = {
-                    if (ocrFails) throw OcrException("could not load PP-OCRv6_det_small.onnx")
-                    ocrOpened++
-                    ClosingOcr(FakePpOcrModels()) { ocrClosed++ }
-                },
-                ner = {
-                    nerOpened++
-                    NerRuntime(WordTokenizer, SilentNer { nerClosed++ })
-                },
-            )
-    }
-
-    private class ClosingEngine(
-        inner: LlmEngine,
-        val onClose: () -> Unit,
-    ) : LlmEngine by inner {
-        override fun close() = onClose()
-    }
-
-    private class ClosingOcr(
-        inner: PpOcrModels,
-        val onClose: () -> Unit,
-    ) : PpOcrModels by inner {
-        override fun close() = onClose()
-    }
-
-    /** One token a word, as a tokenizer that knows every word whole would give. */
-    private object WordTokenizer : NerTokenizer {
-        override val clsId: Int = 101
-        override val sepId: Int = 102
-
-        override fun tokenize(text: String): Tokenized {
-            val words = Regex("\\S+").findAll(text).toList()
-            return Tokenized(words.map { NerToken(1000, it.range.first, it.range.last + 1) }, words.indices.toList())
-        }
-    }
-
-    /** A classifier that reads every token as `O`: the NER tier runs and finds nothing. */
-    private class SilentNer(
-        val onClose: () -> Unit,
-    ) : NerModel {
-        override val labels: List<String> = listOf("O", "B-GIVEN_NAME", "I-GIVEN_NAME")
-        override val maxPositions: Int = 512
-
-        override fun logits(inputIds: IntArray): List<FloatArray> = inputIds.map { floatArrayOf(9f, 0f, 0f) }
-
-        override fun close() = onClose()
-    }
 }

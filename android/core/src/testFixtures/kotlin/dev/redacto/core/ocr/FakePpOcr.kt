@@ -39,6 +39,12 @@ fun fakePage(lines: List<FakeLine> = FAKE_LINES): RgbImage {
     return RgbImage(width, height, pixels)
 }
 
+/** A white [width]×[height] page: a photo with nothing on it. */
+fun whitePage(
+    width: Int,
+    height: Int,
+): RgbImage = RgbImage(width, height, IntArray(width * height) { WHITE })
+
 /**
  * PP-OCR's two models, faked: the detector marks dark pixels as text, the recogniser tells
  * lines apart by their grey level and spells that line's text over CTC steps ([blank]: spells
