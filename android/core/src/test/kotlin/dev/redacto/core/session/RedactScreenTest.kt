@@ -82,10 +82,7 @@ class RedactScreenTest {
     fun `a PASS run burns exactly the report's boxes into a copy, which saves as a new file`() {
         val platform = PaperPlatform(stored = MODEL)
         val screen = screen(platform, CountingRuntimes { ScriptedEngine(namesJaneAndMrn, TRUSTING) })
-        screen.opened(PHOTO)
-
-        screen.redact()
-        settle()
+        screen.redactPhoto()
 
         val ui = screen.ui.value
         assertEquals(Status.PASS, ui.status)
@@ -107,10 +104,7 @@ class RedactScreenTest {
     @Test
     fun `a run that needs review lists why and still burns its boxes`() {
         val screen = screen(PaperPlatform(stored = MODEL), CountingRuntimes { ScriptedEngine(namesJaneAndMrn) })
-        screen.opened(PHOTO)
-
-        screen.redact()
-        settle()
+        screen.redactPhoto()
 
         val ui = screen.ui.value
         assertEquals(Status.NEEDS_REVIEW, ui.status)
@@ -124,10 +118,7 @@ class RedactScreenTest {
     fun `a run that ends ERROR shows no boxes and offers nothing to save`() {
         val platform = PaperPlatform(stored = MODEL)
         val screen = screen(platform, CountingRuntimes { ScriptedEngine(mapOf(Step.CLASSIFY to listOf(classified))) })
-        screen.opened(PHOTO)
-
-        screen.redact()
-        settle()
+        screen.redactPhoto()
         screen.save()
         settle()
 
@@ -145,10 +136,7 @@ class RedactScreenTest {
     fun `no memory for the burned copy claims nothing redacted`() {
         val platform = PaperPlatform(stored = MODEL, burnFails = OutOfMemoryError("no memory for the burned copy"))
         val screen = screen(platform, CountingRuntimes { ScriptedEngine(namesJaneAndMrn, TRUSTING) })
-        screen.opened(PHOTO)
-
-        screen.redact()
-        settle()
+        screen.redactPhoto()
 
         val ui = screen.ui.value
         assertEquals("Not enough memory for this photo; try a smaller one. Nothing was redacted or saved.", ui.error)
@@ -177,14 +165,8 @@ class RedactScreenTest {
 
     @Test
     fun `while one action runs every other is ignored`() {
-        val gate = CountDownLatch(1)
-        val platform = PaperPlatform(stored = MODEL, burnGate = gate)
-        val runtimes = CountingRuntimes { ScriptedEngine(namesJaneAndMrn, TRUSTING) }
-        val screen = screen(platform, runtimes)
-        screen.opened(PHOTO)
+        val (platform, runtimes, screen, gate) = runHeldAtTheBurn()
 
-        screen.redact()
-        assertTrue(platform.burning.await(30, TimeUnit.SECONDS), "the run reaches the burn")
         assertTrue(screen.ui.value.busy)
         screen.redact()
         screen.onPhoto(OTHER_PHOTO)
@@ -238,9 +220,7 @@ class RedactScreenTest {
         val twice = namesJaneAndMrn.mapValues { (_, replies) -> replies + replies }
         val runtimes = CountingRuntimes { ScriptedEngine(twice, TRUSTING) }
         val screen = screen(PaperPlatform(stored = MODEL), runtimes)
-        screen.opened(PHOTO)
-        screen.redact()
-        settle()
+        screen.redactPhoto()
 
         screen.onModelPicked("other.litertlm")
         settle()
@@ -261,13 +241,7 @@ class RedactScreenTest {
 
     @Test
     fun `closing waits for the run under way, then closes every runtime once`() {
-        val gate = CountDownLatch(1)
-        val platform = PaperPlatform(stored = MODEL, burnGate = gate)
-        val runtimes = CountingRuntimes { ScriptedEngine(namesJaneAndMrn, TRUSTING) }
-        val screen = screen(platform, runtimes)
-        screen.opened(PHOTO)
-        screen.redact()
-        assertTrue(platform.burning.await(30, TimeUnit.SECONDS), "the run reaches the burn")
+        val (_, runtimes, screen, gate) = runHeldAtTheBurn()
 
         scope.cancel()
         val closing = screen.close()
@@ -292,6 +266,33 @@ class RedactScreenTest {
         onPhoto(photo)
         settle()
         assertNull(ui.value.error)
+    }
+
+    /** A screen, its platform and runtimes, and the gate that holds its run of [PHOTO] at the burn. */
+    private data class HeldRun(
+        val platform: PaperPlatform,
+        val runtimes: CountingRuntimes,
+        val screen: RedactScreen<RgbImage, String, String>,
+        val gate: CountDownLatch,
+    )
+
+    /** Starts a PASS run of [PHOTO] and returns once it is held inside the burn. */
+    private fun runHeldAtTheBurn(): HeldRun {
+        val gate = CountDownLatch(1)
+        val platform = PaperPlatform(stored = MODEL, burnGate = gate)
+        val runtimes = CountingRuntimes { ScriptedEngine(namesJaneAndMrn, TRUSTING) }
+        val screen = screen(platform, runtimes)
+        screen.opened(PHOTO)
+        screen.redact()
+        assertTrue(platform.burning.await(30, TimeUnit.SECONDS), "the run reaches the burn")
+        return HeldRun(platform, runtimes, screen, gate)
+    }
+
+    /** Opens [PHOTO], redacts it and waits for the run to end. */
+    private fun RedactScreen<RgbImage, String, String>.redactPhoto() {
+        opened(PHOTO)
+        redact()
+        settle()
     }
 
     /** Waits for every action launched so far, and those they launch, to end. */
