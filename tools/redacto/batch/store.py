@@ -9,6 +9,11 @@ the run key (model and options) and every file's sha256. `--resume` trusts an in
 only when all of these still match, so a run stopped at any point (Ctrl-C, SIGTERM, a killed
 worker) leaves nothing that passes for done but is not. Markers live outside the input's
 folder so that folder is exactly what a single run writes.
+
+Ctrl-C and SIGTERM wait while a folder is swapped in and its marker written (a few renames
+and one small file), then stop the run: a stop never leaves an earlier run's folder moved
+aside with none in its place, nor a complete folder without its marker, which `--resume`
+would redo.
 """
 
 from __future__ import annotations
@@ -17,8 +22,11 @@ import hashlib
 import json
 import os
 import shutil
+import signal
 import tempfile
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -100,12 +108,6 @@ class OutputStore:
         target.parent.mkdir(parents=True, exist_ok=True)
         if not target.parent.resolve().is_relative_to(self.root.resolve()):
             raise OSError(f"{target.parent} leads outside the output folder")
-        staging = Path(tempfile.mkdtemp(dir=self.state / "tmp"))
-        try:
-            write_files(staging, files, input_path)
-            self._swap(staging, target)
-        finally:
-            shutil.rmtree(staging, ignore_errors=True)
         marker = {
             "version": MARKER_VERSION,
             "file": str(relative),
@@ -114,7 +116,14 @@ class OutputStore:
             "files": {file.name: hashlib.sha256(file.data).hexdigest() for file in files},
             "row": row.as_json(),
         }
-        atomic_write(self._marker(relative), json.dumps(marker, indent=1).encode("utf-8"))
+        staging = Path(tempfile.mkdtemp(dir=self.state / "tmp"))
+        try:
+            write_files(staging, files, input_path)
+            with stops_held():
+                self._swap(staging, target)
+                atomic_write(self._marker(relative), json.dumps(marker, indent=1).encode("utf-8"))
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
 
     def _swap(self, staging: Path, target: Path) -> None:
         """Rename `staging` to `target`; an earlier output folder there is moved aside first
@@ -132,3 +141,31 @@ class OutputStore:
     def _marker(self, relative: PurePosixPath) -> Path:
         name = hashlib.sha256(str(relative).encode("utf-8")).hexdigest()
         return self.state / "done" / f"{name}.json"
+
+
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+@contextmanager
+def stops_held() -> Iterator[None]:
+    """Ctrl-C and SIGTERM that arrive inside the block take effect when it ends, through the
+    handlers that were in place, as if they had arrived then. Off the main thread (where no
+    signal handler runs) and under a handler Python did not install, the block runs as is."""
+    previous = {number: signal.getsignal(number) for number in STOP_SIGNALS}
+    if threading.current_thread() is not threading.main_thread() or None in previous.values():
+        yield
+        return
+    held: list[int] = []
+
+    def hold(number: int, _frame: object) -> None:
+        held.append(number)
+
+    for number in STOP_SIGNALS:
+        signal.signal(number, hold)
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+        if held:
+            signal.raise_signal(held[0])
