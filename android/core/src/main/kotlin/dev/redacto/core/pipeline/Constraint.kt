@@ -312,4 +312,3 @@ fun ConstrainedDecoding.covers(step: Step): Boolean =
         Step.VALIDATE -> this == ConstrainedDecoding.DETECT_VALIDATE
         else -> false
     }
-
