@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+import redacto.inputs.redaction as redaction_module
 from redacto.document import Box, Element, Mode, Status
 from redacto.inputs import (
     BadInputError,
@@ -180,3 +181,29 @@ def test_elements_file_replaces_ocr(tmp_path):
     source = read_input(path, ReadOptions(elements_path=listed))
     assert source.mode is Mode.IMAGE and source.ocr_name is None
     assert [e.text for e in source.document.elements] == ["Patient", "Jane", "Smith"]
+
+
+def test_a_run_stopped_before_its_report_leaves_no_earlier_report_beside_its_files(
+    tmp_path, prompts, monkeypatch
+):
+    """An earlier run's PASS report must not vouch for files a later run wrote and was
+    stopped (Ctrl-C, SIGTERM) before reporting on."""
+    source = read_input(text_file(tmp_path))
+    out = tmp_path / "out"
+    first = {
+        "classify": ["CATEGORY: Medical"],
+        "detect": ["NAME: Jane Smith"],
+        "validate": ["PASS"],
+    }
+    write(redact(source, trusting(first), prompts, options=RULES_ONLY), out)
+    assert json.loads((out / "report.json").read_text(encoding="utf-8"))["status"] == "PASS"
+
+    def stopped(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(redaction_module, "_write_report", stopped)
+    later = {**first, "detect": ["NAME: Smith"]}
+    with pytest.raises(KeyboardInterrupt):
+        write(redact(source, trusting(later), prompts, options=RULES_ONLY), out)
+    assert sorted(p.name for p in out.iterdir()) == ["redacted.txt"]
+    assert "Jane" in (out / "redacted.txt").read_text(encoding="utf-8")  # the later run's file

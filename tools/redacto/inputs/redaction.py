@@ -142,7 +142,9 @@ def write_report_only(report: RunReport, out_dir: Path, input_path: Path) -> Red
 def _write(redaction: Redaction, out_dir: Path) -> RedactOutcome:
     source = redaction.input
     files = redaction.redacted_as_written()  # a redaction: its kind's files, then the text
-    written = write_files(out_dir, files, source.path, stale=REDACTED_FILES)
+    # An earlier run's report goes first: a run stopped before its own report is written
+    # leaves its files with no report, never beside one that vouches for other files.
+    written = write_files(out_dir, files, source.path, stale=(*REDACTED_FILES, REPORT))
     report = redaction.report_as_written
     written.append(_write_report(report, out_dir, source.path))
     return RedactOutcome(report=report, written=tuple(written))
