@@ -5,7 +5,6 @@ import dev.redacto.core.Status
 import dev.redacto.core.imaging.PhotoPixels
 import dev.redacto.core.ocr.RgbImage
 import dev.redacto.core.pipeline.PixelBounds
-import kotlinx.coroutines.CancellationException
 import kotlinx.coroutines.CoroutineDispatcher
 import kotlinx.coroutines.CoroutineScope
 import kotlinx.coroutines.Dispatchers
@@ -209,14 +208,7 @@ class RedactScreen<P, M, L>(
                 state.update {
                     it.copy(
                         boxes = emptyList(),
-                        status =
-                            if (end.redaction !=
-                                null
-                            ) {
-                                Status.ERROR
-                            } else {
-                                null
-                            },
+                        status = end.redaction?.let { Status.ERROR },
                         error = end.message,
                         stage = end.stage,
                     )
@@ -249,7 +241,7 @@ class RedactScreen<P, M, L>(
 
     /**
      * Launches [block] in [scope], tracked for [close]. What it throws (cancellation excepted)
-     * is laid on the screen by [failed] with the failure's words ([Failure.of]), never rethrown
+     * is laid on the screen by [failed] with the failure's words ([orFailure]), never rethrown
      * into [scope].
      */
     private fun launchGuarded(
@@ -260,15 +252,7 @@ class RedactScreen<P, M, L>(
         val job =
             scope.launch {
                 try {
-                    block()
-                } catch (error: CancellationException) {
-                    throw error
-                } catch (error: Exception) {
-                    state.update { it.failed(Failure.of(error).message) }
-                } catch (error: OutOfMemoryError) {
-                    state.update { it.failed(Failure.of(error).message) }
-                } catch (error: LinkageError) {
-                    state.update { it.failed(Failure.of(error).message) }
+                    orFailure({ block() }) { failure -> state.update { it.failed(failure.message) } }
                 } finally {
                     onEnd()
                 }

@@ -17,7 +17,6 @@ import dev.redacto.core.pipeline.PipelineOptions
 import dev.redacto.core.pipeline.reviewItems
 import dev.redacto.core.rules.RuleDetector
 import dev.redacto.core.rules.Rules
-import kotlinx.coroutines.CancellationException
 import kotlinx.coroutines.CoroutineDispatcher
 import kotlinx.coroutines.Dispatchers
 import kotlinx.coroutines.withContext
@@ -63,18 +62,7 @@ class RedactSession<M>(
         choice: M,
         onState: (RedactState) -> Unit = {},
     ): RedactState.Ended {
-        val end =
-            try {
-                run(page, photo, choice, onState)
-            } catch (error: CancellationException) {
-                throw error
-            } catch (error: Exception) {
-                Failure.of(error)
-            } catch (error: OutOfMemoryError) {
-                Failure.of(error)
-            } catch (error: LinkageError) {
-                Failure.of(error)
-            }
+        val end = orFailure({ run(page, photo, choice, onState) }) { it }
         onState(end)
         return end
     }

@@ -6,6 +6,7 @@ import dev.redacto.core.engines.EngineException
 import dev.redacto.core.inputs.InputRedaction
 import dev.redacto.core.ocr.OcrException
 import dev.redacto.core.pipeline.ProgressEvent
+import kotlinx.coroutines.CancellationException
 import java.io.IOException
 
 /**
@@ -121,3 +122,24 @@ enum class Failure {
             }
     }
 }
+
+/**
+ * Runs [block]; what it throws is handed to [onFailure] as the failure it stands for
+ * ([Failure.of]): an exception, no memory, or a runtime's native library that does not load.
+ * Cancellation is rethrown, never a failure.
+ */
+internal inline fun <T> orFailure(
+    block: () -> T,
+    onFailure: (RedactState.Failed) -> T,
+): T =
+    try {
+        block()
+    } catch (error: CancellationException) {
+        throw error
+    } catch (error: Exception) {
+        onFailure(Failure.of(error))
+    } catch (error: OutOfMemoryError) {
+        onFailure(Failure.of(error))
+    } catch (error: LinkageError) {
+        onFailure(Failure.of(error))
+    }
